@@ -1,0 +1,363 @@
+package form
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// FormInput is the body of POST /forms.
+type FormInput struct {
+	Title       *string         `json:"title"`
+	Description *string         `json:"description"`
+	DisplayMode DisplayMode     `json:"displayMode"`
+	Questions   []QuestionInput `json:"questions"`
+}
+
+// QuestionInput is a question to create: an item of POST /forms or the body of
+// POST /forms/{id}/fields.
+type QuestionInput struct {
+	Type             QuestionType      `json:"type"`
+	Question         *string           `json:"question"`
+	Required         bool              `json:"required"`
+	Options          []string          `json:"options"`
+	SliderConfig     *SliderConfig     `json:"sliderConfig"`
+	CurrencyConfig   *CurrencyConfig   `json:"currencyConfig"`
+	ConditionalLogic *ConditionalLogic `json:"conditionalLogic"`
+}
+
+// FormPatch is the body of PATCH /forms/{id}; absent fields are left as they are.
+type FormPatch struct {
+	Title          Optional[string]      `json:"title"`
+	Description    Optional[string]      `json:"description"`
+	DisplayMode    Optional[DisplayMode] `json:"displayMode"`
+	WebhookURL     Optional[string]      `json:"webhookUrl"`
+	WebhookEnabled Optional[bool]        `json:"webhookEnabled"`
+}
+
+// QuestionPatch is the body of PATCH /forms/{id}/fields/{fieldId}.
+type QuestionPatch struct {
+	Question         Optional[string]            `json:"question"`
+	Required         Optional[bool]              `json:"required"`
+	Options          Optional[[]string]          `json:"options"`
+	Type             Optional[QuestionType]      `json:"type"`
+	ConditionalLogic Optional[*ConditionalLogic] `json:"conditionalLogic"`
+	SliderConfig     Optional[*SliderConfig]     `json:"sliderConfig"`
+	CurrencyConfig   Optional[*CurrencyConfig]   `json:"currencyConfig"`
+	Order            Optional[int]               `json:"order"`
+}
+
+// NewForm validates in and returns the form it describes (without ids).
+func NewForm(in FormInput) (*Form, error) {
+	var p Problems
+	f := &Form{DisplayMode: SinglePage}
+	if in.Title == nil {
+		p.Add("title", "is required")
+	} else {
+		f.Title = *in.Title
+		checkTitle(f.Title, &p)
+	}
+	if in.Description != nil {
+		f.Description = *in.Description
+		checkLength(f.Description, 0, MaxDescriptionLen, "description", &p)
+	}
+	if in.DisplayMode != "" {
+		f.DisplayMode = in.DisplayMode
+		if !f.DisplayMode.Valid() {
+			p.Add("displayMode", "must be single-page or multi-step")
+		}
+	}
+	if len(in.Questions) > MaxQuestions {
+		p.Add("questions", "at most %d questions", MaxQuestions)
+	}
+	for i, qi := range in.Questions {
+		field := fmt.Sprintf("questions[%d]", i)
+		if qi.ConditionalLogic != nil {
+			p.Add(field+".conditionalLogic", "cannot be set on create because question ids do not exist yet; add it with PATCH /forms/{id}/fields/{fieldId}")
+			continue
+		}
+		q := qi.Build(nil, field+".", &p)
+		q.Order = i + 1
+		f.Questions = append(f.Questions, q)
+	}
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Build validates the input and converts it into a Question (the type defaults to
+// text), recording problems under prefix. known holds the ids logic may reference.
+func (in QuestionInput) Build(known map[int64]bool, prefix string, p *Problems) Question {
+	q := Question{Type: in.Type, Required: in.Required, Options: in.Options,
+		Slider: in.SliderConfig, Currency: in.CurrencyConfig, Logic: in.ConditionalLogic}
+	if q.Type == "" {
+		q.Type = Text
+	}
+	if in.Question == nil {
+		p.Add(prefix+"question", "is required")
+		validateQuestionBody(&q, known, prefix, p)
+		return q
+	}
+	q.Text = *in.Question
+	ValidateQuestion(&q, known, prefix, p)
+	return q
+}
+
+// ApplyPatch changes f as p says and validates the result. It does not touch the
+// webhook settings, which need the URL check of the webhook package.
+func (p FormPatch) ApplyPatch(f *Form) error {
+	var probs Problems
+	if !p.Title.Set && !p.Description.Set && !p.DisplayMode.Set && !p.WebhookURL.Set && !p.WebhookEnabled.Set {
+		probs.Add("body", "at least one of title, description, displayMode, webhookUrl, webhookEnabled is required")
+		return probs.Err()
+	}
+	if p.Title.Set {
+		if p.Title.Null {
+			probs.Add("title", "cannot be null")
+		} else {
+			f.Title = p.Title.Value
+			checkTitle(f.Title, &probs)
+		}
+	}
+	if p.Description.Set {
+		f.Description = p.Description.Value
+		checkLength(f.Description, 0, MaxDescriptionLen, "description", &probs)
+	}
+	if p.DisplayMode.Set {
+		f.DisplayMode = p.DisplayMode.Value
+		if !f.DisplayMode.Valid() {
+			probs.Add("displayMode", "must be single-page or multi-step")
+		}
+	}
+	if p.WebhookEnabled.Set && p.WebhookEnabled.Null {
+		probs.Add("webhookEnabled", "must be true or false")
+	}
+	return probs.Err()
+}
+
+// ApplyWebhook applies the webhook fields of p to f, following api.md's transitions:
+// clearing the URL disables delivery, and enabling needs a URL. checkURL validates a
+// new URL (nil error when it may be saved).
+func (p FormPatch) ApplyWebhook(f *Form, checkURL func(string) error) error {
+	if p.WebhookURL.Set {
+		if p.WebhookURL.Null || p.WebhookURL.Value == "" {
+			f.WebhookURL = nil
+			f.WebhookEnabled = false
+		} else {
+			if err := checkURL(p.WebhookURL.Value); err != nil {
+				return err
+			}
+			u := p.WebhookURL.Value
+			f.WebhookURL = &u
+		}
+	}
+	if p.WebhookEnabled.Set {
+		if p.WebhookEnabled.Value && f.WebhookURL == nil {
+			return FieldInvalid("webhookEnabled", "cannot be true without a webhook URL: set webhookUrl on the form or in the same request")
+		}
+		f.WebhookEnabled = p.WebhookEnabled.Value
+	}
+	return nil
+}
+
+// Empty reports whether the patch carries no field.
+func (p QuestionPatch) Empty() bool {
+	return !p.Question.Set && !p.Required.Set && !p.Options.Set && !p.Type.Set &&
+		!p.ConditionalLogic.Set && !p.SliderConfig.Set && !p.CurrencyConfig.Set && !p.Order.Set
+}
+
+// Apply changes q as p says (all but the order, which the store handles) and
+// validates the result against the other questions' ids in known.
+func (p QuestionPatch) Apply(q *Question, known map[int64]bool) error {
+	var probs Problems
+	if p.Empty() {
+		probs.Add("body", "at least one of question, required, options, type, conditionalLogic, sliderConfig, currencyConfig, order is required")
+		return probs.Err()
+	}
+	if p.Question.Set {
+		if p.Question.Null {
+			probs.Add("question", "cannot be null")
+		}
+		q.Text = p.Question.Value
+	}
+	if p.Required.Set {
+		if p.Required.Null {
+			probs.Add("required", "must be true or false")
+		}
+		q.Required = p.Required.Value
+	}
+	if p.Type.Set {
+		if p.Type.Null {
+			probs.Add("type", "cannot be null")
+		}
+		q.Type = p.Type.Value
+	}
+	if p.Options.Set {
+		q.Options = p.Options.Value
+	}
+	if p.ConditionalLogic.Set {
+		q.Logic = p.ConditionalLogic.Value
+	}
+	if p.SliderConfig.Set {
+		q.Slider = p.SliderConfig.Value
+	}
+	if p.CurrencyConfig.Set {
+		q.Currency = p.CurrencyConfig.Value
+	}
+	if p.Order.Set && (p.Order.Null || p.Order.Value < 1) {
+		probs.Add("order", "must be an integer of at least 1")
+	}
+	if len(probs) == 0 {
+		ValidateQuestion(q, known, "", &probs)
+	}
+	return probs.Err()
+}
+
+// ValidateQuestion records every problem of q under the field prefix. known holds
+// the ids of the other questions of the form, which logic may reference; nil means
+// logic is not allowed.
+func ValidateQuestion(q *Question, known map[int64]bool, prefix string, p *Problems) {
+	checkLength(q.Text, 1, MaxQuestionLen, prefix+"question", p)
+	if strings.TrimSpace(q.Text) == "" && q.Text != "" {
+		p.Add(prefix+"question", "must not be blank")
+	}
+	validateQuestionBody(q, known, prefix, p)
+}
+
+func validateQuestionBody(q *Question, known map[int64]bool, prefix string, p *Problems) {
+	if !q.Type.Valid() {
+		p.Add(prefix+"type", "must be one of %s", typeList())
+		return
+	}
+	validateOptions(q, prefix, p)
+	validateSlider(q, prefix, p)
+	validateCurrency(q, prefix, p)
+	if q.Logic != nil {
+		ValidateLogic(q.Logic, known, prefix+"conditionalLogic", p)
+	}
+}
+
+func typeList() string {
+	names := make([]string, len(QuestionTypes))
+	for i, t := range QuestionTypes {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
+}
+
+func validateOptions(q *Question, prefix string, p *Problems) {
+	field := prefix + "options"
+	if !q.Type.HasOptions() {
+		if len(q.Options) > 0 {
+			p.Add(field, "only select and multi_select questions take options")
+		}
+		q.Options = nil
+		return
+	}
+	if len(q.Options) == 0 {
+		p.Add(field, "is required and must not be empty for %s questions", q.Type)
+		return
+	}
+	if len(q.Options) > MaxOptions {
+		p.Add(field, "at most %d options", MaxOptions)
+	}
+	seen := make(map[string]bool, len(q.Options))
+	for i, o := range q.Options {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		checkLength(o, 1, MaxOptionLen, f, p)
+		if seen[o] {
+			p.Add(f, "duplicates option %q", o)
+		}
+		seen[o] = true
+	}
+}
+
+func validateSlider(q *Question, prefix string, p *Problems) {
+	field := prefix + "sliderConfig"
+	s := q.Slider
+	if q.Type != Slider {
+		if s != nil {
+			p.Add(field, "only slider questions take sliderConfig")
+		}
+		return
+	}
+	switch {
+	case s == nil:
+		p.Add(field, "is required for slider questions")
+	case !finite(s.Min, s.Max, s.Step):
+		p.Add(field, "min, max and step must be finite numbers")
+	case s.Min >= s.Max:
+		p.Add(field+".min", "must be less than max")
+	case s.Step <= 0:
+		p.Add(field+".step", "must be greater than 0")
+	case s.Step > s.Max-s.Min:
+		p.Add(field+".step", "must not exceed max - min")
+	}
+}
+
+func validateCurrency(q *Question, prefix string, p *Problems) {
+	field := prefix + "currencyConfig"
+	c := q.Currency
+	if c == nil {
+		return
+	}
+	if q.Type != Currency {
+		p.Add(field, "only currency questions take currencyConfig")
+		return
+	}
+	if !IsCurrencyCode(c.Currency) {
+		p.Add(field+".currency", "must be an ISO 4217 code such as USD or EUR")
+	}
+	if c.Min != nil && c.Max != nil && *c.Min > *c.Max {
+		p.Add(field+".min", "must not exceed max")
+	}
+}
+
+func finite(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func checkTitle(title string, p *Problems) {
+	checkLength(title, 1, MaxTitleLen, "title", p)
+	if title != "" && strings.TrimSpace(title) == "" {
+		p.Add("title", "must not be blank")
+	}
+}
+
+func checkLength(s string, min, max int, field string, p *Problems) {
+	if !utf8.ValidString(s) {
+		p.Add(field, "must be valid UTF-8")
+		return
+	}
+	n := utf8.RuneCountInString(s)
+	switch {
+	case n < min && min == 1:
+		p.Add(field, "must not be empty")
+	case n < min:
+		p.Add(field, "must be at least %d characters", min)
+	case n > max:
+		p.Add(field, "must be at most %d characters (got %d)", max, n)
+	}
+}
+
+// DecodeStrict decodes JSON into v, rejecting unknown fields and trailing data.
+func DecodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("unexpected data after the JSON value")
+	}
+	return nil
+}

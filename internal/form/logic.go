@@ -1,0 +1,289 @@
+package form
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// ConditionalLogic is the logic a question owns: a simple showIf condition, an
+// advanced rule, or both. It is stored and returned as the client sent it.
+type ConditionalLogic struct {
+	ShowIf   *ShowIf        `json:"showIf,omitempty"`
+	Advanced *AdvancedLogic `json:"advanced,omitempty"`
+}
+
+// ShowIf shows its question only when another question's answer matches Value.
+type ShowIf struct {
+	QuestionID int64  `json:"questionId"`
+	Operator   string `json:"operator"`
+	Value      string `json:"value"`
+}
+
+// AdvancedLogic is a rule: when every condition group holds, the actions apply.
+// Score rules add to the form's running score.
+type AdvancedLogic struct {
+	ConditionGroups []ConditionGroup `json:"conditionGroups"`
+	Actions         []Action         `json:"actions"`
+	ScoreRules      []ScoreRule      `json:"scoreRules,omitempty"`
+}
+
+// ConditionGroup combines its conditions with Operator (AND or OR).
+type ConditionGroup struct {
+	ID         string      `json:"id"`
+	Operator   string      `json:"operator"`
+	Conditions []Condition `json:"conditions"`
+}
+
+// Condition compares an answer (or the score) with a value.
+type Condition struct {
+	ID         string          `json:"id"`
+	QuestionID int64           `json:"questionId"`
+	Operator   string          `json:"operator"`
+	Value      json.RawMessage `json:"value,omitempty"`
+	ValueType  string          `json:"valueType,omitempty"`
+}
+
+// Action is what a rule does when it holds.
+type Action struct {
+	Type     string          `json:"type"`
+	TargetID json.RawMessage `json:"targetId,omitempty"`
+	Value    json.RawMessage `json:"value,omitempty"`
+}
+
+// ScoreRule maps the answers of one question to points.
+type ScoreRule struct {
+	ID         string             `json:"id"`
+	QuestionID int64              `json:"questionId"`
+	ScoreMap   map[string]float64 `json:"scoreMap"`
+}
+
+// Operators, value types and action types of conditional logic.
+const (
+	OpEquals      = "equals"
+	OpNotEquals   = "not_equals"
+	OpContains    = "contains"
+	OpGreaterThan = "greater_than"
+	OpLessThan    = "less_than"
+	OpIsEmpty     = "is_empty"
+	OpIsNotEmpty  = "is_not_empty"
+
+	ValueStatic  = "static"
+	ValueDynamic = "dynamic"
+	ValueScore   = "score"
+
+	ActionShow           = "show_question"
+	ActionHide           = "hide_question"
+	ActionSkipToSection  = "skip_to_section"
+	ActionSkipToQuestion = "skip_to_question"
+	ActionEndForm        = "end_form"
+	ActionSetScore       = "set_score"
+)
+
+var (
+	conditionOperators = []string{OpEquals, OpNotEquals, OpContains, OpGreaterThan, OpLessThan, OpIsEmpty, OpIsNotEmpty}
+	valueTypes         = []string{ValueStatic, ValueDynamic, ValueScore}
+	actionTypes        = []string{ActionShow, ActionHide, ActionSkipToSection, ActionSkipToQuestion, ActionEndForm, ActionSetScore}
+)
+
+func oneOf(v string, allowed []string) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	return false
+}
+
+// TargetQuestionID returns the question id an action targets; targetId may be a
+// JSON integer or a string holding one.
+func (a Action) TargetQuestionID() (int64, bool) {
+	return rawID(a.TargetID)
+}
+
+// DynamicQuestionID returns the question id a dynamic condition's value names.
+func (c Condition) DynamicQuestionID() (int64, bool) {
+	return rawID(c.Value)
+}
+
+func rawID(raw json.RawMessage) (int64, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return 0, false
+	}
+	var n int64
+	if json.Unmarshal(raw, &n) == nil {
+		return n, true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// jsonKind returns "string", "number", "null", "bool", "array", "object" or "" for raw.
+func jsonKind(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		return "string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "bool"
+	case '[':
+		return "array"
+	case '{':
+		return "object"
+	}
+	return "number"
+}
+
+// ValidateLogic checks the structure of l: enums, required parts, and that every
+// question it references is in known (the ids of the form's other questions).
+// Problems are recorded under prefix (such as "conditionalLogic").
+func ValidateLogic(l *ConditionalLogic, known map[int64]bool, prefix string, p *Problems) {
+	if l.ShowIf == nil && l.Advanced == nil {
+		p.Add(prefix, "must have showIf or advanced")
+		return
+	}
+	if s := l.ShowIf; s != nil {
+		f := prefix + ".showIf"
+		if s.Operator != OpEquals && s.Operator != OpNotEquals {
+			p.Add(f+".operator", "must be equals or not_equals")
+		}
+		checkRef(s.QuestionID, known, f+".questionId", p)
+	}
+	if a := l.Advanced; a != nil {
+		validateAdvanced(a, known, prefix+".advanced", p)
+	}
+}
+
+func validateAdvanced(a *AdvancedLogic, known map[int64]bool, prefix string, p *Problems) {
+	if len(a.ConditionGroups) == 0 && len(a.ScoreRules) == 0 {
+		p.Add(prefix+".conditionGroups", "must have at least one group (or scoreRules)")
+	}
+	if len(a.Actions) > 0 && len(a.ConditionGroups) == 0 {
+		p.Add(prefix+".conditionGroups", "actions need at least one condition group")
+	}
+	for i, g := range a.ConditionGroups {
+		f := fmt.Sprintf("%s.conditionGroups[%d]", prefix, i)
+		if g.Operator != "AND" && g.Operator != "OR" {
+			p.Add(f+".operator", "must be AND or OR")
+		}
+		if len(g.Conditions) == 0 {
+			p.Add(f+".conditions", "must have at least one condition")
+		}
+		for j, c := range g.Conditions {
+			validateCondition(c, known, fmt.Sprintf("%s.conditions[%d]", f, j), p)
+		}
+	}
+	for i, act := range a.Actions {
+		validateAction(act, known, fmt.Sprintf("%s.actions[%d]", prefix, i), p)
+	}
+	for i, r := range a.ScoreRules {
+		f := fmt.Sprintf("%s.scoreRules[%d]", prefix, i)
+		checkRef(r.QuestionID, known, f+".questionId", p)
+		if r.ScoreMap == nil {
+			p.Add(f+".scoreMap", "is required")
+		}
+	}
+}
+
+func validateCondition(c Condition, known map[int64]bool, f string, p *Problems) {
+	if !oneOf(c.Operator, conditionOperators) {
+		p.Add(f+".operator", "must be one of equals, not_equals, contains, greater_than, less_than, is_empty, is_not_empty")
+	}
+	vt := c.ValueType
+	if vt == "" {
+		vt = ValueStatic
+	}
+	if !oneOf(vt, valueTypes) {
+		p.Add(f+".valueType", "must be static, dynamic or score")
+		return
+	}
+	if vt != ValueScore {
+		checkRef(c.QuestionID, known, f+".questionId", p)
+	}
+	kind := jsonKind(c.Value)
+	needsValue := c.Operator != OpIsEmpty && c.Operator != OpIsNotEmpty
+	switch {
+	case kind != "" && kind != "string" && kind != "number":
+		p.Add(f+".value", "must be a string or a number")
+	case needsValue && kind == "":
+		p.Add(f+".value", "is required for operator %s", c.Operator)
+	case vt == ValueDynamic && kind != "":
+		id, ok := c.DynamicQuestionID()
+		if !ok {
+			p.Add(f+".value", "must be a question id when valueType is dynamic")
+		} else {
+			checkRef(id, known, f+".value", p)
+		}
+	case vt == ValueScore && kind != "number":
+		p.Add(f+".value", "must be a number when valueType is score")
+	}
+}
+
+func validateAction(a Action, known map[int64]bool, f string, p *Problems) {
+	if !oneOf(a.Type, actionTypes) {
+		p.Add(f+".type", "must be one of show_question, hide_question, skip_to_section, skip_to_question, end_form, set_score")
+		return
+	}
+	switch a.Type {
+	case ActionShow, ActionHide, ActionSkipToQuestion, ActionSkipToSection:
+		id, ok := a.TargetQuestionID()
+		if !ok {
+			p.Add(f+".targetId", "must be a question id")
+			return
+		}
+		checkRef(id, known, f+".targetId", p)
+	case ActionSetScore:
+		if jsonKind(a.Value) != "number" {
+			p.Add(f+".value", "must be a number for set_score")
+		}
+	}
+}
+
+func checkRef(id int64, known map[int64]bool, field string, p *Problems) {
+	if !known[id] {
+		p.Add(field, "question %d is not in this form", id)
+	}
+}
+
+// References returns the ids of the questions l refers to.
+func (l *ConditionalLogic) References() []int64 {
+	var ids []int64
+	if l.ShowIf != nil {
+		ids = append(ids, l.ShowIf.QuestionID)
+	}
+	if a := l.Advanced; a != nil {
+		for _, g := range a.ConditionGroups {
+			for _, c := range g.Conditions {
+				if c.ValueType != ValueScore {
+					ids = append(ids, c.QuestionID)
+				}
+				if c.ValueType == ValueDynamic {
+					if id, ok := c.DynamicQuestionID(); ok {
+						ids = append(ids, id)
+					}
+				}
+			}
+		}
+		for _, act := range a.Actions {
+			if id, ok := act.TargetQuestionID(); ok {
+				ids = append(ids, id)
+			}
+		}
+		for _, r := range a.ScoreRules {
+			ids = append(ids, r.QuestionID)
+		}
+	}
+	return ids
+}
