@@ -1,0 +1,159 @@
+// Package httpx is the HTTP plumbing every handler shares: strict JSON decoding, the
+// one error writer, request ids, request logs, panic recovery and security headers.
+package httpx
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strings"
+
+	"forma/internal/form"
+)
+
+// MaxBodyBytes is the largest JSON request body accepted.
+const MaxBodyBytes = 1 << 20
+
+// status maps each domain error code to its HTTP status and wire error string.
+var status = map[form.Code]struct {
+	code int
+	wire string
+}{
+	form.Invalid:             {http.StatusBadRequest, "validation_error"},
+	form.Unauthorized:        {http.StatusUnauthorized, "unauthorized"},
+	form.InsufficientCredits: {http.StatusPaymentRequired, "insufficient_credits"},
+	form.Forbidden:           {http.StatusForbidden, "forbidden"},
+	form.NotFound:            {http.StatusNotFound, "not_found"},
+	form.Conflict:            {http.StatusConflict, "conflict"},
+	form.AlreadyCompleted:    {http.StatusConflict, "already_completed"},
+	form.TooLarge:            {http.StatusRequestEntityTooLarge, "payload_too_large"},
+	form.RateLimited:         {http.StatusTooManyRequests, "rate_limit_exceeded"},
+	form.ProviderFailed:      {http.StatusBadGateway, "ai_provider_error"},
+}
+
+// WriteJSON writes v as a JSON response with the given status.
+func WriteJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(true)
+	_ = enc.Encode(v)
+}
+
+// WriteError writes err as `{error, message}` (plus `fields` for validation errors and
+// any extra fields the error carries) with the status of its code. Errors that are
+// not domain errors are logged with the request id and answered 500 with no details.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	var e *form.Error
+	if !errors.As(err, &e) || e.Code == form.Internal {
+		slog.ErrorContext(r.Context(), "request failed", "err", err, "request_id", RequestID(r.Context()))
+		writeProblem(w, http.StatusInternalServerError, "internal_error", "An unexpected error occurred; it has been logged. Request id: "+RequestID(r.Context()), nil)
+		return
+	}
+	s, ok := status[e.Code]
+	if !ok {
+		s.code, s.wire = http.StatusInternalServerError, "internal_error"
+	}
+	body := map[string]any{}
+	for k, v := range e.Extra {
+		body[k] = v
+	}
+	if len(e.Fields) > 0 {
+		body["fields"] = e.Fields
+	}
+	writeProblem(w, s.code, s.wire, e.Message, body)
+}
+
+// WriteProblem writes an error body for a status that has no domain code (404 for an
+// unknown route, 405).
+func WriteProblem(w http.ResponseWriter, code int, wire, message string) {
+	writeProblem(w, code, wire, message, nil)
+}
+
+func writeProblem(w http.ResponseWriter, code int, wire, message string, extra map[string]any) {
+	body := map[string]any{"error": wire, "message": message}
+	for k, v := range extra {
+		body[k] = v
+	}
+	WriteJSON(w, code, body)
+}
+
+// DecodeJSON reads the request body into v strictly: the Content-Type must be
+// application/json, the body at most MaxBodyBytes, unknown fields and trailing data
+// are refused, and every error names the offending field.
+func DecodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	if err := requireJSON(r); err != nil {
+		return err
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return form.Errorf(form.TooLarge, "request body exceeds %d bytes", MaxBodyBytes)
+		}
+		return form.FieldInvalid("body", "could not be read")
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return form.FieldInvalid("body", "is required (a JSON object)")
+	}
+	if err := form.DecodeStrict(body, v); err != nil {
+		return describeDecodeError(err)
+	}
+	return nil
+}
+
+func requireJSON(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if ct == "" || err != nil || mt != "application/json" {
+		return form.FieldInvalid("Content-Type", "must be application/json")
+	}
+	return nil
+}
+
+// describeDecodeError turns encoding/json errors into validation errors that name
+// the field and the expected type.
+func describeDecodeError(err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return form.FieldInvalid("body", "malformed JSON at byte %d", syntax.Offset)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "body"
+		}
+		return form.FieldInvalid(field, "must be %s, not %s", jsonType(typ.Type.Kind().String()), typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return form.FieldInvalid("body", "malformed JSON (unexpected end)")
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		name = strings.Trim(name, `"`)
+		return form.FieldInvalid(name, "is not a known field")
+	}
+	return form.FieldInvalid("body", "%s", strings.TrimPrefix(msg, "json: "))
+}
+
+func jsonType(kind string) string {
+	switch {
+	case kind == "string":
+		return "a string"
+	case kind == "bool":
+		return "a boolean"
+	case strings.HasPrefix(kind, "int"), strings.HasPrefix(kind, "uint"):
+		return "an integer"
+	case strings.HasPrefix(kind, "float"):
+		return "a number"
+	case kind == "slice", kind == "array":
+		return "an array"
+	case kind == "struct", kind == "map", kind == "ptr":
+		return "an object"
+	}
+	return fmt.Sprintf("of type %s", kind)
+}

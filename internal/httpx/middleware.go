@@ -1,0 +1,110 @@
+package httpx
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"time"
+)
+
+type ctxKey int
+
+const infoKey ctxKey = 0
+
+// requestInfo is what the request log line needs from inner handlers.
+type requestInfo struct {
+	id    string
+	route string
+	keyID int64
+}
+
+var safeRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
+
+// RequestID returns the id of the request being served ("" outside a request).
+func RequestID(ctx context.Context) string {
+	if info, ok := ctx.Value(infoKey).(*requestInfo); ok {
+		return info.id
+	}
+	return ""
+}
+
+// SetKeyID records which API key made the request, for the request log.
+func SetKeyID(ctx context.Context, id int64) {
+	if info, ok := ctx.Value(infoKey).(*requestInfo); ok {
+		info.keyID = id
+	}
+}
+
+// SetRoute records the route pattern that served the request, for the request log.
+func SetRoute(ctx context.Context, pattern string) {
+	if info, ok := ctx.Value(infoKey).(*requestInfo); ok {
+		info.route = pattern
+	}
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer (for flushing).
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Observe gives every request an id (kept from a well-formed incoming
+// X-Request-Id, else random), sets X-Request-Id and baseline security headers, turns
+// panics into a 500 and logs one line per request: method, route pattern, status,
+// duration, request id and key id. Nothing secret is logged.
+func Observe(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		info := &requestInfo{id: r.Header.Get("X-Request-Id")}
+		if !safeRequestID.MatchString(info.id) {
+			info.id = newRequestID()
+		}
+		r = r.WithContext(context.WithValue(r.Context(), infoKey, info))
+		h := w.Header()
+		h.Set("X-Request-Id", info.id)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				log.Error("panic", "panic", p, "request_id", info.id)
+				if rec.status == 0 {
+					WriteProblem(rec, http.StatusInternalServerError, "internal_error", "An unexpected error occurred; it has been logged. Request id: "+info.id)
+				}
+			}
+			log.Info("request", "method", r.Method, "route", info.route, "path", r.URL.Path,
+				"status", rec.status, "duration_ms", time.Since(start).Milliseconds(),
+				"request_id", info.id, "key_id", info.keyID)
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+func newRequestID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,109 @@
+// Package quota holds the plans, the daily request limits of API keys, the billing
+// cycle and the credit costs of AI operations.
+package quota
+
+import (
+	"fmt"
+	"time"
+)
+
+// Plan is a tier with its daily request limit and monthly credit allowance.
+type Plan struct {
+	Tier             string
+	DailyLimit       int
+	MonthlyAllowance int
+	// Overage: whether the plan may spend past its allowance (paid plans).
+	Overage bool
+}
+
+// The plans, as decisions.md sets them.
+var plans = map[string]Plan{
+	"free":    {Tier: "free", DailyLimit: 1000, MonthlyAllowance: 100},
+	"builder": {Tier: "builder", DailyLimit: 5000, MonthlyAllowance: 1000, Overage: true},
+	"scale":   {Tier: "scale", DailyLimit: 10000, MonthlyAllowance: 5000, Overage: true},
+}
+
+// KeyLimits are the daily limits a key may be given at creation.
+var KeyLimits = []int{100, 500, 1000, 5000, 10000}
+
+// PlanFor returns the plan of a tier; an error names the valid tiers.
+func PlanFor(tier string) (Plan, error) {
+	p, ok := plans[tier]
+	if !ok {
+		return Plan{}, fmt.Errorf("tier must be free, builder or scale (got %q)", tier)
+	}
+	return p, nil
+}
+
+// ValidKeyLimit reports whether n is one of the selectable key limits.
+func ValidKeyLimit(n int) bool {
+	for _, l := range KeyLimits {
+		if l == n {
+			return true
+		}
+	}
+	return false
+}
+
+// EffectiveLimit is the smaller of the key's own limit (when it has one) and the plan's.
+func EffectiveLimit(plan Plan, keyLimit *int) int {
+	if keyLimit != nil && *keyLimit < plan.DailyLimit {
+		return *keyLimit
+	}
+	return plan.DailyLimit
+}
+
+// Day is the UTC day number of t (days since the Unix epoch): the key of the daily
+// request counter.
+func Day(t time.Time) int64 {
+	return t.UTC().Unix() / 86400
+}
+
+// NextMidnight is the next midnight UTC after t, when daily counters reset.
+func NextMidnight(t time.Time) time.Time {
+	return time.Unix((Day(t)+1)*86400, 0).UTC()
+}
+
+// Cycle returns the billing cycle containing now for an account created at
+// created: monthly from the creation day (clamped to the month's last day).
+func Cycle(created, now time.Time) (start, end time.Time) {
+	created, now = created.UTC(), now.UTC()
+	start = cycleStart(created, now.Year(), now.Month())
+	if start.After(now) {
+		start = cycleStart(created, now.Year(), now.Month()-1)
+	}
+	end = cycleStart(created, start.Year(), start.Month()+1)
+	return start, end
+}
+
+// cycleStart is the cycle boundary in month m of year y: the creation day at
+// midnight UTC, or the month's last day when the month is shorter.
+func cycleStart(created time.Time, y int, m time.Month) time.Time {
+	first := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	last := first.AddDate(0, 1, -1).Day()
+	day := created.Day()
+	if day > last {
+		day = last
+	}
+	return time.Date(first.Year(), first.Month(), day, 0, 0, 0, 0, time.UTC)
+}
+
+// Costs are the credit prices of the AI operations, by usage-history endpoint name.
+type Costs map[string]int
+
+// DefaultCosts are decisions.md's default prices.
+func DefaultCosts() Costs {
+	return Costs{"forms.generate": 5, "analytics.generate": 10, "chat.message": 2}
+}
+
+// Balance is an account's credit position in its current cycle.
+type Balance struct {
+	Allowance int
+	Used      int
+}
+
+// Remaining is what is left of the allowance (never negative).
+func (b Balance) Remaining() int { return max(b.Allowance-b.Used, 0) }
+
+// Overage is what was used past the allowance.
+func (b Balance) Overage() int { return max(b.Used-b.Allowance, 0) }

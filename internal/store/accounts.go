@@ -1,0 +1,188 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"forma/internal/form"
+)
+
+// Account owns forms and API keys and has a plan tier.
+type Account struct {
+	ID        int64
+	Email     string
+	Tier      string
+	CreatedAt time.Time
+}
+
+// APIKey is a stored key: only its hash, never the key itself.
+type APIKey struct {
+	ID         int64
+	AccountID  int64
+	Hash       string
+	Prefix     string
+	Name       string
+	DailyLimit *int
+	FormID     *int64
+	CreatedAt  time.Time
+	RevokedAt  *time.Time
+}
+
+// CreateAccount adds an account; a taken email is a Conflict.
+func (s *Store) CreateAccount(ctx context.Context, email, tier string) (*Account, error) {
+	a := &Account{Email: email, Tier: tier, CreatedAt: s.Now()}
+	err := s.write.QueryRowContext(ctx,
+		`INSERT INTO accounts (email, tier, created_at) VALUES ($1, $2, $3) RETURNING id`,
+		email, tier, ms(a.CreatedAt)).Scan(&a.ID)
+	return a, translate(err, "Account")
+}
+
+// AccountByEmail finds an account; NotFound when there is none.
+func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, error) {
+	return scanAccount(s.read.QueryRowContext(ctx,
+		`SELECT id, email, tier, created_at FROM accounts WHERE email = $1`, email))
+}
+
+// AccountByID finds an account; NotFound when there is none.
+func (s *Store) AccountByID(ctx context.Context, id int64) (*Account, error) {
+	return scanAccount(s.read.QueryRowContext(ctx,
+		`SELECT id, email, tier, created_at FROM accounts WHERE id = $1`, id))
+}
+
+// CountAccounts returns how many accounts exist.
+func (s *Store) CountAccounts(ctx context.Context) (int, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM accounts`).Scan(&n)
+	return n, err
+}
+
+// SetTier changes an account's plan; NotFound when the email is unknown.
+func (s *Store) SetTier(ctx context.Context, email, tier string) error {
+	res, err := s.write.ExecContext(ctx, `UPDATE accounts SET tier = $1 WHERE email = $2`, tier, email)
+	if err != nil {
+		return err
+	}
+	return requireRow(res, "Account")
+}
+
+func scanAccount(row *sql.Row) (*Account, error) {
+	var a Account
+	var created int64
+	if err := row.Scan(&a.ID, &a.Email, &a.Tier, &created); err != nil {
+		return nil, translate(err, "Account")
+	}
+	a.CreatedAt = fromMS(created)
+	return &a, nil
+}
+
+// CreateKey stores a new key record and sets its id and creation time.
+func (s *Store) CreateKey(ctx context.Context, k *APIKey) error {
+	k.CreatedAt = s.Now()
+	err := s.write.QueryRowContext(ctx,
+		`INSERT INTO api_keys (account_id, hash, prefix, name, daily_limit, form_id, created_at)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+		k.AccountID, k.Hash, k.Prefix, k.Name, k.DailyLimit, k.FormID, ms(k.CreatedAt)).Scan(&k.ID)
+	return translate(err, "Key")
+}
+
+const keyColumns = `k.id, k.account_id, k.hash, k.prefix, k.name, k.daily_limit, k.form_id, k.created_at, k.revoked_at`
+
+// ListKeys returns an account's keys, oldest first, revoked ones included.
+func (s *Store) ListKeys(ctx context.Context, accountID int64) ([]APIKey, error) {
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT `+keyColumns+` FROM api_keys k WHERE k.account_id = $1 ORDER BY k.id`, accountID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var keys []APIKey
+	for rows.Next() {
+		var k APIKey
+		var a Account
+		if err := scanKey(rows, &k, &a, false); err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	return keys, rows.Err()
+}
+
+// KeyByHash finds a live (not revoked) key and its account; NotFound otherwise.
+func (s *Store) KeyByHash(ctx context.Context, hash string) (*APIKey, *Account, error) {
+	row := s.read.QueryRowContext(ctx,
+		`SELECT `+keyColumns+`, a.id, a.email, a.tier, a.created_at
+		 FROM api_keys k JOIN accounts a ON a.id = k.account_id
+		 WHERE k.hash = $1 AND k.revoked_at IS NULL`, hash)
+	var k APIKey
+	var a Account
+	if err := scanKey(row, &k, &a, true); err != nil {
+		return nil, nil, translate(err, "Key")
+	}
+	return &k, &a, nil
+}
+
+// RevokeKey revokes one of an account's keys; NotFound when it has no such live key.
+func (s *Store) RevokeKey(ctx context.Context, accountID, keyID int64) error {
+	res, err := s.write.ExecContext(ctx,
+		`UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL`,
+		ms(s.Now()), keyID, accountID)
+	if err != nil {
+		return err
+	}
+	return requireRow(res, "Key")
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanKey(row scanner, k *APIKey, a *Account, withAccount bool) error {
+	var limit, formID, revoked sql.NullInt64
+	var created, accountCreated int64
+	dest := []any{&k.ID, &k.AccountID, &k.Hash, &k.Prefix, &k.Name, &limit, &formID, &created, &revoked}
+	if withAccount {
+		dest = append(dest, &a.ID, &a.Email, &a.Tier, &accountCreated)
+	}
+	if err := row.Scan(dest...); err != nil {
+		return err
+	}
+	if limit.Valid {
+		n := int(limit.Int64)
+		k.DailyLimit = &n
+	}
+	if formID.Valid {
+		k.FormID = &formID.Int64
+	}
+	k.CreatedAt, k.RevokedAt = fromMS(created), nullMS(revoked)
+	a.CreatedAt = fromMS(accountCreated)
+	return nil
+}
+
+// CountRequest adds one request to a key's count for the UTC day and returns the new
+// count. When the count has already reached limit it adds nothing and returns
+// ok=false: the request is refused and does not count. The single conditional upsert
+// is exact under concurrency, also across processes sharing the database.
+func (s *Store) CountRequest(ctx context.Context, keyID int64, day int64, limit int) (count int, ok bool, err error) {
+	err = s.write.QueryRowContext(ctx,
+		`INSERT INTO request_counts (key_id, utc_day, n) VALUES ($1, $2, 1)
+		 ON CONFLICT (key_id, utc_day) DO UPDATE SET n = request_counts.n + 1
+		 WHERE request_counts.n < $3
+		 RETURNING n`, keyID, day, limit).Scan(&count)
+	if err == sql.ErrNoRows {
+		return limit, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return count, true, nil
+}
+
+func requireRow(res sql.Result, what string) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return form.Errorf(form.NotFound, "%s not found", what)
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"forma/internal/form"
+)
+
+const formColumns = `id, account_id, title, description, display_mode, share_token, created_at, updated_at,
+	published_at, webhook_url, webhook_enabled`
+
+// CreateForm stores f and its questions in one transaction and sets their ids,
+// orders and timestamps. f.AccountID and f.ShareToken must be set.
+func (s *Store) CreateForm(ctx context.Context, f *form.Form) error {
+	now := s.Now()
+	f.CreatedAt, f.UpdatedAt = now, now
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx,
+			`INSERT INTO forms (account_id, title, description, display_mode, share_token, created_at, updated_at, webhook_enabled)
+			 VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING id`,
+			f.AccountID, f.Title, f.Description, string(f.DisplayMode), f.ShareToken, ms(now), false).Scan(&f.ID)
+		if err != nil {
+			return translate(err, "Form")
+		}
+		for i := range f.Questions {
+			q := &f.Questions[i]
+			q.FormID, q.Order = f.ID, i+1
+			if err := insertQuestion(ctx, tx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// FormPage is one page of an account's forms.
+type FormPage struct {
+	Forms []form.Form
+	Total int
+}
+
+// ListForms returns an account's forms, newest first, without questions. When
+// onlyFormID is set only that form is listed (for form-scoped keys).
+func (s *Store) ListForms(ctx context.Context, accountID int64, onlyFormID *int64, limit, offset int) (*FormPage, error) {
+	where, args := `account_id = $1`, []any{accountID}
+	if onlyFormID != nil {
+		where, args = where+` AND id = $2`, append(args, *onlyFormID)
+	}
+	page := &FormPage{Forms: []form.Form{}}
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM forms WHERE `+where, args...).Scan(&page.Total); err != nil {
+		return nil, err
+	}
+	n := len(args)
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT `+formColumns+` FROM forms WHERE `+where+
+			` ORDER BY created_at DESC, id DESC LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2),
+		append(args, limit, offset)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		f, err := scanForm(rows)
+		if err != nil {
+			return nil, err
+		}
+		page.Forms = append(page.Forms, *f)
+	}
+	return page, rows.Err()
+}
+
+// GetForm returns one of an account's forms with its questions in order; NotFound
+// when the account has no such form.
+func (s *Store) GetForm(ctx context.Context, accountID, formID int64) (*form.Form, error) {
+	return getForm(ctx, s.read, accountID, formID, "")
+}
+
+// FormExists reports whether the account owns the form.
+func (s *Store) FormExists(ctx context.Context, accountID, formID int64) (bool, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM forms WHERE id = $1 AND account_id = $2`,
+		formID, accountID).Scan(&n)
+	return n > 0, err
+}
+
+// FormByShareToken returns a form and its questions by its public token, published
+// or not; NotFound when no form has that token.
+func (s *Store) FormByShareToken(ctx context.Context, token string) (*form.Form, error) {
+	f, err := scanForm(s.read.QueryRowContext(ctx, `SELECT `+formColumns+` FROM forms WHERE share_token = $1`, token))
+	if err != nil {
+		return nil, err
+	}
+	f.Questions, err = listQuestions(ctx, s.read, f.ID)
+	return f, err
+}
+
+// UpdateForm loads an account's form with its questions, lets change modify it, and
+// saves title, description, display mode, publication and webhook settings in the
+// same transaction. It returns the saved form.
+func (s *Store) UpdateForm(ctx context.Context, accountID, formID int64, change func(f *form.Form) error) (*form.Form, error) {
+	var f *form.Form
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if f, err = getForm(ctx, tx, accountID, formID, s.forUpdate()); err != nil {
+			return err
+		}
+		if err := change(f); err != nil {
+			return err
+		}
+		f.UpdatedAt = s.Now()
+		_, err = tx.ExecContext(ctx,
+			`UPDATE forms SET title = $1, description = $2, display_mode = $3, published_at = $4,
+			 webhook_url = $5, webhook_enabled = $6, updated_at = $7 WHERE id = $8`,
+			f.Title, f.Description, string(f.DisplayMode), msOrNil(f.PublishedAt),
+			f.WebhookURL, f.WebhookEnabled, ms(f.UpdatedAt), f.ID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// DeleteForm removes an account's form with everything that belongs to it.
+func (s *Store) DeleteForm(ctx context.Context, accountID, formID int64) error {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM forms WHERE id = $1 AND account_id = $2`, formID, accountID)
+	if err != nil {
+		return err
+	}
+	return requireRow(res, "Form")
+}
+
+func getForm(ctx context.Context, q querier, accountID, formID int64, lock string) (*form.Form, error) {
+	f, err := scanForm(q.QueryRowContext(ctx,
+		`SELECT `+formColumns+` FROM forms WHERE id = $1 AND account_id = $2`+lock, formID, accountID))
+	if err != nil {
+		return nil, err
+	}
+	f.Questions, err = listQuestions(ctx, q, f.ID)
+	return f, err
+}
+
+func scanForm(row scanner) (*form.Form, error) {
+	var f form.Form
+	var mode string
+	var created, updated int64
+	var published sql.NullInt64
+	var webhookURL sql.NullString
+	err := row.Scan(&f.ID, &f.AccountID, &f.Title, &f.Description, &mode, &f.ShareToken,
+		&created, &updated, &published, &webhookURL, &f.WebhookEnabled)
+	if err != nil {
+		return nil, translate(err, "Form")
+	}
+	f.DisplayMode = form.DisplayMode(mode)
+	f.CreatedAt, f.UpdatedAt, f.PublishedAt = fromMS(created), fromMS(updated), nullMS(published)
+	if webhookURL.Valid {
+		f.WebhookURL = &webhookURL.String
+	}
+	return &f, nil
+}

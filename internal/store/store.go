@@ -1,0 +1,232 @@
+// Package store persists Forma's state in SQLite (the embedded default) or
+// PostgreSQL (for several nodes), with one set of plain SQL statements and the few
+// dialect differences kept in this file.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+
+	"forma/internal/form"
+)
+
+// Dialect names the SQL database behind a Store.
+type Dialect string
+
+// The supported dialects.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// Store is the persistence of every domain object. It is safe for concurrent use,
+// also by several processes sharing one database.
+type Store struct {
+	dialect Dialect
+	// write serves transactions that write. On SQLite it is one connection whose
+	// transactions begin IMMEDIATE: SQLite allows one writer at a time, and taking the
+	// write lock at BEGIN (instead of at the first write) keeps read-then-write
+	// transactions from failing with SQLITE_BUSY. On PostgreSQL it is the same pool
+	// as read.
+	write *sql.DB
+	// read serves reads; on SQLite a pool of WAL readers that never block the writer.
+	read *sql.DB
+	// Now is the clock; tests may replace it.
+	Now func() time.Time
+}
+
+// Open connects to the database named by databaseURL (a postgres:// URL), or, when
+// it is empty, to the SQLite file forma.db in dataDir, and applies pending migrations.
+func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
+	s, err := connect(databaseURL, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenWithoutMigrating connects like Open but leaves the schema as it is.
+func OpenWithoutMigrating(databaseURL, dataDir string) (*Store, error) {
+	return connect(databaseURL, dataDir)
+}
+
+func connect(databaseURL, dataDir string) (*Store, error) {
+	s := &Store{Now: func() time.Time { return time.Now().UTC() }}
+	switch {
+	case databaseURL == "":
+		return s, s.openSQLite(dataDir)
+	case strings.HasPrefix(databaseURL, "postgres://"), strings.HasPrefix(databaseURL, "postgresql://"):
+		db, err := sql.Open("pgx", databaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("open PostgreSQL: %w", err)
+		}
+		db.SetMaxOpenConns(20)
+		db.SetMaxIdleConns(20)
+		s.dialect, s.read, s.write = Postgres, db, db
+		if err := db.Ping(); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+		}
+		return s, nil
+	default:
+		return nil, fmt.Errorf("database URL must start with postgres:// (or be empty for SQLite)")
+	}
+}
+
+func (s *Store) openSQLite(dataDir string) error {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return fmt.Errorf("create data folder: %w", err)
+	}
+	// synchronous(FULL): a committed submission survives power loss; WAL keeps the
+	// cost to one fsync per commit.
+	dsn := "file:" + filepath.Join(dataDir, "forma.db") +
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)"
+	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	if err != nil {
+		return fmt.Errorf("open SQLite: %w", err)
+	}
+	write.SetMaxOpenConns(1)
+	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		write.Close()
+		return fmt.Errorf("open SQLite: %w", err)
+	}
+	read.SetMaxOpenConns(8)
+	s.dialect, s.read, s.write = SQLite, read, write
+	if err := write.Ping(); err != nil {
+		s.Close()
+		return fmt.Errorf("open SQLite file in %s: %w", dataDir, err)
+	}
+	return nil
+}
+
+// Dialect reports which database the store uses.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// Close releases the connections.
+func (s *Store) Close() error {
+	err := s.write.Close()
+	if s.read != s.write {
+		err = errors.Join(err, s.read.Close())
+	}
+	return err
+}
+
+// Migrate applies every pending migration; on PostgreSQL a session lock lets several
+// nodes start at once.
+func (s *Store) Migrate(ctx context.Context) error {
+	dir, gooseDialect := "migrations/sqlite", goose.DialectSQLite3
+	var opts []goose.ProviderOption
+	if s.dialect == Postgres {
+		dir, gooseDialect = "migrations/postgres", goose.DialectPostgres
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return err
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	sub, err := fs.Sub(migrations, dir)
+	if err != nil {
+		return err
+	}
+	p, err := goose.NewProvider(gooseDialect, s.write, sub, opts...)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	return nil
+}
+
+// querier is what both *sql.DB and *sql.Tx offer.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// inTx runs fn in a write transaction and commits when fn returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// forUpdate is the row-locking clause for a read that a transaction will write
+// back; SQLite needs none because its write transactions are exclusive.
+func (s *Store) forUpdate() string {
+	if s.dialect == Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
+// translate turns driver errors into domain errors: no rows → not found, unique
+// violations → conflict.
+func translate(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return form.Errorf(form.NotFound, "%s not found", what)
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.Code == "23505" {
+		return form.Errorf(form.Conflict, "%s already exists", strings.ToLower(what))
+	}
+	if strings.Contains(err.Error(), "UNIQUE constraint failed") {
+		return form.Errorf(form.Conflict, "%s already exists", strings.ToLower(what))
+	}
+	return err
+}
+
+// ms converts a time to the stored integer milliseconds.
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMS converts stored milliseconds to a UTC time.
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+// nullMS converts a nullable stored time.
+func nullMS(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := fromMS(v.Int64)
+	return &t
+}
+
+// msOrNil converts an optional time to a nullable parameter.
+func msOrNil(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return ms(*t)
+}
