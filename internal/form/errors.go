@@ -36,6 +36,8 @@ type Error struct {
 	Code    Code
 	Message string
 	Fields  []FieldError
+	// Extra holds additional body fields where the contract defines them (429).
+	Extra map[string]any
 }
 
 // Error implements the error interface.

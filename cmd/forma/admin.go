@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"forma/internal/auth"
+	"forma/internal/quota"
+	"forma/internal/store"
+)
+
+func accountCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var email, tier string
+	st, err := openStore(ctx, "account create", args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the account's email (required)")
+		fs.StringVar(&tier, "tier", "free", "plan: free, builder or scale")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := checkEmailAndTier(email, tier); err != nil {
+		return err
+	}
+	acct, err := st.CreateAccount(ctx, email, tier)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "created account %d (%s, %s)\n", acct.ID, acct.Email, acct.Tier)
+	return nil
+}
+
+func accountSetTier(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var email, tier string
+	st, err := openStore(ctx, "account set-tier", args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the account's email (required)")
+		fs.StringVar(&tier, "tier", "", "plan: free, builder or scale (required)")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := checkEmailAndTier(email, tier); err != nil {
+		return err
+	}
+	if err := st.SetTier(ctx, email, tier); err != nil {
+		return fmt.Errorf("account %s: %w", email, err)
+	}
+	fmt.Fprintf(stdout, "account %s is now on the %s plan\n", email, tier)
+	return nil
+}
+
+func checkEmailAndTier(email, tier string) error {
+	if !strings.Contains(email, "@") {
+		return fmt.Errorf("--email is required and must be an email address")
+	}
+	_, err := quota.PlanFor(tier)
+	return err
+}
+
+func keyCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var email, name string
+	var limit int
+	var formID int64
+	st, err := openStore(ctx, "key create", args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the account's email (required)")
+		fs.StringVar(&name, "name", "", "a name to recognise the key by")
+		fs.IntVar(&limit, "daily-limit", 0, "daily request limit: 100, 500, 1000, 5000 or 10000 (default: the plan's)")
+		fs.Int64Var(&formID, "form", 0, "limit the key to this form id")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	acct, err := st.AccountByEmail(ctx, email)
+	if err != nil {
+		return fmt.Errorf("account %q: %w", email, err)
+	}
+	var limitPtr *int
+	if limit != 0 {
+		if !quota.ValidKeyLimit(limit) {
+			return fmt.Errorf("--daily-limit must be one of 100, 500, 1000, 5000, 10000 (got %d)", limit)
+		}
+		limitPtr = &limit
+	}
+	var formPtr *int64
+	if formID != 0 {
+		if ok, err := st.FormExists(ctx, acct.ID, formID); err != nil || !ok {
+			return fmt.Errorf("--form %d: the account has no such form", formID)
+		}
+		formPtr = &formID
+	}
+	key, err := createKey(ctx, st, acct.ID, name, limitPtr, formPtr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, key)
+	return nil
+}
+
+// createKey makes a new key for an account, stores its hash and returns the key.
+func createKey(ctx context.Context, st *store.Store, accountID int64, name string, limit *int, formID *int64) (string, error) {
+	key, hash, prefix, err := auth.NewKey()
+	if err != nil {
+		return "", err
+	}
+	rec := &store.APIKey{AccountID: accountID, Hash: hash, Prefix: prefix, Name: name, DailyLimit: limit, FormID: formID}
+	if err := st.CreateKey(ctx, rec); err != nil {
+		return "", err
+	}
+	return key, nil
+}
+
+func keyList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var email string
+	st, err := openStore(ctx, "key list", args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the account's email (required)")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	acct, err := st.AccountByEmail(ctx, email)
+	if err != nil {
+		return fmt.Errorf("account %q: %w", email, err)
+	}
+	keys, err := st.ListKeys(ctx, acct.ID)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	for _, k := range keys {
+		fmt.Fprintf(tw, "%d\t%s\t%s…\t%s\t%s\t%s\t%s\n", k.ID, orDash(k.Name), k.Prefix, limitText(k.DailyLimit),
+			formText(k.FormID), k.CreatedAt.Format("2006-01-02T15:04:05Z"), revokedText(k))
+	}
+	return tw.Flush()
+}
+
+func keyRevoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var email string
+	var id int64
+	st, err := openStore(ctx, "key revoke", args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the account's email (required)")
+		fs.Int64Var(&id, "id", 0, "the key's numeric id, from `forma key list` (required)")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	acct, err := st.AccountByEmail(ctx, email)
+	if err != nil {
+		return fmt.Errorf("account %q: %w", email, err)
+	}
+	if err := st.RevokeKey(ctx, acct.ID, id); err != nil {
+		return fmt.Errorf("key %d: %w", id, err)
+	}
+	fmt.Fprintf(stdout, "revoked key %d\n", id)
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func limitText(l *int) string {
+	if l == nil {
+		return "limit=plan"
+	}
+	return fmt.Sprintf("limit=%d", *l)
+}
+
+func formText(id *int64) string {
+	if id == nil {
+		return "form=all"
+	}
+	return fmt.Sprintf("form=%d", *id)
+}
+
+func revokedText(k store.APIKey) string {
+	if k.RevokedAt == nil {
+		return "active"
+	}
+	return "revoked " + k.RevokedAt.Format("2006-01-02T15:04:05Z")
+}

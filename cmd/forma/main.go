@@ -1,0 +1,79 @@
+// Command forma is the Forma form service: `forma serve` runs it, and the account,
+// key and migrate subcommands administer it. Run `forma help` for the list.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `forma — a self-hostable form service
+
+Usage:
+  forma serve [--addr :8080] [--data ./data] [--database URL] [--public-url URL] [--allow-private-webhooks]
+  forma migrate [--data DIR] [--database URL]
+  forma account create --email E [--tier free|builder|scale]
+  forma account set-tier --email E --tier T
+  forma key create --email E [--name N] [--daily-limit 100|500|1000|5000|10000] [--form ID]
+  forma key list --email E
+  forma key revoke --email E --id ID
+
+Every subcommand takes --data and --database (env FORMA_DATA_DIR, FORMA_DATABASE_URL).
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "forma:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// run dispatches a command line; it is main without the process around it.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("a subcommand is required")
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return serve(ctx, rest, stdout, stderr)
+	case "migrate":
+		return migrate(ctx, rest, stdout, stderr)
+	case "account":
+		return sub(ctx, "account", rest, stdout, stderr, map[string]command{"create": accountCreate, "set-tier": accountSetTier})
+	case "key":
+		return sub(ctx, "key", rest, stdout, stderr, map[string]command{"create": keyCreate, "list": keyList, "revoke": keyRevoke})
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown subcommand %q", cmd)
+}
+
+// command is one leaf subcommand.
+type command func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+func sub(ctx context.Context, group string, args []string, stdout, stderr io.Writer, cmds map[string]command) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("%s needs a subcommand", group)
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown subcommand %q %q", group, args[0])
+	}
+	return c(ctx, args[1:], stdout, stderr)
+}

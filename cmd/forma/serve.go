@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+
+	"forma/internal/config"
+	"forma/internal/server"
+	"forma/internal/store"
+)
+
+// ownerEmail names the account created on the very first start.
+const ownerEmail = "owner@localhost"
+
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg config.Config
+	fs := newFlagSet("serve", stderr)
+	cfg.ServeFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := bootstrapOwner(ctx, st, cfg.PublicURL, stdout); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	log.Info("forma listening", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "database", string(st.Dialect()))
+	return server.New(cfg, st, log).Serve(ctx, ln)
+}
+
+// bootstrapOwner creates the owner account and its first key when the database has
+// no account yet, and prints the key once with a ready-to-paste curl line.
+func bootstrapOwner(ctx context.Context, st *store.Store, publicURL string, stdout io.Writer) error {
+	n, err := st.CountAccounts(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	acct, err := st.CreateAccount(ctx, ownerEmail, "free")
+	if err != nil {
+		return err
+	}
+	key, err := createKey(ctx, st, acct.ID, "first key", nil, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, `
+First start: created the account %s and its API key. It is shown only this once:
+
+    %s
+
+Try it:
+
+    curl -s %s/api/v1/forms -H "X-API-Key: %s"
+
+`, ownerEmail, key, publicURL, key)
+	return nil
+}
+
+func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	st, err := openStore(ctx, "migrate", args, stderr, nil)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	fmt.Fprintln(stdout, "migrations applied")
+	return nil
+}
+
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// openStore parses the storage flags (and any extra ones define registers), opens
+// the database and applies migrations.
+func openStore(ctx context.Context, name string, args []string, stderr io.Writer, define func(*flag.FlagSet)) (*store.Store, error) {
+	var cfg config.Config
+	fs := newFlagSet(name, stderr)
+	cfg.StorageFlags(fs)
+	if define != nil {
+		define(fs)
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+}

@@ -1,0 +1,149 @@
+// Package api serves the REST/JSON API under /api/v1: authentication by API key,
+// daily request limits, and one handler file per resource.
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"forma/internal/form"
+	"forma/internal/httpx"
+	"forma/internal/quota"
+	"forma/internal/store"
+)
+
+// Prefix is where the API is mounted.
+const Prefix = "/api/v1"
+
+// Config is what the API needs to know about its deployment.
+type Config struct {
+	// PublicURL is {public_base_url}, without a trailing slash.
+	PublicURL string
+	// AllowPrivateWebhooks relaxes the webhook address checks (development only).
+	AllowPrivateWebhooks bool
+	// Costs are the credit prices of AI operations.
+	Costs quota.Costs
+}
+
+// API is the /api/v1 handler.
+type API struct {
+	store *store.Store
+	cfg   Config
+	mux   *http.ServeMux
+}
+
+// New returns the API over st.
+func New(st *store.Store, cfg Config) *API {
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	if cfg.Costs == nil {
+		cfg.Costs = quota.DefaultCosts()
+	}
+	a := &API{store: st, cfg: cfg, mux: http.NewServeMux()}
+	a.routes()
+	return a
+}
+
+func (a *API) routes() {
+	a.handle("POST /forms", a.createForm)
+	a.handle("GET /forms", a.listForms)
+	a.handle("GET /forms/{id}", a.getForm)
+	a.handle("PATCH /forms/{id}", a.updateForm)
+	a.handle("DELETE /forms/{id}", a.deleteForm)
+	a.handle("POST /forms/{id}/publish", a.publishForm)
+	a.handle("POST /forms/{id}/unpublish", a.unpublishForm)
+	a.handle("POST /forms/{id}/fields", a.addQuestion)
+	a.handle("PATCH /forms/{id}/fields/{fieldId}", a.updateQuestion)
+	a.handle("DELETE /forms/{id}/fields/{fieldId}", a.deleteQuestion)
+	a.handle("GET /usage", a.getUsage)
+	a.handle("GET /usage/history", a.getUsageHistory)
+}
+
+// handle registers a handler for a "METHOD /path" pattern relative to Prefix.
+func (a *API) handle(pattern string, h http.HandlerFunc) {
+	method, path, _ := strings.Cut(pattern, " ")
+	a.mux.HandleFunc(method+" "+Prefix+path, h)
+}
+
+// ServeHTTP authenticates the request, counts it against the key's day, and routes
+// it: unknown routes get 404 and known routes with another method 405 with Allow.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r, ok := a.authenticate(w, r)
+	if !ok {
+		return
+	}
+	_, pattern := a.mux.Handler(r)
+	if pattern == "" {
+		a.notRouted(w, r)
+		return
+	}
+	httpx.SetRoute(r.Context(), pattern)
+	a.mux.ServeHTTP(w, r)
+}
+
+var methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// notRouted answers 405 when the path exists under another method, else 404.
+func (a *API) notRouted(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range methods {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, p := a.mux.Handler(probe); p != "" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) == 0 {
+		httpx.WriteProblem(w, http.StatusNotFound, "not_found", "No route matches "+r.Method+" "+r.URL.Path)
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	httpx.WriteProblem(w, http.StatusMethodNotAllowed, "method_not_allowed",
+		r.Method+" is not allowed on "+r.URL.Path+"; allowed: "+strings.Join(allow, ", "))
+}
+
+// pathID parses a positive integer path parameter.
+func pathID(r *http.Request, name string) (int64, error) {
+	v := r.PathValue(name)
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id < 1 {
+		return 0, form.FieldInvalid(name, "must be a positive integer (got %q)", v)
+	}
+	return id, nil
+}
+
+// page is a validated limit/offset pair.
+type page struct{ limit, offset int }
+
+// parsePage reads limit (1..max, default def) and offset (>= 0, default 0).
+// Out-of-range or non-integer values are errors, never clamped.
+func parsePage(r *http.Request, def, maxLimit int) (page, error) {
+	p := page{limit: def}
+	q := r.URL.Query()
+	if v := q.Get("limit"); q.Has("limit") {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxLimit {
+			return p, form.FieldInvalid("limit", "must be an integer from 1 to %d (got %q)", maxLimit, v)
+		}
+		p.limit = n
+	}
+	if v := q.Get("offset"); q.Has("offset") {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return p, form.FieldInvalid("offset", "must be an integer of at least 0 (got %q)", v)
+		}
+		p.offset = n
+	}
+	return p, nil
+}
+
+// listEnvelope adds the pagination fields every list response carries.
+func listEnvelope(key string, items any, total int, p page) map[string]any {
+	return map[string]any{
+		key:       items,
+		"total":   total,
+		"hasMore": p.offset+p.limit < total,
+		"limit":   p.limit,
+		"offset":  p.offset,
+	}
+}

@@ -1,0 +1,169 @@
+package api
+
+import (
+	"net/http"
+
+	"forma/internal/auth"
+	"forma/internal/form"
+	"forma/internal/httpx"
+	"forma/internal/webhook"
+)
+
+// shareTokenLen gives share tokens about 95 bits of randomness.
+const shareTokenLen = 16
+
+// createForm serves POST /forms.
+func (a *API) createForm(w http.ResponseWriter, r *http.Request) {
+	if err := requireUnscoped(r, "create forms"); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	var in form.FormInput
+	if err := httpx.DecodeJSON(w, r, &in); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	f, err := form.NewForm(in)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	if err := a.saveNewForm(r, f); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(f, true))
+}
+
+// saveNewForm gives f its owner and share token and stores it.
+func (a *API) saveNewForm(r *http.Request, f *form.Form) error {
+	token, err := auth.RandomString(shareTokenLen)
+	if err != nil {
+		return err
+	}
+	f.AccountID, f.ShareToken = caller(r).account.ID, token
+	return a.store.CreateForm(r.Context(), f)
+}
+
+// listForms serves GET /forms.
+func (a *API) listForms(w http.ResponseWriter, r *http.Request) {
+	p, err := parsePage(r, 50, 100)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	c := caller(r)
+	res, err := a.store.ListForms(r.Context(), c.account.ID, c.key.FormID, p.limit, p.offset)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	views := make([]formView, len(res.Forms))
+	for i := range res.Forms {
+		views[i] = a.viewForm(&res.Forms[i], false)
+	}
+	httpx.WriteJSON(w, http.StatusOK, listEnvelope("forms", views, res.Total, p))
+}
+
+// formID parses the {id} path parameter and checks the caller may touch that form.
+func (a *API) formID(r *http.Request) (int64, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return 0, err
+	}
+	return id, a.authorizeForm(r, id)
+}
+
+// getForm serves GET /forms/{id}.
+func (a *API) getForm(w http.ResponseWriter, r *http.Request) {
+	id, err := a.formID(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	f, err := a.store.GetForm(r.Context(), caller(r).account.ID, id)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, a.viewForm(f, true))
+}
+
+// updateForm serves PATCH /forms/{id}: metadata and webhook settings.
+func (a *API) updateForm(w http.ResponseWriter, r *http.Request) {
+	id, err := a.formID(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	var patch form.FormPatch
+	if err := httpx.DecodeJSON(w, r, &patch); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	checkURL := func(u string) error { return webhook.CheckURL(u, a.cfg.AllowPrivateWebhooks) }
+	f, err := a.store.UpdateForm(r.Context(), caller(r).account.ID, id, func(f *form.Form) error {
+		if err := patch.ApplyPatch(f); err != nil {
+			return err
+		}
+		return patch.ApplyWebhook(f, checkURL)
+	})
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, a.viewForm(f, false))
+}
+
+// deleteForm serves DELETE /forms/{id} (extension).
+func (a *API) deleteForm(w http.ResponseWriter, r *http.Request) {
+	id, err := a.formID(r)
+	if err == nil {
+		err = a.store.DeleteForm(r.Context(), caller(r).account.ID, id)
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// publishForm serves POST /forms/{id}/publish; publishing a published form keeps
+// its publishedAt.
+func (a *API) publishForm(w http.ResponseWriter, r *http.Request) {
+	f, err := a.setPublished(r, true)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{
+		"id": f.ID, "isPublished": true, "publishedAt": timestampOrNil(f.PublishedAt), "url": a.shareURL(f),
+	})
+}
+
+// unpublishForm serves POST /forms/{id}/unpublish; it is idempotent.
+func (a *API) unpublishForm(w http.ResponseWriter, r *http.Request) {
+	f, err := a.setPublished(r, false)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"id": f.ID, "isPublished": false, "publishedAt": nil})
+}
+
+func (a *API) setPublished(r *http.Request, published bool) (*form.Form, error) {
+	id, err := a.formID(r)
+	if err != nil {
+		return nil, err
+	}
+	now := a.store.Now()
+	return a.store.UpdateForm(r.Context(), caller(r).account.ID, id, func(f *form.Form) error {
+		switch {
+		case published && f.PublishedAt == nil:
+			f.PublishedAt = &now
+		case !published:
+			f.PublishedAt = nil
+		}
+		return nil
+	})
+}
