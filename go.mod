@@ -8,6 +8,8 @@ require (
 	modernc.org/sqlite v1.60.1
 )
 
+require github.com/getkin/kin-openapi v0.152.0 // indirect
+
 require (
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect

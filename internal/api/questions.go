@@ -58,7 +58,12 @@ func (a *API) updateQuestion(w http.ResponseWriter, r *http.Request) {
 		moveTo = &patch.Order.Value
 	}
 	q, err := a.store.UpdateQuestion(r.Context(), caller(r).account.ID, formID, questionID, moveTo,
-		func(q *form.Question, others []form.Question) error { return patch.Apply(q, knownIDs(others)) })
+		func(q *form.Question, others []form.Question) error {
+			// A question's own logic may read its own answer ("if this is X, skip to …").
+			known := knownIDs(others)
+			known[q.ID] = true
+			return patch.Apply(q, known)
+		})
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

@@ -194,7 +194,7 @@ func (p QuestionPatch) Apply(q *Question, known map[int64]bool) error {
 		if p.Type.Null {
 			probs.Add("type", "cannot be null")
 		}
-		q.Type = p.Type.Value
+		p.changeType(q)
 	}
 	if p.Options.Set {
 		q.Options = p.Options.Value
@@ -215,6 +215,21 @@ func (p QuestionPatch) Apply(q *Question, known map[int64]bool) error {
 		ValidateQuestion(q, known, "", &probs)
 	}
 	return probs.Err()
+}
+
+// changeType sets the new type and drops the settings that only the old type had,
+// unless the patch sets them again.
+func (p QuestionPatch) changeType(q *Question) {
+	q.Type = p.Type.Value
+	if !q.Type.HasOptions() && !p.Options.Set {
+		q.Options = nil
+	}
+	if q.Type != Slider && !p.SliderConfig.Set {
+		q.Slider = nil
+	}
+	if q.Type != Currency && !p.CurrencyConfig.Set {
+		q.Currency = nil
+	}
 }
 
 // ValidateQuestion records every problem of q under the field prefix. known holds

@@ -12,6 +12,38 @@ import (
 type ConditionalLogic struct {
 	ShowIf   *ShowIf        `json:"showIf,omitempty"`
 	Advanced *AdvancedLogic `json:"advanced,omitempty"`
+	// raw is the JSON the client sent (compacted), returned as is.
+	raw json.RawMessage
+}
+
+// logicFields is ConditionalLogic without its methods, for decoding.
+type logicFields struct {
+	ShowIf   *ShowIf        `json:"showIf,omitempty"`
+	Advanced *AdvancedLogic `json:"advanced,omitempty"`
+}
+
+// UnmarshalJSON decodes strictly (unknown fields are errors) and keeps the original
+// JSON so that it is returned exactly as sent.
+func (l *ConditionalLogic) UnmarshalJSON(b []byte) error {
+	var f logicFields
+	if err := DecodeStrict(b, &f); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return err
+	}
+	*l = ConditionalLogic{ShowIf: f.ShowIf, Advanced: f.Advanced, raw: buf.Bytes()}
+	return nil
+}
+
+// MarshalJSON returns the JSON the logic was decoded from, or encodes its fields
+// when it was built in code.
+func (l ConditionalLogic) MarshalJSON() ([]byte, error) {
+	if l.raw != nil {
+		return l.raw, nil
+	}
+	return json.Marshal(logicFields{ShowIf: l.ShowIf, Advanced: l.Advanced})
 }
 
 // ShowIf shows its question only when another question's answer matches Value.
@@ -226,7 +258,7 @@ func validateCondition(c Condition, known map[int64]bool, f string, p *Problems)
 		} else {
 			checkRef(id, known, f+".value", p)
 		}
-	case vt == ValueScore && kind != "number":
+	case vt == ValueScore && needsValue && kind != "number":
 		p.Add(f+".value", "must be a number when valueType is score")
 	}
 }

@@ -44,7 +44,8 @@
 //   - equals / not_equals: numeric equality when both sides are numeric, else text
 //     equality; on a list (multi_select) equals means some item equals the value.
 //   - contains: case-insensitive substring; on a list, some item equals the value
-//     case-insensitively.
+//     case-insensitively. Case is folded character by character with the simple
+//     Unicode mapping (İ becomes i, Σ always σ).
 //   - greater_than / less_than: numeric when both sides are numeric; dates
 //     (YYYY-MM-DD) and times (HH:MM) chronologically when both sides are of the same
 //     kind; false otherwise and always false on a list.

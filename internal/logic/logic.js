@@ -23,7 +23,7 @@ var FormaLogic = (function () {
   }
 
   function newPass(questions, answers) {
-    var qs = questions.slice().sort(function (a, b) { return a.order - b.order; });
+    var qs = questions.slice().sort(function (a, b) { return (a.order || 0) - (b.order || 0); });
     var p = {
       questions: qs, answers: answers, position: {}, visible: {},
       showable: {}, shown: {}, hidden: {}, scoreTurns: {},

@@ -1,0 +1,209 @@
+// Package servertest starts real Forma servers for tests: on a fresh SQLite file, or
+// on a fresh PostgreSQL schema when FORMA_TEST_DATABASE_URL is set, through the same
+// wiring as `forma serve`.
+package servertest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"forma/internal/auth"
+	"forma/internal/config"
+	"forma/internal/server"
+	"forma/internal/store"
+)
+
+// DatabaseEnv names the variable that points the tests at a PostgreSQL server.
+const DatabaseEnv = "FORMA_TEST_DATABASE_URL"
+
+// Dialects are the databases every behaviour test runs against.
+var Dialects = []store.Dialect{store.SQLite, store.Postgres}
+
+// ForEachDialect runs fn as a subtest per dialect; the PostgreSQL one is skipped,
+// saying how to enable it, when FORMA_TEST_DATABASE_URL is not set.
+func ForEachDialect(t *testing.T, fn func(t *testing.T, d store.Dialect)) {
+	for _, d := range Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			if d == store.Postgres && os.Getenv(DatabaseEnv) == "" {
+				t.Skip("PostgreSQL tests skipped: set " + DatabaseEnv + "=postgres://user@127.0.0.1:5432/db to run them")
+			}
+			fn(t, d)
+		})
+	}
+}
+
+// DatabaseURL returns a database URL for d: "" (SQLite) or a fresh PostgreSQL schema
+// that is dropped when the test ends.
+func DatabaseURL(t testing.TB, d store.Dialect) string {
+	if d == store.SQLite {
+		return ""
+	}
+	base := os.Getenv(DatabaseEnv)
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	schema := "forma_test_" + hex.EncodeToString(b)
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		t.Fatalf("create test schema: %v", err)
+	}
+	t.Cleanup(func() {
+		_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		admin.Close()
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// OpenStore opens a migrated store on a fresh database of dialect d.
+func OpenStore(t testing.TB, d store.Dialect) *store.Store {
+	st, err := store.Open(context.Background(), DatabaseURL(t, d), t.TempDir())
+	if err != nil {
+		t.Fatalf("open %s store: %v", d, err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// Env is a running server and a client for it.
+type Env struct {
+	t      testing.TB
+	URL    string
+	Store  *store.Store
+	Config config.Config
+}
+
+// Start serves a Forma over st on a loopback port until the test ends. configure,
+// when given, adjusts the configuration first.
+func Start(t testing.TB, st *store.Store, configure ...func(*config.Config)) *Env {
+	srv := httptest.NewUnstartedServer(nil)
+	cfg := config.Config{PublicURL: "http://" + srv.Listener.Addr().String()}
+	for _, c := range configure {
+		c(&cfg)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv.Config.Handler = server.New(cfg, st, log).Handler()
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg}
+}
+
+// New opens a fresh store of dialect d and starts a server on it.
+func New(t testing.TB, d store.Dialect, configure ...func(*config.Config)) *Env {
+	return Start(t, OpenStore(t, d), configure...)
+}
+
+// Account creates an account on the given tier.
+func (e *Env) Account(tier string) *store.Account {
+	e.t.Helper()
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	a, err := e.Store.CreateAccount(context.Background(), hex.EncodeToString(b)+"@example.com", tier)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return a
+}
+
+// Key creates a key for the account; limit and formID are optional.
+func (e *Env) Key(acct *store.Account, limit *int, formID *int64) string {
+	e.t.Helper()
+	key, hash, prefix, err := auth.NewKey()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	rec := &store.APIKey{AccountID: acct.ID, Hash: hash, Prefix: prefix, Name: "test", DailyLimit: limit, FormID: formID}
+	if err := e.Store.CreateKey(context.Background(), rec); err != nil {
+		e.t.Fatal(err)
+	}
+	return key
+}
+
+// NewKey creates a free account and an unscoped key for it.
+func (e *Env) NewKey() string {
+	return e.Key(e.Account("free"), nil, nil)
+}
+
+// Response is a finished request.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body as an object (failing the test when it is not one).
+func (r *Response) JSON(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("response is not a JSON object: %v\n%s", err, r.Body)
+	}
+	return m
+}
+
+// Do sends a request to path (relative to the server) with the key (if any) and a
+// body: nil, a string sent as is, or a value encoded as JSON. JSON Content-Type is
+// set whenever there is a body.
+func (e *Env) Do(method, path, key string, body any) *Response {
+	e.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, e.URL+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("X-API-Key", key)
+	}
+	return e.Send(req)
+}
+
+// Send performs a prepared request and reads the whole response.
+func (e *Env) Send(req *http.Request) *Response {
+	e.t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
