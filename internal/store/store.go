@@ -45,9 +45,9 @@ type Store struct {
 	// write lock at BEGIN (instead of at the first write) keeps read-then-write
 	// transactions from failing with SQLITE_BUSY. On PostgreSQL it is the same pool
 	// as read.
-	write *sql.DB
+	write *pool
 	// read serves reads; on SQLite a pool of WAL readers that never block the writer.
-	read *sql.DB
+	read *pool
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
 }
@@ -83,7 +83,8 @@ func connect(databaseURL, dataDir string) (*Store, error) {
 		}
 		db.SetMaxOpenConns(20)
 		db.SetMaxIdleConns(20)
-		s.dialect, s.read, s.write = Postgres, db, db
+		p := &pool{DB: db}
+		s.dialect, s.read, s.write = Postgres, p, p
 		if err := db.Ping(); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
@@ -113,7 +114,7 @@ func (s *Store) openSQLite(dataDir string) error {
 		return fmt.Errorf("open SQLite: %w", err)
 	}
 	read.SetMaxOpenConns(8)
-	s.dialect, s.read, s.write = SQLite, read, write
+	s.dialect, s.read, s.write = SQLite, &pool{DB: read}, &pool{DB: write}
 	if err := write.Ping(); err != nil {
 		s.Close()
 		return fmt.Errorf("open SQLite file in %s: %w", dataDir, err)
@@ -150,7 +151,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := goose.NewProvider(gooseDialect, s.write, sub, opts...)
+	p, err := goose.NewProvider(gooseDialect, s.write.DB, sub, opts...)
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
