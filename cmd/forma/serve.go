@@ -43,7 +43,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	log.Info("forma listening", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "database", string(st.Dialect()))
-	return server.New(cfg, st, log).Serve(ctx, ln)
+	srv, err := server.New(ctx, cfg, st, log)
+	if err != nil {
+		return err
+	}
+	return srv.Serve(ctx, ln)
 }
 
 // bootstrapOwner creates the owner account and its first key when the database has
@@ -105,7 +109,7 @@ func openStore(ctx context.Context, name string, args []string, stderr io.Writer
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.ValidateStorage(); err != nil {
 		return nil, err
 	}
 	return store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)

@@ -7,9 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"forma/internal/blob"
 	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/quota"
+	"forma/internal/respond"
 	"forma/internal/store"
 )
 
@@ -24,6 +26,10 @@ type Config struct {
 	AllowPrivateWebhooks bool
 	// Costs are the credit prices of AI operations.
 	Costs quota.Costs
+	// Responses renders stored submissions.
+	Responses *respond.Renderer
+	// Blobs holds uploaded files (removed with their form).
+	Blobs blob.Store
 }
 
 // API is the /api/v1 handler.
@@ -55,6 +61,10 @@ func (a *API) routes() {
 	a.handle("POST /forms/{id}/fields", a.addQuestion)
 	a.handle("PATCH /forms/{id}/fields/{fieldId}", a.updateQuestion)
 	a.handle("DELETE /forms/{id}/fields/{fieldId}", a.deleteQuestion)
+	a.handle("GET /forms/{id}/responses", a.listResponses)
+	a.handle("GET /forms/{id}/responses/export", a.exportResponses)
+	a.handle("GET /forms/{id}/responses/{submissionId}", a.getResponse)
+	a.handle("DELETE /forms/{id}/responses/{submissionId}", a.deleteResponse)
 	a.handle("GET /usage", a.getUsage)
 	a.handle("GET /usage/history", a.getUsageHistory)
 }

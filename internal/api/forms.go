@@ -115,16 +115,20 @@ func (a *API) updateForm(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, a.viewForm(f, false))
 }
 
-// deleteForm serves DELETE /forms/{id} (extension).
+// deleteForm serves DELETE /forms/{id} (extension): the form, its questions, its
+// submissions and their files.
 func (a *API) deleteForm(w http.ResponseWriter, r *http.Request) {
 	id, err := a.formID(r)
-	if err == nil {
-		err = a.store.DeleteForm(r.Context(), caller(r).account.ID, id)
-	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	keys, err := a.store.DeleteForm(r.Context(), caller(r).account.ID, id)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	a.removeBlobs(r.Context(), keys)
 	w.WriteHeader(http.StatusNoContent)
 }
 

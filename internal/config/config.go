@@ -18,6 +18,15 @@ type Config struct {
 	DatabaseURL          string
 	PublicURL            string
 	AllowPrivateWebhooks bool
+	// MaxUploadMB bounds one uploaded file.
+	MaxUploadMB int
+	// SubmitLimit is how many submissions one client address may make to one form
+	// per hour (0: no limit).
+	SubmitLimit int
+	// MinFillSeconds is how long the HTML form must be open before it is submitted.
+	MinFillSeconds int
+	// TrustProxy takes client addresses from X-Forwarded-For.
+	TrustProxy bool
 }
 
 // StorageFlags registers the storage settings every subcommand shares.
@@ -31,22 +40,44 @@ func (c *Config) ServeFlags(fs *flag.FlagSet) {
 	c.StorageFlags(fs)
 	fs.StringVar(&c.Addr, "addr", env("FORMA_ADDR", ":8080"), "listen address (env FORMA_ADDR)")
 	fs.StringVar(&c.PublicURL, "public-url", env("FORMA_PUBLIC_URL", "http://localhost:8080"), "public base URL of form pages and the API (env FORMA_PUBLIC_URL)")
-	allow, _ := strconv.ParseBool(env("FORMA_ALLOW_PRIVATE_WEBHOOKS", "false"))
-	fs.BoolVar(&c.AllowPrivateWebhooks, "allow-private-webhooks", allow, "allow webhooks to private and loopback addresses; development only (env FORMA_ALLOW_PRIVATE_WEBHOOKS=true)")
+	fs.BoolVar(&c.AllowPrivateWebhooks, "allow-private-webhooks", envBool("FORMA_ALLOW_PRIVATE_WEBHOOKS"), "allow webhooks to private and loopback addresses; development only (env FORMA_ALLOW_PRIVATE_WEBHOOKS=true)")
+	fs.IntVar(&c.MaxUploadMB, "max-upload-mb", envInt("FORMA_MAX_UPLOAD_MB", 10), "largest uploaded file, in MiB (env FORMA_MAX_UPLOAD_MB)")
+	fs.IntVar(&c.SubmitLimit, "submit-limit", envInt("FORMA_SUBMIT_LIMIT", 60), "submissions per hour one client address may make to one form; 0 = no limit (env FORMA_SUBMIT_LIMIT)")
+	fs.IntVar(&c.MinFillSeconds, "min-fill-seconds", envInt("FORMA_MIN_FILL_SECONDS", 3), "seconds the HTML form must be open before it is submitted (env FORMA_MIN_FILL_SECONDS)")
+	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("FORMA_TRUST_PROXY"), "take client addresses from X-Forwarded-For; only behind a proxy that sets it (env FORMA_TRUST_PROXY=true)")
 }
 
-// Validate reports the first setting that cannot work, saying what to change.
-func (c *Config) Validate() error {
-	if v := os.Getenv("FORMA_ALLOW_PRIVATE_WEBHOOKS"); v != "" {
-		if _, err := strconv.ParseBool(v); err != nil {
-			return fmt.Errorf("FORMA_ALLOW_PRIVATE_WEBHOOKS must be true or false (got %q)", v)
-		}
-	}
+// Defaults returns the configuration `forma serve` has with no flags or
+// environment, for tests and embedding.
+func Defaults() Config {
+	return Config{Addr: ":8080", DataDir: "./data", PublicURL: "http://localhost:8080", MaxUploadMB: 10, SubmitLimit: 60, MinFillSeconds: 3}
+}
+
+// ValidateStorage checks the storage settings every subcommand uses.
+func (c *Config) ValidateStorage() error {
 	if c.DatabaseURL == "" && c.DataDir == "" {
 		return fmt.Errorf("--data (FORMA_DATA_DIR) must name a folder when no --database is given")
 	}
 	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
 		return fmt.Errorf("--database (FORMA_DATABASE_URL) must be a postgres:// URL, or empty for SQLite")
+	}
+	return nil
+}
+
+// Validate reports the first setting of `forma serve` that cannot work, saying what
+// to change.
+func (c *Config) Validate() error {
+	if len(envErrors) > 0 {
+		return fmt.Errorf("%s", strings.Join(envErrors, "; "))
+	}
+	if err := c.ValidateStorage(); err != nil {
+		return err
+	}
+	if c.MaxUploadMB < 1 || c.MaxUploadMB > 1024 {
+		return fmt.Errorf("--max-upload-mb (FORMA_MAX_UPLOAD_MB) must be from 1 to 1024 (got %d)", c.MaxUploadMB)
+	}
+	if c.SubmitLimit < 0 || c.MinFillSeconds < 0 {
+		return fmt.Errorf("--submit-limit and --min-fill-seconds must not be negative")
 	}
 	if c.PublicURL != "" {
 		u, err := url.Parse(c.PublicURL)
@@ -56,6 +87,34 @@ func (c *Config) Validate() error {
 		c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 	}
 	return nil
+}
+
+// envErrors collects malformed numeric and boolean environment values for Validate.
+var envErrors []string
+
+func envBool(name string) bool {
+	v := os.Getenv(name)
+	if v == "" {
+		return false
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		envErrors = append(envErrors, fmt.Sprintf("%s must be true or false (got %q)", name, v))
+	}
+	return b
+}
+
+func envInt(name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		envErrors = append(envErrors, fmt.Sprintf("%s must be a whole number (got %q)", name, v))
+		return def
+	}
+	return n
 }
 
 func env(name, def string) string {

@@ -3,6 +3,7 @@
 package httpx
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -66,6 +67,11 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		body["fields"] = e.Fields
 	}
 	writeProblem(w, s.code, s.wire, e.Message, body)
+}
+
+// LogError logs an unexpected error that does not change the response.
+func LogError(ctx context.Context, what string, err error) {
+	slog.ErrorContext(ctx, what, "err", err, "request_id", RequestID(ctx))
 }
 
 // WriteProblem writes an error body for a status that has no domain code (404 for an

@@ -8,11 +8,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"forma/internal/api"
+	"forma/internal/blob"
 	"forma/internal/config"
 	"forma/internal/httpx"
+	"forma/internal/respond"
 	"forma/internal/store"
 )
 
@@ -23,13 +26,28 @@ type Server struct {
 	log     *slog.Logger
 }
 
-// New builds the service over an opened store.
-func New(cfg config.Config, st *store.Store, log *slog.Logger) *Server {
+// New builds the service over an opened store, keeping uploads in cfg.DataDir.
+func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*Server, error) {
 	if cfg.AllowPrivateWebhooks {
 		log.Warn("private webhook targets are allowed (--allow-private-webhooks): never use this in production")
 	}
+	blobs, err := blob.NewDisk(filepath.Join(cfg.DataDir, "uploads"))
+	if err != nil {
+		return nil, err
+	}
+	secret, err := st.Secret(ctx, "links")
+	if err != nil {
+		return nil, err
+	}
+	links := respond.NewLinks(secret, cfg.PublicURL)
+	rcfg := respond.DefaultConfig(cfg.PublicURL)
+	rcfg.MaxUploadBytes = int64(cfg.MaxUploadMB) << 20
+	rcfg.SubmitLimit, rcfg.TrustProxy = cfg.SubmitLimit, cfg.TrustProxy
+	rcfg.MinFillTime = time.Duration(cfg.MinFillSeconds) * time.Second
 	mux := http.NewServeMux()
-	a := api.New(st, api.Config{PublicURL: cfg.PublicURL, AllowPrivateWebhooks: cfg.AllowPrivateWebhooks})
+	respond.New(st, blobs, links, rcfg).Routes(mux)
+	a := api.New(st, api.Config{PublicURL: cfg.PublicURL, AllowPrivateWebhooks: cfg.AllowPrivateWebhooks,
+		Responses: respond.NewRenderer(st, links), Blobs: blobs})
 	mux.Handle("GET /api/v1/openapi.json", api.OpenAPIHandler(cfg.PublicURL))
 	mux.Handle("GET /docs", api.DocsHandler())
 	mux.Handle(api.Prefix+"/", a)
@@ -39,7 +57,7 @@ func New(cfg config.Config, st *store.Store, log *slog.Logger) *Server {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteProblem(w, http.StatusNotFound, "not_found", "No route matches "+r.Method+" "+r.URL.Path)
 	})
-	return &Server{Store: st, handler: httpx.Observe(log, mux), log: log}
+	return &Server{Store: st, handler: httpx.Observe(log, mux), log: log}, nil
 }
 
 // Handler is the root handler of the service.

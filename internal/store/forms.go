@@ -122,13 +122,32 @@ func (s *Store) UpdateForm(ctx context.Context, accountID, formID int64, change 
 	return f, nil
 }
 
-// DeleteForm removes an account's form with everything that belongs to it.
-func (s *Store) DeleteForm(ctx context.Context, accountID, formID int64) error {
-	res, err := s.write.ExecContext(ctx, `DELETE FROM forms WHERE id = $1 AND account_id = $2`, formID, accountID)
-	if err != nil {
-		return err
-	}
-	return requireRow(res, "Form")
+// DeleteForm removes an account's form with everything that belongs to it, and
+// returns the blob keys of its uploaded files for the caller to remove.
+func (s *Store) DeleteForm(ctx context.Context, accountID, formID int64) ([]string, error) {
+	var keys []string
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT u.blob_key FROM uploads u JOIN forms f ON f.id = u.form_id
+			WHERE f.id = $1 AND f.account_id = $2`, formID, accountID)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var k string
+			if err := rows.Scan(&k); err != nil {
+				rows.Close()
+				return err
+			}
+			keys = append(keys, k)
+		}
+		rows.Close()
+		res, err := tx.ExecContext(ctx, `DELETE FROM forms WHERE id = $1 AND account_id = $2`, formID, accountID)
+		if err != nil {
+			return err
+		}
+		return requireRow(res, "Form")
+	})
+	return keys, err
 }
 
 func getForm(ctx context.Context, q querier, accountID, formID int64, lock string) (*form.Form, error) {

@@ -192,8 +192,11 @@ func questionJSON(q *form.Question) ([4]any, error) {
 }
 
 func listQuestions(ctx context.Context, q querier, formID int64) ([]form.Question, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+questionColumns+` FROM questions
-		WHERE form_id = $1 AND deleted_at IS NULL ORDER BY position, id`, formID)
+	return scanQuestions(q.QueryContext(ctx, `SELECT `+questionColumns+` FROM questions
+		WHERE form_id = $1 AND deleted_at IS NULL ORDER BY position, id`, formID))
+}
+
+func scanQuestions(rows *sql.Rows, err error) ([]form.Question, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -228,6 +231,18 @@ func decodeColumns(cols []sql.NullString, dests []any) error {
 		}
 	}
 	return nil
+}
+
+// AllQuestions returns a form's questions in order, followed by its deleted ones
+// (whose answers keep the text the question last had).
+func (s *Store) AllQuestions(ctx context.Context, formID int64) ([]form.Question, error) {
+	live, err := listQuestions(ctx, s.read, formID)
+	if err != nil {
+		return nil, err
+	}
+	deleted, err := scanQuestions(s.read.QueryContext(ctx, `SELECT `+questionColumns+` FROM questions
+		WHERE form_id = $1 AND deleted_at IS NOT NULL ORDER BY id`, formID))
+	return append(live, deleted...), err
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

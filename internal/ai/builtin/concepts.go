@@ -7,7 +7,7 @@ type concept struct {
 	key     string            // identity, shared with the templates for de-duplication
 	typ     form.QuestionType // the type such a field gets
 	phrases []phrase          // any of these in a fragment means this concept
-	label   string            // the question text when the fragment is only the concept's words; "" keeps the user's words
+	label   string            // the question text when the fragment is only the first phrase; "" keeps the user's words
 	options []string          // default choices for select types
 	slider  *form.SliderConfig
 	// essential marks fields that a form of any kind needs answered (a name, an
@@ -58,7 +58,7 @@ var concepts = []concept{
 		"billing address|home address|street address|current address", "Address"),
 	c("birthdate", form.Date, "date of birth|birthday|birth date|birthdate|dob", "Date of birth"),
 	c("date", form.Date, "date|start date|end date|event date|due date|deadline|check-in|check-out|move-in|"+
-		"arrival date|departure date|when can you start|graduation date|wedding date", "Date"),
+		"arrival date|departure date|when can you start|graduation date|wedding date", ""),
 	c("time", form.Time, "time|preferred time|arrival time|pickup time|delivery time|start time|end time|"+
 		"time slot|time of day|time to call", "Preferred time"),
 	c("nps", form.Slider, "nps|net promoter|net promoter score|likely to recommend|likelihood to recommend",
@@ -120,7 +120,7 @@ var concepts = []concept{
 	c("device", form.Select, "device|device type", "Device").withOptions("Desktop or laptop", "Tablet", "Mobile phone", "Other"),
 	c("dietary", form.MultiSelect, "dietary requirements|dietary restrictions|dietary needs|dietary preferences|"+
 		"diet|dietary", "Dietary requirements").withOptions(dietaryOptions...),
-	c("meal", form.Select, "meal choice|meal preference|meal option|entree|entrée|main course", "Meal preference").
+	c("meal", form.Select, "meal preference|meal choice|meal option|entree|entrée|main course", "Meal preference").
 		withOptions("Meat", "Fish", "Vegetarian", "Vegan"),
 	c("ticket", form.Select, "ticket type", "Ticket type").withOptions("General admission", "VIP", "Student"),
 	c("place", form.Text, "country|country of residence|nationality|city|town|location|free time|spare time", ""),

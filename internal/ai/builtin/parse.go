@@ -232,7 +232,7 @@ func hasFormNoun(ws []string) bool {
 // protectedAnd are phrases whose "and" does not separate two fields or choices.
 var protectedAnd = regexp.MustCompile(`(?i)\b(terms and conditions|make and model|rock and roll|black and white|` +
 	`bed and breakfast|salt and pepper|fish and chips|mac and cheese|q and a|r and d|health and safety|` +
-	`food and drinks?|arts and crafts|pros and cons|date and time of|(\d+) and (\d+))\b`)
+	`food and drinks?|arts and crafts|pros and cons|\d+ and \d+)\b`)
 
 // splitItems splits a list into fields: at semicolons when it has any, otherwise at
 // commas and at "and"/"plus"; never inside parentheses. Choices that follow
@@ -285,10 +285,18 @@ var noAndSplit = set("how what which why when where who whose do does did are is
 // phone.
 func splitAnd(part string) []string {
 	ws := words(part)
-	if len(ws) == 0 || noAndSplit[ws[0]] || strings.ContainsAny(part, "()") {
+	if len(ws) == 0 || noAndSplit[ws[0]] {
 		return []string{part}
 	}
-	pieces := andRe.Split(part, -1)
+	var pieces []string
+	start := 0
+	for _, loc := range andRe.FindAllStringIndex(part, -1) {
+		if strings.Count(part[:loc[0]], "(") == strings.Count(part[:loc[0]], ")") {
+			pieces = append(pieces, part[start:loc[0]])
+			start = loc[1]
+		}
+	}
+	pieces = append(pieces, part[start:])
 	for i := 1; i < len(pieces); i++ {
 		pieces[i] = inheritModifier(pieces[i-1], pieces[i])
 	}
@@ -455,7 +463,7 @@ func rateGroups(items []item) []item {
 }
 
 func bareItem(t string) bool {
-	ws := words(t)
+	ws := words(analyse(t).text)
 	if len(ws) == 0 || len(ws) > 5 || noAndSplit[ws[0]] || ws[0] == "rate" {
 		return false
 	}

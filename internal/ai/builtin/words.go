@@ -9,7 +9,10 @@ import (
 // words returns the lower-case words of s: runs of letters and digits with the
 // apostrophes and hyphens inside them ("child's", "t-shirt"). A "%" is a word of its
 // own; every other character separates words.
-func words(s string) []string {
+func words(s string) []string { return splitWords(strings.ToLower(s)) }
+
+// splitWords returns the words of s as written.
+func splitWords(s string) []string {
 	var out []string
 	var b strings.Builder
 	flush := func() {
@@ -18,7 +21,7 @@ func words(s string) []string {
 		}
 		b.Reset()
 	}
-	for _, r := range strings.ToLower(s) {
+	for _, r := range s {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			b.WriteRune(r)
@@ -108,8 +111,8 @@ func set(list string) map[string]bool {
 var keyboardRows = []string{"qwertyuiop", "asdfghjkl", "zxcvbnm"}
 
 // gibberish reports whether the word w looks like keyboard mashing rather than a
-// word: a run along a keyboard row, no vowel at all, a long consonant run or one
-// letter repeated.
+// word: a run along a keyboard row, five letters without a vowel (four are an
+// acronym such as RSVP), a long consonant run or one letter repeated.
 func gibberish(w string) bool {
 	if utf8.RuneCountInString(w) < 4 || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
 		return false
@@ -137,7 +140,7 @@ func gibberish(w string) bool {
 		maxRepeat = max(maxRepeat, repeat)
 		prev = r
 	}
-	return vowels == 0 || longest >= 6 || maxRepeat >= 4
+	return vowels == 0 && utf8.RuneCountInString(w) >= 5 || longest >= 6 || maxRepeat >= 4
 }
 
 func reverse(s string) string {

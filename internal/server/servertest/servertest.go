@@ -97,12 +97,17 @@ type Env struct {
 // when given, adjusts the configuration first.
 func Start(t testing.TB, st *store.Store, configure ...func(*config.Config)) *Env {
 	srv := httptest.NewUnstartedServer(nil)
-	cfg := config.Config{PublicURL: "http://" + srv.Listener.Addr().String()}
+	cfg := config.Defaults()
+	cfg.PublicURL, cfg.DataDir, cfg.MinFillSeconds = "http://"+srv.Listener.Addr().String(), t.TempDir(), 0
 	for _, c := range configure {
 		c(&cfg)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv.Config.Handler = server.New(cfg, st, log).Handler()
+	s, err := server.New(context.Background(), cfg, st, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Config.Handler = s.Handler()
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg}

@@ -188,3 +188,5 @@ func getForm(t *testing.T, st *store.Store, acct *store.Account, id int64) *form
 	must(t, err)
 	return f
 }
+
+func hashOf(key string) string { return auth.Hash(key) }

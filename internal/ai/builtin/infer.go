@@ -1,0 +1,201 @@
+package builtin
+
+import (
+	"strings"
+
+	"forma/internal/form"
+)
+
+// prepositions end the head of a noun phrase: in "description of the photo" the
+// field is a description, not a photo.
+var prepositions = set("of for about to from with in on at by per")
+
+// clauseStarts end it too: "email if we can follow up" asks for an email.
+var clauseStarts = set("if so because that which who whether while when where")
+
+// matchConcept finds the concept ws is about. A match in the head of the phrase
+// (before its first preposition) beats one after it; then the longer match wins,
+// then the later one (English puts the head noun last: "photo title" is a title),
+// then the concept listed first.
+func matchConcept(ws []string) (concept, bool) {
+	head := len(ws)
+	for i := 1; i < len(ws); i++ {
+		if prepositions[ws[i]] || clauseStarts[ws[i]] {
+			head = i
+			break
+		}
+	}
+	best, bestScore := -1, [3]int{}
+	for ci, k := range concepts {
+		for _, ph := range k.phrases {
+			for i := len(ws) - len(ph); i >= 0; i-- {
+				if !ph.at(ws, i) {
+					continue
+				}
+				score := [3]int{boolInt(i < head), len(ph), i}
+				if best < 0 || greater(score, bestScore) {
+					best, bestScore = ci, score
+				}
+				break
+			}
+		}
+	}
+	if best < 0 {
+		return concept{}, false
+	}
+	return concepts[best], true
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func greater(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] > b[i]
+		}
+	}
+	return false
+}
+
+// coreNoise are words that do not change what a field is ("your email" is the
+// email).
+var coreNoise = set("a an the your their my our his her any please upload field")
+
+// isExact reports whether ws says nothing but k's first phrase (its plain name), so
+// that k's own question text fits: "email" becomes "Email address", while "work
+// email" keeps the prompt's words.
+func (k concept) isExact(ws []string) bool {
+	var core []string
+	for _, w := range ws {
+		if !coreNoise[w] {
+			core = append(core, w)
+		}
+	}
+	return k.phrases[0].equals(core)
+}
+
+// Question words by the answer they expect.
+var (
+	yesNoStarts = set("do does did are is was were will would can could should have has had may might am " +
+		"whether if")
+	whWords = set("what which how why when where who whom whose")
+	// openEnded phrases make a yes/no-looking question a request for text ("is there
+	// anything else ...?").
+	openEnded = phrases("anything|any other|tell us|describe|explain|any comments|any questions|" +
+		"any suggestions|any feedback|what else")
+)
+
+// inferType decides the type of a field: a type the prompt names, then a scale, then
+// given choices, then a yes/no question, then the concept, then the question word.
+func inferType(f fragment, ws []string, k concept, known bool) form.QuestionType {
+	switch {
+	case f.hint != "" && (!f.hint.HasOptions() || len(f.options) >= 2):
+		return f.hint
+	case f.scale != nil:
+		if f.scale.isRating() {
+			return form.Rating
+		}
+		return form.Slider
+	case len(f.options) >= 2:
+		return choiceType(f, ws, k)
+	case f.multi && known && k.typ.HasOptions():
+		return form.MultiSelect
+	case len(ws) > 0 && yesNoStarts[ws[0]] && !anyPhrase(ws, openEnded):
+		return form.YesNo
+	case known:
+		return k.typ
+	}
+	return questionWordType(f.text, ws)
+}
+
+// questionWordType types a field no concept matched, by how it is asked.
+func questionWordType(text string, ws []string) form.QuestionType {
+	if len(ws) == 0 {
+		return form.Text
+	}
+	switch {
+	case ws[0] == "when":
+		return form.Date
+	case ws[0] == "why" || ws[0] == "how":
+		return form.Textarea
+	case strings.HasSuffix(text, "?") && !whWords[ws[0]]:
+		return form.YesNo
+	}
+	return form.Text
+}
+
+// choiceType decides between yes_no, select and multi_select for a field with
+// choices.
+func choiceType(f fragment, ws []string, k concept) form.QuestionType {
+	switch {
+	case yesNoOptions(f.options):
+		return form.YesNo
+	case f.multi || k.typ == form.MultiSelect || anyPhrase(ws, multiCues):
+		return form.MultiSelect
+	case !numericOptions(f.options) && pluralHead(ws):
+		return form.MultiSelect
+	}
+	return form.Select
+}
+
+// multiCues are words that ask for several choices.
+var multiCues = phrases("which of|any of|interests|interested in|availability|available|skills|hobbies")
+
+func yesNoOptions(opts []string) bool {
+	return len(opts) == 2 && strings.EqualFold(opts[0], "yes") && strings.EqualFold(opts[1], "no")
+}
+
+// numericOptions reports whether the choices are numbers or ranges ("1-10", "200+"),
+// which are chosen one at a time.
+func numericOptions(opts []string) bool {
+	for _, o := range opts {
+		if strings.Trim(o, "0123456789-+,. <>$€£") != "" && !strings.HasPrefix(strings.ToLower(o), "more than") {
+			return false
+		}
+	}
+	return true
+}
+
+// notPlural are words ending in s that are not plurals.
+var notPlural = set("us yes news series status address business gas plus bus campus canvas class glass " +
+	"process access less this his is was has does its whose always sometimes perhaps")
+
+// pluralHead reports whether the field names its subject in the plural ("fitness
+// goals", "which days ..."), so that several choices fit.
+func pluralHead(ws []string) bool {
+	if len(ws) == 0 {
+		return false
+	}
+	if whWords[ws[0]] {
+		for _, w := range ws[1:min(len(ws), 4)] {
+			if yesNoStarts[w] || w == "you" {
+				break
+			}
+			if isPlural(w) {
+				return true
+			}
+		}
+		return false
+	}
+	end := len(ws)
+	for i, w := range ws {
+		if prepositions[w] && i > 0 {
+			end = i
+			break
+		}
+	}
+	for end > 1 && strings.HasSuffix(ws[end-1], "ed") {
+		end--
+	}
+	return isPlural(ws[end-1])
+}
+
+func isPlural(w string) bool {
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
+		!strings.HasSuffix(w, "'s") && !notPlural[w]
+}

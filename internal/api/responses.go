@@ -1,0 +1,145 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"forma/internal/form"
+	"forma/internal/httpx"
+	"forma/internal/store"
+)
+
+// responseView is the wire shape of a completed submission.
+type responseView struct {
+	ID          string    `json:"id"`
+	SubmittedAt string    `json:"submittedAt"`
+	Data        form.Data `json:"data"`
+	Score       *float64  `json:"score,omitempty"`
+}
+
+// responseForm loads the form of the {id} path parameter with all its questions
+// (deleted ones last), for rendering submissions.
+func (a *API) responseForm(r *http.Request) (*form.Form, []form.Question, error) {
+	id, err := a.formID(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := a.store.GetForm(r.Context(), caller(r).account.ID, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := a.store.AllQuestions(r.Context(), f.ID)
+	return f, all, err
+}
+
+func (a *API) viewResponse(ctx context.Context, questions []form.Question, sess *store.Session) (responseView, error) {
+	data, err := a.cfg.Responses.Data(ctx, questions, sess)
+	return responseView{ID: sess.ID, SubmittedAt: timestamp(*sess.CompletedAt), Data: data, Score: sess.Score}, err
+}
+
+// parseResponseFilter reads order (desc default, or asc) and the since/until
+// completion-time bounds (RFC 3339).
+func parseResponseFilter(r *http.Request) (store.ResponseFilter, error) {
+	var f store.ResponseFilter
+	q := r.URL.Query()
+	switch q.Get("order") {
+	case "", "desc":
+	case "asc":
+		f.Ascending = true
+	default:
+		return f, form.FieldInvalid("order", "must be asc or desc")
+	}
+	for _, p := range []struct {
+		name string
+		dst  **time.Time
+	}{{"since", &f.Since}, {"until", &f.Until}} {
+		if v := q.Get(p.name); v != "" {
+			t, err := time.Parse(time.RFC3339, v)
+			if err != nil {
+				return f, form.FieldInvalid(p.name, "must be an RFC 3339 date-time such as 2026-11-22T00:00:00Z")
+			}
+			*p.dst = &t
+		}
+	}
+	return f, nil
+}
+
+// listResponses serves GET /forms/{id}/responses: completed submissions, newest first.
+func (a *API) listResponses(w http.ResponseWriter, r *http.Request) {
+	p, err := parsePage(r, 50, 500)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	filter, err := parseResponseFilter(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	f, questions, err := a.responseForm(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	list, total, err := a.store.ListResponses(r.Context(), f.ID, filter, p.limit, p.offset)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	views := make([]responseView, len(list))
+	for i := range list {
+		if views[i], err = a.viewResponse(r.Context(), questions, &list[i]); err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+	}
+	httpx.WriteJSON(w, http.StatusOK, listEnvelope("responses", views, total, p))
+}
+
+// getResponse serves GET /forms/{id}/responses/{submissionId} (extension).
+func (a *API) getResponse(w http.ResponseWriter, r *http.Request) {
+	f, questions, err := a.responseForm(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	sess, err := a.store.GetResponse(r.Context(), f.ID, r.PathValue("submissionId"))
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	view, err := a.viewResponse(r.Context(), questions, sess)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, view)
+}
+
+// deleteResponse serves DELETE /forms/{id}/responses/{submissionId} (extension); the
+// files uploaded with the submission are deleted too.
+func (a *API) deleteResponse(w http.ResponseWriter, r *http.Request) {
+	f, _, err := a.responseForm(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	keys, err := a.store.DeleteResponse(r.Context(), f.ID, r.PathValue("submissionId"))
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	a.removeBlobs(r.Context(), keys)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// removeBlobs deletes stored files whose records are gone; a failure leaves an
+// orphan file, which is logged, not an error for the caller.
+func (a *API) removeBlobs(ctx context.Context, keys []string) {
+	for _, k := range keys {
+		if err := a.cfg.Blobs.Delete(ctx, k); err != nil {
+			httpx.LogError(ctx, "delete uploaded file", err)
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package form
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Entry is one answer of a submission's data, under its question's key.
+type Entry struct {
+	QuestionID int64
+	Key        string
+	Value      any
+}
+
+// Data is a submission's answers keyed by question text, in question order. It
+// encodes as a JSON object whose keys keep that order.
+type Data []Entry
+
+// MarshalJSON writes the entries as one JSON object, in order.
+func (d Data) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, e := range d {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		k, err := json.Marshal(e.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(e.Value)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(v)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// DataKeys gives every question its key in submission data: its text, and for the
+// second, third, … question sharing a text (in the order given) the suffixes
+// " (2)", " (3)", …
+func DataKeys(questions []Question) map[int64]string {
+	keys := make(map[int64]string, len(questions))
+	used := map[string]bool{}
+	for _, q := range questions {
+		key := q.Text
+		for n := 2; used[key]; n++ {
+			key = fmt.Sprintf("%s (%d)", q.Text, n)
+		}
+		used[key] = true
+		keys[q.ID] = key
+	}
+	return keys
+}
+
+// BuildData orders a submission's answers by question and keys them by text.
+// questions lists the form's questions in order followed by deleted ones; convert,
+// when not nil, turns a stored answer into its wire value (file uploads).
+func BuildData(questions []Question, answers map[int64]any, convert func(q *Question, v any) any) Data {
+	keys := DataKeys(questions)
+	data := make(Data, 0, len(answers))
+	for i := range questions {
+		q := &questions[i]
+		v, ok := answers[q.ID]
+		if !ok {
+			continue
+		}
+		if convert != nil {
+			v = convert(q, v)
+		}
+		data = append(data, Entry{QuestionID: q.ID, Key: keys[q.ID], Value: v})
+	}
+	return data
+}

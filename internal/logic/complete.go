@@ -1,0 +1,161 @@
+package logic
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"forma/internal/form"
+)
+
+// Submission is a completed set of answers, ready to store.
+type Submission struct {
+	// Answers holds the valid answers to visible questions, keyed by question id,
+	// as form.ValidateAnswer normalizes them. Unanswered questions are absent.
+	Answers map[int64]any
+	// Score is the form's score; nil when the form has no scoring.
+	Score *float64
+}
+
+// Complete validates a respondent's answers and completes them authoritatively.
+// raw maps question ids (decimal strings) to JSON answers. Every answer is checked
+// with form.ValidateAnswer, the form's logic then decides which questions are
+// visible on the valid answers, answers to hidden questions are dropped (invalid
+// ones too, since the respondent cannot see them), and every visible required
+// question must be answered. The error is a form.Invalid *form.Error listing every
+// problem in form order, each under the field "answers.<questionId>"; keys that are
+// not questions of the form come last.
+func Complete(questions []form.Question, raw map[string]json.RawMessage) (*Submission, error) {
+	ordered := inFormOrder(questions)
+	answers, invalid := validateAll(ordered, raw)
+	result := Evaluate(questions, logicAnswers(answers))
+	var p form.Problems
+	for _, q := range ordered {
+		switch {
+		case !result.Visible[q.ID]:
+			delete(answers, q.ID)
+		case invalid[q.ID] != "":
+			p.Add(answerField(q.ID), "%s", invalid[q.ID])
+		case q.Required && answers[q.ID] == nil:
+			p.Add(answerField(q.ID), "is required")
+		}
+	}
+	addUnknownKeys(ordered, raw, &p)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	sub := &Submission{Answers: answers}
+	if result.HasScore {
+		score := result.Score
+		sub.Score = &score
+	}
+	return sub, nil
+}
+
+// Validate checks answers as Complete does, without the required check and without
+// dropping the answers of hidden questions: it is how partial progress is saved.
+// It returns the valid, non-empty answers keyed by question id.
+func Validate(questions []form.Question, raw map[string]json.RawMessage) (map[int64]any, error) {
+	ordered := inFormOrder(questions)
+	answers, invalid := validateAll(ordered, raw)
+	var p form.Problems
+	for _, q := range ordered {
+		if msg := invalid[q.ID]; msg != "" {
+			p.Add(answerField(q.ID), "%s", msg)
+		}
+	}
+	addUnknownKeys(ordered, raw, &p)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	return answers, nil
+}
+
+// inFormOrder returns the questions sorted by Order (stable).
+func inFormOrder(questions []form.Question) []form.Question {
+	qs := slices.Clone(questions)
+	slices.SortStableFunc(qs, func(a, b form.Question) int { return cmp.Compare(a.Order, b.Order) })
+	return qs
+}
+
+// validateAll validates the answer to each question that raw holds. It returns the
+// valid, non-empty answers and the message of each invalid one.
+func validateAll(questions []form.Question, raw map[string]json.RawMessage) (map[int64]any, map[int64]string) {
+	answers := make(map[int64]any, len(raw))
+	invalid := map[int64]string{}
+	for i := range questions {
+		q := &questions[i]
+		value, ok := raw[answerKey(q.ID)]
+		if !ok {
+			continue
+		}
+		v, err := form.ValidateAnswer(q, value)
+		switch {
+		case err != nil:
+			invalid[q.ID] = errorMessage(err)
+		case v != nil:
+			answers[q.ID] = v
+		}
+	}
+	return answers, invalid
+}
+
+// addUnknownKeys records every key of raw that is not the id of a question, in
+// sorted order.
+func addUnknownKeys(questions []form.Question, raw map[string]json.RawMessage, p *form.Problems) {
+	known := make(map[string]bool, len(questions))
+	for _, q := range questions {
+		known[answerKey(q.ID)] = true
+	}
+	var unknown []string
+	for k := range raw {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	for _, k := range unknown {
+		p.Add("answers."+shorten(k), "is not a question of this form")
+	}
+}
+
+// logicAnswers converts stored answers to the shape Evaluate takes, that of
+// encoding/json: a multi_select's []string becomes []any.
+func logicAnswers(answers map[int64]any) Answers {
+	out := make(Answers, len(answers))
+	for id, v := range answers {
+		if items, ok := v.([]string); ok {
+			list := make([]any, len(items))
+			for i, s := range items {
+				list[i] = s
+			}
+			v = list
+		}
+		out[id] = v
+	}
+	return out
+}
+
+func answerKey(id int64) string { return strconv.FormatInt(id, 10) }
+
+func answerField(id int64) string { return "answers." + answerKey(id) }
+
+// errorMessage is the message of a validation error, without its code.
+func errorMessage(err error) string {
+	var e *form.Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return err.Error()
+}
+
+// shorten cuts a client-sent key to 40 characters for a field name.
+func shorten(s string) string {
+	if utf8.RuneCountInString(s) <= 40 {
+		return s
+	}
+	return string([]rune(s)[:40]) + "…"
+}

@@ -1,0 +1,99 @@
+package respond
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"forma/internal/form"
+)
+
+// limiter counts submissions per client and form in fixed windows. It lives in the
+// process: with several nodes each enforces the limit on its own share of traffic,
+// which is enough to blunt floods (the daily API limits, which must be exact, live in
+// the database).
+type limiter struct {
+	mu     sync.Mutex
+	limit  int
+	window time.Duration
+	counts map[string]*windowCount
+}
+
+type windowCount struct {
+	start time.Time
+	n     int
+}
+
+func newLimiter(limit int, window time.Duration) *limiter {
+	return &limiter{limit: limit, window: window, counts: map[string]*windowCount{}}
+}
+
+// allow records one hit for key, or refuses it with a RateLimited error when the
+// key's window is full.
+func (l *limiter) allow(key string) error {
+	if l.limit <= 0 {
+		return nil
+	}
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.counts) > 100_000 {
+		l.sweep(now)
+	}
+	c := l.counts[key]
+	if c == nil || now.Sub(c.start) >= l.window {
+		c = &windowCount{start: now}
+		l.counts[key] = c
+	}
+	if c.n >= l.limit {
+		wait := c.start.Add(l.window).Sub(now).Round(time.Minute)
+		return form.Errorf(form.RateLimited, "Too many submissions to this form from your network; try again in %s", max(wait, time.Minute))
+	}
+	c.n++
+	return nil
+}
+
+func (l *limiter) sweep(now time.Time) {
+	for k, c := range l.counts {
+		if now.Sub(c.start) >= l.window {
+			delete(l.counts, k)
+		}
+	}
+}
+
+// clientKey identifies the submitting client for one form: its address, taken from
+// the connection, or from the last X-Forwarded-For hop when a proxy is trusted.
+func (h *Handler) clientKey(r *http.Request, formID int64) string {
+	ip, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		ip = r.RemoteAddr
+	}
+	if h.cfg.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			hops := strings.Split(xff, ",")
+			ip = strings.TrimSpace(hops[len(hops)-1])
+		}
+	}
+	return ip + "|" + strconv.FormatInt(formID, 10)
+}
+
+// startToken is put in the HTML form when it is shown; on submission it proves
+// how long the form was open.
+func (l *Links) startToken(shareToken string, now time.Time) string {
+	ts := strconv.FormatInt(now.UnixMilli(), 10)
+	return ts + "." + l.sign("started", shareToken, ts)
+}
+
+// openedAt checks a start token and returns when the form was shown.
+func (l *Links) openedAt(shareToken, token string) (time.Time, error) {
+	ts, sig, ok := strings.Cut(token, ".")
+	msec, err := strconv.ParseInt(ts, 10, 64)
+	if !ok || err != nil || !l.validSig("started", shareToken, ts, sig) {
+		return time.Time{}, fmt.Errorf("invalid start token")
+	}
+	return time.UnixMilli(msec), nil
+}

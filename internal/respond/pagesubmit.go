@@ -1,0 +1,220 @@
+package respond
+
+import (
+	"encoding/json"
+	"errors"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"forma/internal/form"
+)
+
+// honeypotField is a field people never see and bots fill in.
+const honeypotField = "website"
+
+// startField carries the signed time the form was shown.
+const startField = "_started"
+
+// page serves GET /f/{token}: the form, only while published.
+func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
+	f, err := h.publishedForm(r)
+	if err != nil {
+		h.pageError(w, r, err)
+		return
+	}
+	h.renderForm(w, http.StatusOK, f, h.freshState(f))
+}
+
+func (h *Handler) freshState(f *form.Form) pageState {
+	return pageState{Values: map[int64][]string{}, Errors: map[int64]string{}, Files: map[int64]string{}, StartToken: h.links.startToken(f.ShareToken, time.Now())}
+}
+
+// pageError answers a page request that failed: the not-found page, or a 500.
+func (h *Handler) pageError(w http.ResponseWriter, r *http.Request, err error) {
+	if form.ErrorCode(err) == form.NotFound {
+		renderNotFound(w)
+		return
+	}
+	http.Error(w, "Something went wrong on our side. Please try again in a moment.", http.StatusInternalServerError)
+}
+
+// submitPage handles the HTML form's post (multipart/form-data, or url-encoded when
+// there is no file): a thank-you page, or the form again with the errors and the
+// answers kept.
+func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
+	f, err := h.publishedForm(r)
+	if err != nil {
+		h.pageError(w, r, err)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, h.maxPageBody(f))
+	if err := parsePost(r); err != nil {
+		st := h.freshState(f)
+		st.Message = "The submission could not be read (the files may be too large: at most " +
+			strconv.FormatInt(h.cfg.MaxUploadBytes>>20, 10) + " MiB each). Please try again."
+		h.renderForm(w, http.StatusRequestEntityTooLarge, f, st)
+		return
+	}
+	defer func() {
+		if r.MultipartForm != nil {
+			_ = r.MultipartForm.RemoveAll()
+		}
+	}()
+	st := h.postedState(r, f)
+	if msg, status := h.screen(r, f); msg != "" {
+		st.Message = msg
+		h.renderForm(w, status, f, st)
+		return
+	}
+	raw := h.collectAnswers(r, f, &st)
+	if len(st.Errors) == 0 {
+		_, err := h.createSubmission(r.Context(), f, raw)
+		if err == nil {
+			h.renderThanks(w, f)
+			return
+		}
+		if !fieldErrors(err, &st) {
+			h.pageError(w, r, err)
+			return
+		}
+	}
+	st.Message = "Please correct the highlighted answers."
+	h.renderForm(w, http.StatusBadRequest, f, st)
+}
+
+// maxPageBody bounds a page post: every file at its limit plus the text fields.
+func (h *Handler) maxPageBody(f *form.Form) int64 {
+	n := int64(1 << 20)
+	for _, q := range f.Questions {
+		if q.Type == form.FileUpload {
+			n += h.cfg.MaxUploadBytes
+		}
+	}
+	return n
+}
+
+func parsePost(r *http.Request) error {
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
+		return r.ParseMultipartForm(8 << 20)
+	}
+	return r.ParseForm()
+}
+
+// postedState keeps what the respondent sent, to show it again.
+func (h *Handler) postedState(r *http.Request, f *form.Form) pageState {
+	st := h.freshState(f)
+	for _, q := range f.Questions {
+		if v := r.PostForm[fieldName(q.ID)]; len(v) > 0 {
+			st.Values[q.ID] = v
+		}
+	}
+	return st
+}
+
+// screen applies the anti-abuse checks of the HTML form: honeypot, minimum fill
+// time, per-client rate. It returns the message to show and the status, or "".
+func (h *Handler) screen(r *http.Request, f *form.Form) (string, int) {
+	if r.PostForm.Get(honeypotField) != "" {
+		return "This submission looks automated and was not accepted. If you are a person, leave the “Website” field empty and submit again.", http.StatusBadRequest
+	}
+	opened, err := h.links.openedAt(f.ShareToken, r.PostForm.Get(startField))
+	if err != nil {
+		return "This form has expired or was changed. Please check your answers and submit again.", http.StatusBadRequest
+	}
+	if time.Since(opened) < h.cfg.MinFillTime {
+		return "That was very quick. Please check your answers and submit again.", http.StatusBadRequest
+	}
+	if err := h.limiter.allow(h.clientKey(r, f.ID)); err != nil {
+		var fe *form.Error
+		errors.As(err, &fe)
+		return fe.Message, http.StatusTooManyRequests
+	}
+	return "", 0
+}
+
+// collectAnswers converts the posted fields into JSON answers, storing any uploaded
+// files; problems go into st.Errors.
+func (h *Handler) collectAnswers(r *http.Request, f *form.Form, st *pageState) map[string]json.RawMessage {
+	raw := map[string]json.RawMessage{}
+	for i := range f.Questions {
+		q := &f.Questions[i]
+		key := strconv.FormatInt(q.ID, 10)
+		if q.Type == form.FileUpload {
+			if id, err := h.postedFile(r, f, q, st); err != nil {
+				st.Errors[q.ID] = errorText(err)
+			} else if id != "" {
+				raw[key], _ = json.Marshal(id)
+			}
+			continue
+		}
+		v, err := form.ParseFormValue(q, st.Values[q.ID])
+		if err != nil {
+			st.Errors[q.ID] = errorText(err)
+			continue
+		}
+		raw[key] = v
+	}
+	return raw
+}
+
+// postedFile stores a newly posted file, or keeps the upload id of one posted with
+// an earlier, failed attempt; "" when there is none.
+func (h *Handler) postedFile(r *http.Request, f *form.Form, q *form.Question, st *pageState) (string, error) {
+	var files []*multipart.FileHeader
+	if r.MultipartForm != nil {
+		files = r.MultipartForm.File[fieldName(q.ID)]
+	}
+	if len(files) == 0 || files[0].Size == 0 {
+		if prev := st.Values[q.ID]; len(prev) > 0 && prev[0] != "" {
+			return prev[0], nil
+		}
+		return "", nil
+	}
+	file, err := files[0].Open()
+	if err != nil {
+		return "", err
+	}
+	defer file.Close()
+	u, err := h.storeFile(r.Context(), f, files[0].Filename, file)
+	if err != nil {
+		return "", h.uploadError(err)
+	}
+	st.Values[q.ID] = []string{u.ID}
+	st.Files[q.ID] = u.Name
+	return u.ID, nil
+}
+
+// fieldErrors copies per-answer validation errors into st; false when err is not a
+// validation error.
+func fieldErrors(err error, st *pageState) bool {
+	var fe *form.Error
+	if !errors.As(err, &fe) || fe.Code != form.Invalid {
+		return false
+	}
+	for _, p := range fe.Fields {
+		id, convErr := strconv.ParseInt(strings.TrimPrefix(p.Field, "answers."), 10, 64)
+		if convErr != nil {
+			st.Message = fe.Message
+			continue
+		}
+		st.Errors[id] = p.Message
+	}
+	return true
+}
+
+func errorText(err error) string {
+	var fe *form.Error
+	if errors.As(err, &fe) {
+		if len(fe.Fields) > 0 {
+			return fe.Fields[0].Message
+		}
+		return fe.Message
+	}
+	return "could not be read"
+}
+
+// fieldName is the name of a question's input in the HTML form.
+func fieldName(id int64) string { return "q_" + strconv.FormatInt(id, 10) }

@@ -1,0 +1,158 @@
+// Package respond serves respondents: the public form pages at /f/<shareUrl>, the
+// JSON operations behind them (definition, one-shot submission, sessions, uploads)
+// and signed file downloads. No API key is involved.
+package respond
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/base64"
+	"net/http"
+	"strings"
+	"time"
+
+	"forma/internal/blob"
+	"forma/internal/form"
+	"forma/internal/httpx"
+	"forma/internal/store"
+)
+
+// Config tunes the public side.
+type Config struct {
+	// PublicURL is {public_base_url}, without a trailing slash.
+	PublicURL string
+	// MaxUploadBytes bounds one uploaded file.
+	MaxUploadBytes int64
+	// SubmitLimit is how many submissions (and uploads) one client address may make
+	// to one form per SubmitWindow; 0 disables the limit.
+	SubmitLimit  int
+	SubmitWindow time.Duration
+	// TrustProxy takes the client address from X-Forwarded-For (last hop); only for
+	// servers behind a proxy that sets it.
+	TrustProxy bool
+	// MinFillTime is how long the HTML form must have been open before it may be
+	// submitted (bots submit at once).
+	MinFillTime time.Duration
+	// OnComplete, when set, runs in the transaction that completes a submission (to
+	// queue its webhook delivery).
+	OnComplete func(ctx context.Context, tx *sql.Tx, f *form.Form, sess *store.Session) error
+}
+
+// DefaultConfig returns the out-of-the-box settings for publicURL.
+func DefaultConfig(publicURL string) Config {
+	return Config{
+		PublicURL:      strings.TrimRight(publicURL, "/"),
+		MaxUploadBytes: 10 << 20,
+		SubmitLimit:    60,
+		SubmitWindow:   time.Hour,
+		MinFillTime:    3 * time.Second,
+	}
+}
+
+// Handler serves the respondent routes.
+type Handler struct {
+	store   *store.Store
+	blobs   blob.Store
+	cfg     Config
+	links   *Links
+	limiter *limiter
+}
+
+// New returns the respondent handler. links signs file URLs and fill-time tokens.
+func New(st *store.Store, blobs blob.Store, links *Links, cfg Config) *Handler {
+	return &Handler{store: st, blobs: blobs, cfg: cfg, links: links, limiter: newLimiter(cfg.SubmitLimit, cfg.SubmitWindow)}
+}
+
+// Routes registers the public routes on mux.
+func (h *Handler) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /f/{token}", h.page)
+	mux.HandleFunc("GET /f/{token}/definition", cors(h.definition))
+	mux.HandleFunc("POST /f/{token}/submissions", h.submit)
+	mux.HandleFunc("POST /f/{token}/sessions", cors(h.startSession))
+	mux.HandleFunc("GET /f/{token}/sessions/{id}", cors(h.getSession))
+	mux.HandleFunc("PATCH /f/{token}/sessions/{id}", cors(h.saveSession))
+	mux.HandleFunc("POST /f/{token}/sessions/{id}/complete", cors(h.completeSession))
+	mux.HandleFunc("POST /f/{token}/uploads", cors(h.upload))
+	mux.HandleFunc("OPTIONS /f/{token}/{rest...}", cors(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	mux.HandleFunc("GET /files/{id}", h.download)
+	mux.HandleFunc("GET /assets/{name}", serveAsset)
+}
+
+// cors lets any site's own front-end call the public JSON operations; no
+// credentials are involved.
+func cors(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Allow-Methods", "GET, POST, PATCH, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Content-Type")
+		h.Set("Access-Control-Max-Age", "600")
+		next(w, r)
+	}
+}
+
+// publishedForm loads the published form of the {token} path parameter; an
+// unpublished or unknown form is NotFound.
+func (h *Handler) publishedForm(r *http.Request) (*form.Form, error) {
+	f, err := h.store.FormByShareToken(r.Context(), r.PathValue("token"))
+	if err == nil && !f.IsPublished() {
+		err = form.Errorf(form.NotFound, "Form not found")
+	}
+	if form.ErrorCode(err) == form.NotFound {
+		return nil, form.Errorf(form.NotFound, "Form not found")
+	}
+	return f, err
+}
+
+// newID returns an opaque URL-safe id with 128 bits of randomness.
+func newID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// definition serves GET /f/{token}/definition: what a front-end needs to render
+// the form and run its logic.
+func (h *Handler) definition(w http.ResponseWriter, r *http.Request) {
+	f, err := h.publishedForm(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, publicDefinition(f))
+}
+
+// Definition is the public JSON shape of a published form.
+type Definition struct {
+	Title       string           `json:"title"`
+	Description string           `json:"description"`
+	DisplayMode form.DisplayMode `json:"displayMode"`
+	Questions   []PublicQuestion `json:"questions"`
+}
+
+// PublicQuestion is a question as respondents see it.
+type PublicQuestion struct {
+	ID               int64                  `json:"id"`
+	Order            int                    `json:"order"`
+	Type             form.QuestionType      `json:"type"`
+	Question         string                 `json:"question"`
+	Required         bool                   `json:"required"`
+	Options          []string               `json:"options"`
+	ConditionalLogic *form.ConditionalLogic `json:"conditionalLogic,omitempty"`
+	SliderConfig     *form.SliderConfig     `json:"sliderConfig,omitempty"`
+	CurrencyConfig   *form.CurrencyConfig   `json:"currencyConfig,omitempty"`
+}
+
+func publicDefinition(f *form.Form) Definition {
+	d := Definition{Title: f.Title, Description: f.Description, DisplayMode: f.DisplayMode, Questions: []PublicQuestion{}}
+	for _, q := range f.Questions {
+		d.Questions = append(d.Questions, PublicQuestion{
+			ID: q.ID, Order: q.Order, Type: q.Type, Question: q.Text, Required: q.Required, Options: q.Options,
+			ConditionalLogic: q.Logic, SliderConfig: q.Slider, CurrencyConfig: q.Currency,
+		})
+	}
+	return d
+}

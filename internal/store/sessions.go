@@ -1,0 +1,323 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"forma/internal/form"
+)
+
+// Session is a respondent's submission: started, possibly saved several times, and
+// completed once. Answers are keyed by question id.
+type Session struct {
+	ID          string
+	FormID      int64
+	StartedAt   time.Time
+	UpdatedAt   time.Time
+	CompletedAt *time.Time
+	Answers     map[int64]any
+	Score       *float64
+}
+
+const sessionColumns = `id, form_id, started_at, updated_at, completed_at, answers, score`
+
+// StartSession records a new, empty session of a form.
+func (s *Store) StartSession(ctx context.Context, formID int64, id string) (*Session, error) {
+	now := s.Now()
+	sess := &Session{ID: id, FormID: formID, StartedAt: now, UpdatedAt: now, Answers: map[int64]any{}}
+	_, err := s.write.ExecContext(ctx,
+		`INSERT INTO sessions (id, form_id, started_at, updated_at, answers) VALUES ($1, $2, $3, $3, '{}')`,
+		id, formID, ms(now))
+	return sess, translate(err, "Session")
+}
+
+// GetSession returns a session of a form, completed or not; NotFound otherwise.
+func (s *Store) GetSession(ctx context.Context, formID int64, id string) (*Session, error) {
+	return scanSession(s.read.QueryRowContext(ctx,
+		`SELECT `+sessionColumns+` FROM sessions WHERE id = $1 AND form_id = $2`, id, formID))
+}
+
+// UpdateSession loads an open session, lets change modify it, and saves its answers
+// and score; when complete is true it also marks it completed. A completed session
+// cannot change (AlreadyCompleted). afterComplete, when not nil, runs in the same
+// transaction after completion (to queue work that must exist iff the submission
+// does).
+func (s *Store) UpdateSession(ctx context.Context, formID int64, id string, complete bool,
+	change func(sess *Session) error, afterComplete func(ctx context.Context, tx *sql.Tx, sess *Session) error) (*Session, error) {
+	var sess *Session
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		sess, err = scanSession(tx.QueryRowContext(ctx,
+			`SELECT `+sessionColumns+` FROM sessions WHERE id = $1 AND form_id = $2`+s.forUpdate(), id, formID))
+		if err != nil {
+			return err
+		}
+		if sess.CompletedAt != nil {
+			return form.Errorf(form.AlreadyCompleted, "This submission was already completed")
+		}
+		if err := change(sess); err != nil {
+			return err
+		}
+		now := s.Now()
+		sess.UpdatedAt = now
+		if complete {
+			sess.CompletedAt = &now
+		}
+		if err := saveSession(ctx, tx, sess); err != nil {
+			return err
+		}
+		if complete && afterComplete != nil {
+			return afterComplete(ctx, tx, sess)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sess, nil
+}
+
+// CreateSubmission stores a one-shot submission: a session started and completed at
+// once, with afterComplete (if any) in the same transaction.
+func (s *Store) CreateSubmission(ctx context.Context, sess *Session, afterComplete func(ctx context.Context, tx *sql.Tx, sess *Session) error) error {
+	now := s.Now()
+	sess.StartedAt, sess.UpdatedAt, sess.CompletedAt = now, now, &now
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		answers, err := encodeAnswers(sess.Answers)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO sessions (id, form_id, started_at, updated_at, completed_at, answers, score)
+			 VALUES ($1, $2, $3, $3, $3, $4, $5)`, sess.ID, sess.FormID, ms(now), answers, sess.Score); err != nil {
+			return translate(err, "Session")
+		}
+		if afterComplete != nil {
+			return afterComplete(ctx, tx, sess)
+		}
+		return nil
+	})
+}
+
+func saveSession(ctx context.Context, tx *sql.Tx, sess *Session) error {
+	answers, err := encodeAnswers(sess.Answers)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx,
+		`UPDATE sessions SET answers = $1, score = $2, updated_at = $3, completed_at = $4 WHERE id = $5`,
+		answers, sess.Score, ms(sess.UpdatedAt), msOrNil(sess.CompletedAt), sess.ID)
+	return err
+}
+
+func encodeAnswers(a map[int64]any) (string, error) {
+	m := make(map[string]any, len(a))
+	for id, v := range a {
+		m[strconv.FormatInt(id, 10)] = v
+	}
+	b, err := json.Marshal(m)
+	return string(b), err
+}
+
+func scanSession(row scanner) (*Session, error) {
+	var sess Session
+	var started, updated int64
+	var completed sql.NullInt64
+	var answers string
+	var score sql.NullFloat64
+	if err := row.Scan(&sess.ID, &sess.FormID, &started, &updated, &completed, &answers, &score); err != nil {
+		return nil, translate(err, "Submission")
+	}
+	sess.StartedAt, sess.UpdatedAt, sess.CompletedAt = fromMS(started), fromMS(updated), nullMS(completed)
+	if score.Valid {
+		sess.Score = &score.Float64
+	}
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(answers), &raw); err != nil {
+		return nil, fmt.Errorf("decode stored answers of session %s: %w", sess.ID, err)
+	}
+	sess.Answers = make(map[int64]any, len(raw))
+	for k, v := range raw {
+		id, err := strconv.ParseInt(k, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("stored answers of session %s: bad key %q", sess.ID, k)
+		}
+		sess.Answers[id] = v
+	}
+	return &sess, nil
+}
+
+// ResponseFilter selects and orders completed submissions.
+type ResponseFilter struct {
+	Since, Until *time.Time // completion time, inclusive since, exclusive until
+	Ascending   bool
+}
+
+func (f ResponseFilter) where(formID int64) (string, []any) {
+	where, args := `form_id = $1 AND completed_at IS NOT NULL`, []any{formID}
+	if f.Since != nil {
+		args = append(args, ms(*f.Since))
+		where += ` AND completed_at >= $` + itoa(len(args))
+	}
+	if f.Until != nil {
+		args = append(args, ms(*f.Until))
+		where += ` AND completed_at < $` + itoa(len(args))
+	}
+	return where, args
+}
+
+func (f ResponseFilter) orderBy() string {
+	if f.Ascending {
+		return ` ORDER BY completed_at ASC, id ASC`
+	}
+	return ` ORDER BY completed_at DESC, id DESC`
+}
+
+// ListResponses returns a page of a form's completed submissions and their total.
+func (s *Store) ListResponses(ctx context.Context, formID int64, filter ResponseFilter, limit, offset int) ([]Session, int, error) {
+	where, args := filter.where(formID)
+	var total int
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM sessions WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	n := len(args)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE `+where+filter.orderBy()+
+		` LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2), append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	list := []Session{}
+	for rows.Next() {
+		sess, err := scanSession(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		list = append(list, *sess)
+	}
+	return list, total, rows.Err()
+}
+
+// EachResponse calls fn for every completed submission of a form matching filter,
+// reading them one by one so that any number can be exported in bounded memory.
+func (s *Store) EachResponse(ctx context.Context, formID int64, filter ResponseFilter, fn func(*Session) error) error {
+	where, args := filter.where(formID)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE `+where+filter.orderBy(), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		sess, err := scanSession(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(sess); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// GetResponse returns one completed submission of a form; NotFound otherwise.
+func (s *Store) GetResponse(ctx context.Context, formID int64, id string) (*Session, error) {
+	return scanSession(s.read.QueryRowContext(ctx,
+		`SELECT `+sessionColumns+` FROM sessions WHERE id = $1 AND form_id = $2 AND completed_at IS NOT NULL`, id, formID))
+}
+
+// DeleteResponse removes a completed submission of a form and the records of the
+// files uploaded with it, and returns those files' blob keys; NotFound when the form
+// has no such submission.
+func (s *Store) DeleteResponse(ctx context.Context, formID int64, id string) ([]string, error) {
+	var keys []string
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		sess, err := scanSession(tx.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions
+			WHERE id = $1 AND form_id = $2 AND completed_at IS NOT NULL`+s.forUpdate(), id, formID))
+		if err != nil {
+			return err
+		}
+		if keys, err = deleteSessionUploads(ctx, tx, sess); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = $1`, id)
+		return err
+	})
+	return keys, err
+}
+
+// deleteSessionUploads removes the upload records a session's file answers name and
+// returns their blob keys.
+func deleteSessionUploads(ctx context.Context, tx *sql.Tx, sess *Session) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM questions WHERE form_id = $1 AND type = $2`, sess.FormID, string(form.FileUpload))
+	if err != nil {
+		return nil, err
+	}
+	var fileQuestions []int64
+	for rows.Next() {
+		var qid int64
+		if err := rows.Scan(&qid); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		fileQuestions = append(fileQuestions, qid)
+	}
+	rows.Close()
+	var keys []string
+	for _, qid := range fileQuestions {
+		uploadID, ok := sess.Answers[qid].(string)
+		if !ok {
+			continue
+		}
+		var key string
+		err := tx.QueryRowContext(ctx, `DELETE FROM uploads WHERE id = $1 AND form_id = $2 RETURNING blob_key`,
+			uploadID, sess.FormID).Scan(&key)
+		if err == sql.ErrNoRows {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, key)
+	}
+	return keys, nil
+}
+
+// SessionCounts returns how many sessions of a form were started and completed.
+func (s *Store) SessionCounts(ctx context.Context, formID int64) (started, completed int, err error) {
+	err = s.read.QueryRowContext(ctx,
+		`SELECT COUNT(*), COUNT(completed_at) FROM sessions WHERE form_id = $1`, formID).Scan(&started, &completed)
+	return started, completed, err
+}
+
+// ImportSubmissions stores completed submissions in one transaction, as they are
+// (ids, times, answers, score): for bulk loads such as imports and benchmarks. No
+// webhook is queued.
+func (s *Store) ImportSubmissions(ctx context.Context, list []Session) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO sessions (id, form_id, started_at, updated_at, completed_at, answers, score)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for i := range list {
+			sess := &list[i]
+			if sess.CompletedAt == nil {
+				return fmt.Errorf("import: submission %s is not completed", sess.ID)
+			}
+			answers, err := encodeAnswers(sess.Answers)
+			if err != nil {
+				return err
+			}
+			if _, err := stmt.ExecContext(ctx, sess.ID, sess.FormID, ms(sess.StartedAt), ms(sess.UpdatedAt),
+				ms(*sess.CompletedAt), answers, sess.Score); err != nil {
+				return translate(err, "Submission")
+			}
+		}
+		return nil
+	})
+}
