@@ -57,8 +57,10 @@ var concepts = []concept{
 	c("address", form.Textarea, "address|mailing address|postal address|shipping address|delivery address|"+
 		"billing address|home address|street address|current address", "Address"),
 	c("birthdate", form.Date, "date of birth|birthday|birth date|birthdate|dob", "Date of birth"),
+	c("weekday", form.Select, "day of the week|preferred day|best day|which day|days of the week", "").
+		withOptions(weekdays...),
 	c("date", form.Date, "date|start date|end date|event date|due date|deadline|check-in|check-out|move-in|"+
-		"arrival date|departure date|when can you start|graduation date|wedding date", ""),
+		"arrival date|departure date|when can you start|graduation date|wedding date|day", ""),
 	c("time", form.Time, "time|preferred time|arrival time|pickup time|delivery time|start time|end time|"+
 		"time slot|time of day|time to call", "Preferred time"),
 	c("nps", form.Slider, "nps|net promoter|net promoter score|likely to recommend|likelihood to recommend",
@@ -73,7 +75,8 @@ var concepts = []concept{
 	c("age", form.Number, "age|how old", "Age"),
 	c("experience", form.Number, "years of experience|years experience|experience in years|years", "Years of experience"),
 	c("quantity", form.Number, "quantity|qty|how many|number of|headcount|party size|team size|group size|"+
-		"guests|attendees|occupants|children|gpa|weight|height|how much time", ""),
+		"guests|attendees|occupants|children|gpa|weight|height|how much time|square feet|square foot|sq ft|"+
+		"square meters|square metres|acres|hectares|miles|kilometers|kilometres|km", ""),
 	c("terms", form.YesNo, "terms|terms and conditions|terms of service|privacy policy|waiver|rules|code of conduct",
 		"I agree to the terms and conditions").essentialField(),
 	c("consent", form.YesNo, "consent|photo release|permission|gdpr|opt in|opt-in|agree|accept", ""),

@@ -178,6 +178,9 @@ func splitOptions(s string) []string {
 	s = protectedAnd.ReplaceAllStringFunc(s, func(m string) string { return strings.ReplaceAll(m, " and ", " \x00 ") })
 	parts := splitTop(s, ",;")
 	if len(parts) == 1 && !orRe.MatchString(s) && !lastAndRe.MatchString(s) {
+		if days := weekdayRange(s); days != nil {
+			return days
+		}
 		parts = splitSlash(s)
 	}
 	var out []string
@@ -204,6 +207,34 @@ func splitOptions(s string) []string {
 		out = append(out, "Other")
 	}
 	return out
+}
+
+var (
+	weekdays       = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+	weekdayRangeRe = regexp.MustCompile(`(?i)^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(-|to|through|until|till)\s*(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$`)
+)
+
+// weekdayRange expands "Monday to Friday" into the days it spans; nil when s is not
+// a range of weekdays.
+func weekdayRange(s string) []string {
+	m := weekdayRangeRe.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return nil
+	}
+	from, to := weekdayIndex(m[1]), weekdayIndex(m[3])
+	if from >= to {
+		return nil
+	}
+	return append([]string(nil), weekdays[from:to+1]...)
+}
+
+func weekdayIndex(prefix string) int {
+	for i, d := range weekdays {
+		if strings.EqualFold(d[:3], prefix) {
+			return i
+		}
+	}
+	return -1
 }
 
 // maxOptions bounds the choices taken from a prompt.

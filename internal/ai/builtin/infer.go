@@ -101,12 +101,12 @@ func inferType(f fragment, ws []string, k concept, known bool) form.QuestionType
 			return form.Rating
 		}
 		return form.Slider
-	case len(f.options) >= 2:
+	case len(f.options) >= 2 || known && k.typ.HasOptions():
 		return choiceType(f, ws, k)
-	case f.multi && known && k.typ.HasOptions():
-		return form.MultiSelect
 	case len(ws) > 0 && yesNoStarts[ws[0]] && !anyPhrase(ws, openEnded):
 		return form.YesNo
+	case f.currency != "" && (!known || k.typ == form.Text || k.typ == form.Number):
+		return form.Currency
 	case known:
 		return k.typ
 	}
@@ -121,12 +121,26 @@ func questionWordType(text string, ws []string) form.QuestionType {
 	switch {
 	case ws[0] == "when":
 		return form.Date
-	case ws[0] == "why" || ws[0] == "how":
+	case ws[0] == "why" || ws[0] == "how" || asksSuggestion(ws):
 		return form.Textarea
 	case strings.HasSuffix(text, "?") && !whWords[ws[0]]:
 		return form.YesNo
 	}
 	return form.Text
+}
+
+// asksSuggestion reports whether a "what" question asks what someone should do
+// ("what should we change", "what could I do better"), which wants free text.
+func asksSuggestion(ws []string) bool {
+	if ws[0] != "what" {
+		return false
+	}
+	for i := 1; i+1 < len(ws) && i <= 3; i++ {
+		if set("should could would can")[ws[i]] && (ws[i+1] == "we" || ws[i+1] == "i") {
+			return true
+		}
+	}
+	return false
 }
 
 // choiceType decides between yes_no, select and multi_select for a field with
@@ -172,11 +186,11 @@ func pluralHead(ws []string) bool {
 		return false
 	}
 	if whWords[ws[0]] {
-		for _, w := range ws[1:min(len(ws), 4)] {
-			if yesNoStarts[w] || w == "you" {
+		for i := 1; i < min(len(ws), 4); i++ {
+			if yesNoStarts[ws[i]] || ws[i] == "you" {
 				break
 			}
-			if isPlural(w) {
+			if isPlural(ws[i]) && (i+1 == len(ws) || !objects[ws[i+1]]) {
 				return true
 			}
 		}
@@ -194,6 +208,10 @@ func pluralHead(ws []string) bool {
 	}
 	return isPlural(ws[end-1])
 }
+
+// objects are pronouns that follow a verb: in "which session suits you", "suits" is
+// a verb, not a plural.
+var objects = set("you them us me him her it")
 
 func isPlural(w string) bool {
 	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&

@@ -78,7 +78,15 @@ var pastTense = map[string]string{"heard": "hear", "found": "find", "liked": "li
 	"expected": "expect", "needed": "need", "ordered": "order", "attended": "attend", "noticed": "notice",
 	"experienced": "experience", "tried": "try", "went": "go", "got": "get", "made": "make", "felt": "feel",
 	"discovered": "discover", "joined": "join", "stayed": "stay", "received": "receive", "purchased": "purchase",
-	"booked": "book", "missed": "miss", "preferred": "prefer", "started": "start"}
+	"booked": "book", "missed": "miss", "preferred": "prefer", "started": "start", "lost": "lose", "left": "leave",
+	"spent": "spend", "sent": "send", "took": "take", "gave": "give", "met": "meet", "ate": "eat", "wrote": "write",
+	"told": "tell", "said": "say", "kept": "keep", "began": "begin", "drove": "drive", "flew": "fly", "won": "win",
+	"ran": "run", "brought": "bring", "caught": "catch", "taught": "teach", "sold": "sell", "built": "build",
+	"forgot": "forget", "grew": "grow", "knew": "know", "spoke": "speak", "wore": "wear"}
+
+// participles that do not end in -ed or -en.
+var participles = set("been done gone had made met heard lost left read found got sent spent kept won taught " +
+	"bought brought built sold told ever already never")
 
 var contractions = strings.NewReplacer("you're", "you are", "you've", "you have", "you'd", "you would", "you'll", "you will")
 
@@ -89,9 +97,9 @@ func asQuestion(s string) string {
 	first := strings.ToLower(fs[0])
 	switch {
 	case first == "whether" || first == "if":
-		rest := fs[1:]
+		rest := strings.Fields(contractions.Replace(strings.Join(fs[1:], " ")))
 		if len(rest) > 0 && subjects[strings.ToLower(rest[0])] {
-			return questionMark(invert(strings.Fields(contractions.Replace(strings.Join(rest, " ")))))
+			return questionMark(invert(rest))
 		}
 		return questionMark(strings.Join(rest, " "))
 	case whWords[first] || strings.HasSuffix(first, "'s") && whWords[strings.TrimSuffix(first, "'s")]:
@@ -115,6 +123,9 @@ func whQuestion(fs []string) string {
 			return questionMark(strings.Join(fs, " "))
 		}
 		if subjects[w] {
+			if i+1 < len(fs) && notVerbs[strings.ToLower(fs[i+1])] {
+				return questionMark(strings.Join(fs, " "))
+			}
 			if inv := invert(fs[i:]); inv != strings.Join(fs[i:], " ") {
 				return questionMark(strings.Join(fs[:i], " ") + " " + inv)
 			}
@@ -123,6 +134,10 @@ func whQuestion(fs []string) string {
 	}
 	return strings.Join(fs, " ")
 }
+
+// notVerbs after "you" show that "you" is the object of a direct question ("which
+// session suits you best").
+var notVerbs = set("best most better well too also here there now today")
 
 // subjects are the subjects of an indirect question that asQuestion can invert.
 var subjects = set("you we")
@@ -155,7 +170,7 @@ func participle(fs []string) bool {
 		return false
 	}
 	w := strings.ToLower(fs[0])
-	return w == "been" || w == "ever" || w == "already" || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")
+	return participles[w] || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")
 }
 
 func questionMark(s string) string {

@@ -37,6 +37,7 @@ var (
 	exampleRe    = regexp.MustCompile(`(?i)(\be\.g\.?|\beg\.|\bi\.e\.?|\bfor example\b|\bfor instance\b),?`)
 	etcRe        = regexp.MustCompile(`(?i)\betc\b\.?`)
 	titleAbbrRe  = regexp.MustCompile(`(?i)\b(mr|mrs|ms|dr|st|vs)\.`)
+	dashListRe   = regexp.MustCompile(`([^\d\s]) +- +([^-()\n]*,[^-()\n]*?) +- +`)
 	spacedDashRe = regexp.MustCompile(`([^\d\s]) +- +([^\d\s])`)
 	multiStepRe  = regexp.MustCompile(`(?i)\b(multi[- ]?step|multi[- ]?page|step[- ]by[- ]step|one question (at a time|per (page|step|screen))|one (at a time|per page)|wizard([- ]style)?|paginated)\b`)
 	onlyRe       = regexp.MustCompile(`(?i)\b(only|just)\b`)
@@ -44,13 +45,15 @@ var (
 )
 
 // normalize rewrites typographic variants and abbreviations into one plain form:
-// "e.g." becomes "such as", "etc." loses its full stop, a spaced dash separates.
+// "e.g." becomes "such as", "etc." loses its full stop, a list between spaced dashes
+// becomes a parenthesis, and a single spaced dash introduces like a colon.
 func normalize(s string) string {
 	s = normalizer.Replace(s)
 	s = exampleRe.ReplaceAllString(s, " such as ")
 	s = etcRe.ReplaceAllString(s, " etc")
 	s = titleAbbrRe.ReplaceAllString(s, "$1")
-	return spacedDashRe.ReplaceAllString(s, "$1, $2")
+	s = dashListRe.ReplaceAllString(s, "$1 ($2) ")
+	return spacedDashRe.ReplaceAllString(s, "$1: $2")
 }
 
 // parsePrompt splits a prompt into its header sentences and field items.
@@ -86,10 +89,10 @@ func (p *parsed) addSentence(s string, sentence int) {
 	}
 	parts := splitItems(s)
 	ws := words(s)
-	switch {
-	case hasFormNoun(words(parts[0])):
-		p.headers = append(p.headers, parts[0])
-		p.addParts(parts[1:], listed, sentence)
+	switch k := lastHeaderPart(parts); {
+	case k >= 0:
+		p.headers = append(p.headers, strings.Join(parts[:k+1], " "))
+		p.addParts(parts[k+1:], listed, sentence)
 	case len(parts) == 1 && findIntent(ws) != nil:
 		p.headers = append(p.headers, s)
 	case len(parts) == 1:
@@ -97,6 +100,17 @@ func (p *parsed) addSentence(s string, sentence int) {
 	default:
 		p.addParts(parts, listed, sentence)
 	}
+}
+
+// lastHeaderPart returns the index of the part that names the form ("I run a
+// bakery and want an order form"), or -1. Parts before it belong to the header too.
+func lastHeaderPart(parts []string) int {
+	for i, part := range parts {
+		if hasFormNoun(words(part)) {
+			return i
+		}
+	}
+	return -1
 }
 
 func (p *parsed) addParts(parts []string, o origin, sentence int) {
@@ -156,7 +170,8 @@ func endsSentence(rs []rune, i int) bool {
 
 // markers introduce the list of fields in a sentence ("a form asking for ...").
 // Longer markers come first so that the longest one at a position wins.
-var markerRe = regexp.MustCompile(`(?i)\b(asking (them |users |people )?(for|about|to)|asking them|asking|` +
+var markerRe = regexp.MustCompile(`(?i)\b((we'?d|we would|i'?d|i would|would) like to (know|ask( for| about)?|collect|get|see)|` +
+	`asking (them |users |people )?(for|about|to)|asking them|asking|` +
 	`(that|which) asks? (for|about)|asks for|ask (them )?(for|about|to)|ask them|ask|` +
 	`with (the following (fields|questions)|fields for|questions (about|for|on)|a question about|fields|questions)|` +
 	`with|(that )?includes?|including|(that |to )?collects?|collecting|(to )?capture|capturing|(to )?gather|gathering|` +
@@ -185,6 +200,9 @@ func splitAtMarker(s string) (header, list string, ok bool) {
 }
 
 func headerLike(before string, colon bool) bool {
+	if len(splitTop(before, ",")) > 2 {
+		return false
+	}
 	ws := words(before)
 	if allFiller(ws) || hasFormNoun(ws) || findIntent(ws) != nil {
 		return true
@@ -445,10 +463,10 @@ func choicesOnly(items []item) (opts []string, multi, ok bool) {
 
 // rateGroups lets "rate cleanliness, friendliness and value from 1 to 5" ask three
 // rating questions: bare items after a "rate ..." item are rated too, on the scale
-// the group names.
+// the group names. A "rate" item with its own scale stands alone.
 func rateGroups(items []item) []item {
 	for i := 0; i < len(items); i++ {
-		if ws := words(items[i].text); len(ws) < 2 || ws[0] != "rate" {
+		if ws := words(items[i].text); len(ws) < 2 || ws[0] != "rate" || analyse(items[i].text).scale != nil {
 			continue
 		}
 		j := i + 1
@@ -462,9 +480,12 @@ func rateGroups(items []item) []item {
 	return items
 }
 
+// notRated open items that ask for a choice or an opinion, not a rating.
+var notRated = set("rate favourite favorite best worst most least any")
+
 func bareItem(t string) bool {
 	ws := words(analyse(t).text)
-	if len(ws) == 0 || len(ws) > 5 || noAndSplit[ws[0]] || ws[0] == "rate" {
+	if len(ws) == 0 || len(ws) > 5 || noAndSplit[ws[0]] || notRated[ws[0]] {
 		return false
 	}
 	_, ok := matchConcept(ws)

@@ -12,23 +12,12 @@ import (
 )
 
 // TestConcurrentQuestionEditsKeepPositions adds and moves questions of one form from
-// many goroutines at once (on PostgreSQL through two stores, as two nodes would) and
-// checks that every add lands, and that positions stay 1..n with no duplicates.
+// many goroutines at once, through two stores on one database as two processes
+// would, and checks that every add lands and that positions stay 1..n without
+// duplicates.
 func TestConcurrentQuestionEditsKeepPositions(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
-		url := servertest.DatabaseURL(t, d)
-		stores := []*store.Store{}
-		n := 1
-		if d == store.Postgres {
-			n = 2
-		}
-		dir := t.TempDir()
-		for range n {
-			st, err := store.Open(ctx, url, dir)
-			must(t, err)
-			t.Cleanup(func() { st.Close() })
-			stores = append(stores, st)
-		}
+		stores := openTwice(t, d)
 		st := stores[0]
 		acct := newAccount(t, st, "ada@example.com")
 		f := newForm(t, st, acct, "Busy", "q1", "q2", "q3", "q4", "q5")

@@ -150,23 +150,30 @@ func TestCountRequestConcurrent(t *testing.T) {
 	})
 }
 
-// TestCountRequestConcurrentTwoProcesses opens two stores on one PostgreSQL schema,
-// as two nodes would, and checks the limit holds across them.
+// TestCountRequestConcurrentTwoProcesses opens two stores on one database, as two
+// processes would (two nodes on PostgreSQL; `forma serve` and a CLI command on one
+// SQLite file), and checks that the limit holds across them.
 func TestCountRequestConcurrentTwoProcesses(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
-		if d != store.Postgres {
-			t.Skip("several processes share only a PostgreSQL database")
-		}
-		url := servertest.DatabaseURL(t, d)
-		var stores []*store.Store
-		for range 2 {
-			st, err := store.Open(ctx, url, t.TempDir())
-			must(t, err)
-			t.Cleanup(func() { st.Close() })
-			stores = append(stores, st)
-		}
+		stores := openTwice(t, d)
 		_, k := newKey(t, stores[0], newAccount(t, stores[0], "ada@example.com"), "k", nil, nil)
 		accepted := hammer(t, stores, k.ID, 300, 100)
 		checkExact(t, stores[1], k.ID, accepted, 100)
 	})
+}
+
+// openTwice opens two stores with pinned clocks on one fresh database of dialect d:
+// one PostgreSQL schema, or one SQLite file.
+func openTwice(t *testing.T, d store.Dialect) []*store.Store {
+	t.Helper()
+	url, dir := servertest.DatabaseURL(t, d), t.TempDir()
+	var stores []*store.Store
+	for range 2 {
+		st, err := store.Open(ctx, url, dir)
+		must(t, err)
+		t.Cleanup(func() { st.Close() })
+		pinClock(st)
+		stores = append(stores, st)
+	}
+	return stores
 }

@@ -1,0 +1,49 @@
+package respond_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"forma/internal/config"
+	"forma/internal/server/servertest"
+	"forma/internal/store"
+)
+
+// BenchmarkSubmitJSON measures one-shot JSON submissions of a 10-question form on
+// SQLite through real HTTP: validation, logic, and the durable commit.
+func BenchmarkSubmitJSON(b *testing.B) {
+	env := servertest.Start(b, servertest.OpenStore(b, store.SQLite), func(c *config.Config) { c.SubmitLimit = 0 })
+	key := env.NewKey()
+	r := env.Do("POST", "/api/v1/forms", key, `{"title":"Bench","questions":[
+		{"type":"text","question":"Name","required":true},{"type":"email","question":"Email","required":true},
+		{"type":"phone","question":"Phone"},{"type":"number","question":"Age"},{"type":"date","question":"Date"},
+		{"type":"rating","question":"Rating"},{"type":"yes_no","question":"OK?"},
+		{"type":"select","question":"Plan","options":["Free","Pro"]},
+		{"type":"multi_select","question":"Tags","options":["a","b","c"]},{"type":"textarea","question":"Comments"}]}`)
+	f := r.JSON(b)
+	env.Do("POST", fmt.Sprintf("/api/v1/forms/%d/publish", int64(f["id"].(float64))), key, nil)
+	var q []int64
+	for _, x := range f["questions"].([]any) {
+		q = append(q, int64(x.(map[string]any)["id"].(float64)))
+	}
+	body := fmt.Sprintf(`{"answers":{"%d":"Ana","%d":"ana@example.com","%d":"+1 555 123 4567","%d":42,"%d":"2026-11-22",
+		"%d":5,"%d":true,"%d":"Pro","%d":["a","c"],"%d":"Great service, would use again."}}`,
+		q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], q[9])
+	url := env.URL + "/f/" + f["shareUrl"].(string) + "/submissions"
+	b.ReportAllocs()
+	start := time.Now()
+	for b.Loop() {
+		resp, err := http.Post(url, "application/json", strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 201 {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "submissions/s")
+}
