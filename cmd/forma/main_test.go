@@ -65,7 +65,7 @@ func TestAccountAndKeyCommands(t *testing.T) {
 	mustCLI(t, "account", "set-tier", data, "--email", "ops@example.com", "--tier", "scale")
 
 	failures := [][]string{
-		{"account", "create", data, "--email", "ops@example.com"},             // taken
+		{"account", "create", data, "--email", "ops@example.com"},                 // taken
 		{"account", "create", data, "--email", "x@example.com", "--tier", "gold"}, // bad tier
 		{"account", "set-tier", data, "--email", "nobody@example.com", "--tier", "free"},
 		{"key", "create", data, "--email", "ops@example.com", "--daily-limit", "42"},

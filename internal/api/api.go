@@ -13,6 +13,7 @@ import (
 	"forma/internal/quota"
 	"forma/internal/respond"
 	"forma/internal/store"
+	"forma/internal/webhook"
 )
 
 // Prefix is where the API is mounted.
@@ -30,6 +31,8 @@ type Config struct {
 	Responses *respond.Renderer
 	// Blobs holds uploaded files (removed with their form).
 	Blobs blob.Store
+	// Webhooks sends test deliveries.
+	Webhooks *webhook.Deliverer
 }
 
 // API is the /api/v1 handler.
@@ -65,6 +68,10 @@ func (a *API) routes() {
 	a.handle("GET /forms/{id}/responses/export", a.exportResponses)
 	a.handle("GET /forms/{id}/responses/{submissionId}", a.getResponse)
 	a.handle("DELETE /forms/{id}/responses/{submissionId}", a.deleteResponse)
+	a.handle("POST /forms/{id}/webhook/test", a.testWebhook)
+	a.handle("GET /forms/{id}/webhook/logs", a.webhookLogs)
+	a.handle("GET /forms/{id}/webhook/status", a.webhookStatus)
+	a.handle("POST /forms/{id}/webhook/secret", a.rotateWebhookSecret)
 	a.handle("GET /usage", a.getUsage)
 	a.handle("GET /usage/history", a.getUsageHistory)
 }

@@ -76,12 +76,7 @@ func (a *API) formID(r *http.Request) (int64, error) {
 
 // getForm serves GET /forms/{id}.
 func (a *API) getForm(w http.ResponseWriter, r *http.Request) {
-	id, err := a.formID(r)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	f, err := a.store.GetForm(r.Context(), caller(r).account.ID, id)
+	f, err := a.ownedForm(r)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

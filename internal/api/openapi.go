@@ -108,7 +108,7 @@ func docsData() (map[string]any, error) {
 		} `json:"info"`
 		Paths      map[string]map[string]json.RawMessage `json:"paths"`
 		Components struct {
-			Parameters map[string]docParam                  `json:"parameters"`
+			Parameters map[string]docParam                     `json:"parameters"`
 			Responses  map[string]struct{ Description string } `json:"responses"`
 		} `json:"components"`
 	}

@@ -110,13 +110,13 @@ func TestConditionalLogicStoredIntactAndValidated(t *testing.T) {
 			t.Errorf("GET form does not return logic intact: %s", got.Body)
 		}
 		bad := map[string]string{
-			`{"showIf":{"questionId":999999,"operator":"equals","value":"x"}}`:                                                                "showIf.questionId",
-			fmt.Sprintf(`{"showIf":{"questionId":%d,"operator":"like","value":"x"}}`, q1):                                                     "showIf.operator",
-			fmt.Sprintf(`{"advanced":{"conditionGroups":[{"id":"g","operator":"XOR","conditions":[{"id":"c","questionId":%d,"operator":"equals","value":"1"}]}],"actions":[]}}`, q1): "conditionGroups[0].operator",
-			fmt.Sprintf(`{"advanced":{"conditionGroups":[{"id":"g","operator":"AND","conditions":[{"id":"c","questionId":%d,"operator":"equals","value":"1"}]}],"actions":[{"type":"explode"}]}}`, q1): "actions[0].type",
+			`{"showIf":{"questionId":999999,"operator":"equals","value":"x"}}`:                                                                                                                                                 "showIf.questionId",
+			fmt.Sprintf(`{"showIf":{"questionId":%d,"operator":"like","value":"x"}}`, q1):                                                                                                                                      "showIf.operator",
+			fmt.Sprintf(`{"advanced":{"conditionGroups":[{"id":"g","operator":"XOR","conditions":[{"id":"c","questionId":%d,"operator":"equals","value":"1"}]}],"actions":[]}}`, q1):                                           "conditionGroups[0].operator",
+			fmt.Sprintf(`{"advanced":{"conditionGroups":[{"id":"g","operator":"AND","conditions":[{"id":"c","questionId":%d,"operator":"equals","value":"1"}]}],"actions":[{"type":"explode"}]}}`, q1):                         "actions[0].type",
 			fmt.Sprintf(`{"advanced":{"conditionGroups":[{"id":"g","operator":"AND","conditions":[{"id":"c","questionId":%d,"operator":"equals","value":"1"}]}],"actions":[{"type":"hide_question","targetId":424242}]}}`, q1): "actions[0].targetId",
-			fmt.Sprintf(`{"advanced":{"conditionGroups":[{"id":"g","operator":"AND","conditions":[{"id":"c","questionId":%d,"operator":"equals","value":"1","valueType":"magic"}]}],"actions":[]}}`, q1): "valueType",
-			`{"showIf":{"questionId":1,"operator":"equals","value":"x"},"extra":true}`: "extra",
+			fmt.Sprintf(`{"advanced":{"conditionGroups":[{"id":"g","operator":"AND","conditions":[{"id":"c","questionId":%d,"operator":"equals","value":"1","valueType":"magic"}]}],"actions":[]}}`, q1):                       "valueType",
+			`{"showIf":{"questionId":1,"operator":"equals","value":"x"},"extra":true}`:                                                                                                                                         "extra",
 			`{}`: "conditionalLogic",
 		}
 		for l, field := range bad {

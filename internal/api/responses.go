@@ -21,11 +21,7 @@ type responseView struct {
 // responseForm loads the form of the {id} path parameter with all its questions
 // (deleted ones last), for rendering submissions.
 func (a *API) responseForm(r *http.Request) (*form.Form, []form.Question, error) {
-	id, err := a.formID(r)
-	if err != nil {
-		return nil, nil, err
-	}
-	f, err := a.store.GetForm(r.Context(), caller(r).account.ID, id)
+	f, err := a.ownedForm(r)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -27,6 +27,9 @@ type Config struct {
 	MinFillSeconds int
 	// TrustProxy takes client addresses from X-Forwarded-For.
 	TrustProxy bool
+	// WebhookWorkers bounds concurrent webhook deliveries; 0 runs no delivery workers
+	// in this process (jobs wait in the outbox for a process that does).
+	WebhookWorkers int
 }
 
 // StorageFlags registers the storage settings every subcommand shares.
@@ -44,13 +47,14 @@ func (c *Config) ServeFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.MaxUploadMB, "max-upload-mb", envInt("FORMA_MAX_UPLOAD_MB", 10), "largest uploaded file, in MiB (env FORMA_MAX_UPLOAD_MB)")
 	fs.IntVar(&c.SubmitLimit, "submit-limit", envInt("FORMA_SUBMIT_LIMIT", 60), "submissions per hour one client address may make to one form; 0 = no limit (env FORMA_SUBMIT_LIMIT)")
 	fs.IntVar(&c.MinFillSeconds, "min-fill-seconds", envInt("FORMA_MIN_FILL_SECONDS", 3), "seconds the HTML form must be open before it is submitted (env FORMA_MIN_FILL_SECONDS)")
+	fs.IntVar(&c.WebhookWorkers, "webhook-workers", envInt("FORMA_WEBHOOK_WORKERS", 16), "concurrent webhook deliveries; 0 = deliver none from this process (env FORMA_WEBHOOK_WORKERS)")
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("FORMA_TRUST_PROXY"), "take client addresses from X-Forwarded-For; only behind a proxy that sets it (env FORMA_TRUST_PROXY=true)")
 }
 
 // Defaults returns the configuration `forma serve` has with no flags or
 // environment, for tests and embedding.
 func Defaults() Config {
-	return Config{Addr: ":8080", DataDir: "./data", PublicURL: "http://localhost:8080", MaxUploadMB: 10, SubmitLimit: 60, MinFillSeconds: 3}
+	return Config{Addr: ":8080", DataDir: "./data", PublicURL: "http://localhost:8080", MaxUploadMB: 10, SubmitLimit: 60, MinFillSeconds: 3, WebhookWorkers: 16}
 }
 
 // ValidateStorage checks the storage settings every subcommand uses.
@@ -76,8 +80,8 @@ func (c *Config) Validate() error {
 	if c.MaxUploadMB < 1 || c.MaxUploadMB > 1024 {
 		return fmt.Errorf("--max-upload-mb (FORMA_MAX_UPLOAD_MB) must be from 1 to 1024 (got %d)", c.MaxUploadMB)
 	}
-	if c.SubmitLimit < 0 || c.MinFillSeconds < 0 {
-		return fmt.Errorf("--submit-limit and --min-fill-seconds must not be negative")
+	if c.SubmitLimit < 0 || c.MinFillSeconds < 0 || c.WebhookWorkers < 0 {
+		return fmt.Errorf("--submit-limit, --min-fill-seconds and --webhook-workers must not be negative")
 	}
 	if c.PublicURL != "" {
 		u, err := url.Parse(c.PublicURL)

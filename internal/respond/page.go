@@ -1,27 +1,530 @@
 package respond
 
-// PLACEHOLDER: the page rendering is being written; this file is replaced.
-
 import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"html/template"
+	"io/fs"
+	"log/slog"
 	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
 
 	"forma/internal/form"
+	"forma/internal/logic"
 )
 
+// The public pages are html/template files (auto-escaping: nothing an owner or a
+// respondent typed is ever rendered as HTML) with embedded assets and no CDN.
+//
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed assets/*
+var assetFiles embed.FS
+
+var pageTemplates = template.Must(template.New("pages").ParseFS(templateFiles, "templates/*.html"))
+
+// pageCSP is the Content-Security-Policy of every page. Scripts and styles come
+// only from this server's /assets (no inline script or style: the form definition
+// reaches form.js through a data- attribute); scripts may call back only to this
+// server; the form posts only here. frame-ancestors is open on purpose: forms are
+// meant to be embedded in other sites, and a page holds no credentials and no
+// action but the respondent's own submission, so framing it cannot be abused the
+// way framing a signed-in page can.
+const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors *"
+
+// pageState is what a form page shows besides the form itself.
 type pageState struct {
-	Values     map[int64][]string
-	Errors     map[int64]string
-	Files      map[int64]string
-	Message    string
+	// Values holds the raw posted values per question, to fill the inputs again.
+	Values map[int64][]string
+	// Errors holds a message per question.
+	Errors map[int64]string
+	// Files holds the name of a file already uploaded in an earlier, failed attempt;
+	// its upload id is in Values and is posted again in a hidden input.
+	Files map[int64]string
+	// Message is a form-level message.
+	Message string
+	// StartToken goes into the hidden _started input.
 	StartToken string
 }
 
-func (h *Handler) renderForm(w http.ResponseWriter, status int, f *form.Form, st pageState) {
-	w.WriteHeader(status)
+// asset is an embedded file served under /assets/{name}.
+type asset struct {
+	body  []byte
+	ctype string
+	hash  string // first 16 hex digits of the SHA-256 of body
 }
 
-func (h *Handler) renderThanks(w http.ResponseWriter, f *form.Form) {}
+// assets maps a name to its file: the embedded assets/ folder plus logic.js, the
+// browser twin of the server's logic engine.
+var assets = loadAssets()
 
-func renderNotFound(w http.ResponseWriter) { w.WriteHeader(404) }
+func loadAssets() map[string]*asset {
+	out := map[string]*asset{}
+	add := func(name string, body []byte) {
+		sum := sha256.Sum256(body)
+		ctype := "application/octet-stream"
+		switch {
+		case strings.HasSuffix(name, ".js"):
+			ctype = "text/javascript; charset=utf-8"
+		case strings.HasSuffix(name, ".css"):
+			ctype = "text/css; charset=utf-8"
+		case strings.HasSuffix(name, ".svg"):
+			ctype = "image/svg+xml"
+		}
+		out[name] = &asset{body: body, ctype: ctype, hash: hex.EncodeToString(sum[:8])}
+	}
+	entries, err := fs.ReadDir(assetFiles, "assets")
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range entries {
+		body, err := assetFiles.ReadFile("assets/" + e.Name())
+		if err != nil {
+			panic(err)
+		}
+		add(e.Name(), body)
+	}
+	add("logic.js", logic.Script)
+	return out
+}
 
-func serveAsset(w http.ResponseWriter, r *http.Request) {}
+// assetURL is the versioned URL of an asset: the content hash in the query makes
+// it safe to cache for a year.
+func assetURL(name string) string {
+	return "/assets/" + name + "?v=" + assets[name].hash
+}
+
+// serveAsset serves GET /assets/{name}. A request carrying the current content
+// hash (?v=) may be cached for a year; any other revalidates with the ETag.
+func serveAsset(w http.ResponseWriter, r *http.Request) {
+	a := assets[r.PathValue("name")]
+	if a == nil {
+		http.Error(w, "Not found", http.StatusNotFound)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", a.ctype)
+	h.Set("ETag", `"`+a.hash+`"`)
+	if r.URL.Query().Get("v") == a.hash {
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		h.Set("Cache-Control", "public, no-cache")
+	}
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
+}
+
+// pageView is the data of the form page template.
+type pageView struct {
+	PageTitle   string
+	Title       string
+	Description string
+	Action      string
+	ShareToken  string
+	MultiStep   bool
+	Definition  string // the public definition as JSON, for form.js
+	StartToken  string
+	Message     string
+	Summary     []summaryItem
+	HasRequired bool
+	Questions   []questionView
+	Assets      map[string]string
+	MaxUploadMB int64
+	Thanks      thanksView
+}
+
+// summaryItem is a line of the error summary: a link to the field.
+type summaryItem struct {
+	Href string
+	Text string
+}
+
+// questionView is one question as the template renders it.
+type questionView struct {
+	ID           int64
+	Number       int // position among the questions, 1-based
+	Name         string
+	ControlID    string // the id of the input, or of the first option of a group
+	Type         string
+	Kind         string // input, textarea, select, checkboxes, rating, yesno, slider, file, currency
+	InputType    string
+	InputMode    string
+	Autocomplete string
+	Text         string
+	Required     bool
+	Value        string
+	Options      []optionView
+	Hint         string
+	HintID       string
+	Error        string
+	ErrorID      string
+	DescribedBy  string
+	LogicHidden  bool
+	MaxLength    int
+	Min, Max     string
+	Step         string
+	Answered     bool
+	Currency     string
+	Symbol       string
+	FileID       string
+	FileName     string
+	Accept       string
+	Conditional  bool
+}
+
+// optionView is one choice of a select, checkbox group or radio group.
+type optionView struct {
+	ID      string
+	Value   string
+	Label   string
+	Checked bool
+}
+
+// thanksView is the data of the thank-you content.
+type thanksView struct {
+	Title     string
+	AgainHref string
+}
+
+// renderForm writes the form page with status: the questions, filled with
+// st.Values, and st's errors.
+func (h *Handler) renderForm(w http.ResponseWriter, status int, f *form.Form, st pageState) {
+	v := pageView{
+		Title: f.Title, Description: f.Description, PageTitle: f.Title,
+		Action: "/f/" + f.ShareToken + "/submissions", ShareToken: f.ShareToken,
+		MultiStep: f.DisplayMode == form.MultiStep, StartToken: st.StartToken,
+		Message: st.Message, Assets: assetURLs(), MaxUploadMB: h.cfg.MaxUploadBytes >> 20,
+		Thanks: thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken},
+	}
+	def, err := json.Marshal(publicDefinition(f))
+	if err != nil {
+		h.failPage(w, err)
+		return
+	}
+	v.Definition = string(def)
+	h.keepUploadNames(f, &st)
+	visible := logic.Evaluate(f.Questions, stateAnswers(f, st)).Visible
+	targets := logicTargets(f)
+	for i, q := range orderedQuestions(f) {
+		qv := buildQuestion(&q, st, v.MaxUploadMB)
+		qv.Number = i + 1
+		qv.LogicHidden = !visible[q.ID]
+		qv.Conditional = targets[q.ID] || (q.Logic != nil && q.Logic.ShowIf != nil)
+		if qv.Required {
+			v.HasRequired = true
+		}
+		if qv.Error != "" {
+			v.Summary = append(v.Summary, summaryItem{Href: "#" + qv.ControlID, Text: shorten(qv.Text, 80) + ": " + qv.Error})
+		}
+		v.Questions = append(v.Questions, qv)
+	}
+	if len(v.Summary) > 0 || v.Message != "" {
+		v.PageTitle = "Error: " + f.Title
+	}
+	writeTemplate(w, status, "form", v)
+}
+
+// renderThanks writes the page shown after a completed submission.
+func (h *Handler) renderThanks(w http.ResponseWriter, f *form.Form) {
+	v := struct {
+		PageTitle string
+		Assets    map[string]string
+		Thanks    thanksView
+	}{"Thank you: " + f.Title, assetURLs(), thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken}}
+	writeTemplate(w, http.StatusOK, "thanks", v)
+}
+
+// renderNotFound writes the page of a form that does not exist or is not published.
+func renderNotFound(w http.ResponseWriter) {
+	v := struct {
+		PageTitle string
+		Assets    map[string]string
+	}{"Form not found", assetURLs()}
+	writeTemplate(w, http.StatusNotFound, "notfound", v)
+}
+
+func (h *Handler) failPage(w http.ResponseWriter, err error) {
+	slog.Error("render form page", "err", err)
+	http.Error(w, "Something went wrong on our side. Please try again in a moment.", http.StatusInternalServerError)
+}
+
+// writeTemplate renders a page completely before sending anything, so that a
+// template failure is a clean 500.
+func writeTemplate(w http.ResponseWriter, status int, name string, data any) {
+	var buf bytes.Buffer
+	if err := pageTemplates.ExecuteTemplate(&buf, name, data); err != nil {
+		slog.Error("render page", "template", name, "err", err)
+		http.Error(w, "Something went wrong on our side. Please try again in a moment.", http.StatusInternalServerError)
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "text/html; charset=utf-8")
+	hd.Set("Content-Security-Policy", pageCSP)
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+func assetURLs() map[string]string {
+	return map[string]string{"css": assetURL("form.css"), "js": assetURL("form.js"), "logic": assetURL("logic.js")}
+}
+
+// keepUploadNames fills in the names of files uploaded with an earlier attempt
+// whose ids were posted back without a name, and forgets ids that name no upload
+// of this form (so a forged id shows nothing of another form).
+func (h *Handler) keepUploadNames(f *form.Form, st *pageState) {
+	for _, q := range f.Questions {
+		vals := st.Values[q.ID]
+		if q.Type != form.FileUpload || len(vals) == 0 || vals[0] == "" || st.Files[q.ID] != "" {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		u, err := h.store.GetUpload(ctx, vals[0])
+		cancel()
+		if err != nil || u.FormID != f.ID {
+			delete(st.Values, q.ID)
+			continue
+		}
+		if st.Files == nil {
+			st.Files = map[int64]string{}
+		}
+		st.Files[q.ID] = u.Name
+	}
+}
+
+// stateAnswers converts the posted values into answers for the logic engine, so
+// that the page starts with the questions the logic hides already hidden.
+func stateAnswers(f *form.Form, st pageState) logic.Answers {
+	out := logic.Answers{}
+	for i := range f.Questions {
+		q := &f.Questions[i]
+		vals := st.Values[q.ID]
+		if len(vals) == 0 {
+			continue
+		}
+		if q.Type == form.FileUpload {
+			if name := st.Files[q.ID]; name != "" {
+				out[q.ID] = map[string]any{"name": name}
+			}
+			continue
+		}
+		raw, err := form.ParseFormValue(q, vals)
+		if err != nil {
+			continue
+		}
+		var v any
+		if json.Unmarshal(raw, &v) == nil && v != nil {
+			out[q.ID] = v
+		}
+	}
+	return out
+}
+
+// logicTargets returns the questions that some rule may show, hide or skip.
+func logicTargets(f *form.Form) map[int64]bool {
+	out := map[int64]bool{}
+	qs := orderedQuestions(f)
+	for i, q := range qs {
+		if q.Logic == nil || q.Logic.Advanced == nil {
+			continue
+		}
+		for _, a := range q.Logic.Advanced.Actions {
+			switch a.Type {
+			case form.ActionShow, form.ActionHide:
+				if id, ok := a.TargetQuestionID(); ok {
+					out[id] = true
+				}
+			case form.ActionSkipToQuestion, form.ActionSkipToSection, form.ActionEndForm:
+				for _, later := range qs[i+1:] {
+					out[later.ID] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// orderedQuestions returns f's questions by order.
+func orderedQuestions(f *form.Form) []form.Question {
+	qs := slices.Clone(f.Questions)
+	slices.SortStableFunc(qs, func(a, b form.Question) int { return cmp.Compare(a.Order, b.Order) })
+	return qs
+}
+
+// acceptedFiles is the accept attribute of file inputs (the server checks the
+// sniffed type in any case).
+const acceptedFiles = ".pdf,.png,.jpg,.jpeg,.gif,.webp,.txt,.docx,.xlsx,.pptx,.odt," +
+	"application/pdf,image/png,image/jpeg,image/gif,image/webp,text/plain"
+
+func buildQuestion(q *form.Question, st pageState, maxMB int64) questionView {
+	name := fieldName(q.ID)
+	vals := st.Values[q.ID]
+	qv := questionView{
+		ID: q.ID, Name: name, ControlID: name, Type: string(q.Type), Text: q.Text, Required: q.Required,
+		HintID: name + "-hint", ErrorID: name + "-error",
+	}
+	if len(vals) > 0 {
+		qv.Value = vals[0]
+	}
+	if msg := st.Errors[q.ID]; msg != "" {
+		qv.Error = inlineMessage(msg)
+	}
+	switch q.Type {
+	case form.Text:
+		qv.Kind, qv.InputType, qv.MaxLength = "input", "text", form.MaxTextAnswerLen
+	case form.Textarea:
+		qv.Kind, qv.MaxLength = "textarea", form.MaxTextareaAnswerLen
+	case form.Email:
+		qv.Kind, qv.InputType, qv.InputMode, qv.Autocomplete = "input", "email", "email", "email"
+		qv.MaxLength = form.MaxEmailAnswerLen
+	case form.Phone:
+		qv.Kind, qv.InputType, qv.InputMode, qv.Autocomplete = "input", "tel", "tel", "tel"
+		qv.MaxLength = form.MaxPhoneAnswerLen
+		qv.Hint = "Include the country code if outside your country, e.g. +44 20 7946 0958."
+	case form.URL:
+		qv.Kind, qv.InputType, qv.InputMode, qv.Autocomplete = "input", "url", "url", "url"
+		qv.MaxLength = form.MaxURLAnswerLen
+		qv.Hint = "A web address starting with https:// or http://"
+	case form.Number:
+		qv.Kind, qv.InputType, qv.InputMode, qv.Step = "input", "number", "decimal", "any"
+	case form.Date:
+		qv.Kind, qv.InputType = "input", "date"
+	case form.Time:
+		qv.Kind, qv.InputType = "input", "time"
+		qv.Hint = "24-hour time, hours and minutes."
+	case form.Select:
+		qv.Kind = "select"
+		qv.Options = choiceOptions(name, q.Options, vals)
+	case form.MultiSelect:
+		qv.Kind = "checkboxes"
+		qv.Options = choiceOptions(name, q.Options, vals)
+		qv.Hint = "Select all that apply."
+	case form.Rating:
+		qv.Kind = "rating"
+		labels := []string{"1 star", "2 stars", "3 stars", "4 stars", "5 stars"}
+		qv.Options = choiceOptions(name, []string{"1", "2", "3", "4", "5"}, vals)
+		for i := range qv.Options {
+			qv.Options[i].Label = labels[i]
+		}
+		qv.Hint = "From 1 star (lowest) to 5 stars (highest)."
+	case form.YesNo:
+		qv.Kind = "yesno"
+		qv.Options = choiceOptions(name, []string{"true", "false"}, vals)
+		qv.Options[0].Label, qv.Options[1].Label = "Yes", "No"
+	case form.Slider:
+		qv.Kind, qv.Answered = "slider", qv.Value != ""
+		if s := q.Slider; s != nil {
+			qv.Min, qv.Max, qv.Step = num(s.Min), num(s.Max), num(s.Step)
+			qv.Hint = "From " + qv.Min + " to " + qv.Max + " in steps of " + qv.Step + "."
+		}
+	case form.Currency:
+		qv.Kind, qv.InputMode, qv.Step = "currency", "decimal", "any"
+		if c := q.Currency; c != nil {
+			qv.Currency, qv.Symbol = c.Currency, currencySymbol(c.Currency)
+			if c.Min != nil {
+				qv.Min = num(*c.Min)
+			}
+			if c.Max != nil {
+				qv.Max = num(*c.Max)
+			}
+			qv.Hint = "Amount in " + c.Currency + rangeText(qv.Min, qv.Max) + "."
+		}
+	case form.FileUpload:
+		qv.Kind, qv.Accept = "file", acceptedFiles
+		qv.Hint = "PDF, image (PNG, JPEG, GIF, WebP), plain text or office document, up to " +
+			strconv.FormatInt(maxMB, 10) + " MB."
+		if name := st.Files[q.ID]; name != "" && qv.Value != "" {
+			qv.FileID, qv.FileName = qv.Value, name
+		}
+		qv.Value = ""
+	default:
+		qv.Kind, qv.InputType = "input", "text"
+	}
+	if len(qv.Options) > 0 && qv.Kind != "select" {
+		qv.ControlID = qv.Options[0].ID
+	}
+	var ids []string
+	if qv.Hint != "" {
+		ids = append(ids, qv.HintID)
+	}
+	if qv.Error != "" {
+		ids = append(ids, qv.ErrorID)
+	}
+	qv.DescribedBy = strings.Join(ids, " ")
+	return qv
+}
+
+// choiceOptions builds the choices of a group named name; those whose value was
+// posted are checked.
+func choiceOptions(name string, values, posted []string) []optionView {
+	chosen := map[string]bool{}
+	for _, p := range posted {
+		chosen[p] = true
+	}
+	out := make([]optionView, len(values))
+	for i, v := range values {
+		out[i] = optionView{ID: name + "_" + strconv.Itoa(i), Value: v, Label: v, Checked: chosen[v]}
+	}
+	return out
+}
+
+func rangeText(min, max string) string {
+	switch {
+	case min != "" && max != "":
+		return ", from " + min + " to " + max
+	case min != "":
+		return ", at least " + min
+	case max != "":
+		return ", at most " + max
+	}
+	return ""
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// inlineMessage turns a validation message meant to follow a field name ("is
+// required", "must be a valid email address") into a sentence for the page.
+func inlineMessage(msg string) string {
+	msg = strings.TrimPrefix(msg, "file: ")
+	switch {
+	case msg == "is required":
+		return "Please answer this question."
+	case strings.HasPrefix(msg, "is ") || strings.HasPrefix(msg, "must ") || strings.HasPrefix(msg, "names "):
+		return "This answer " + msg + "."
+	case msg == "":
+		return "This answer is not valid."
+	}
+	r, n := utf8.DecodeRuneInString(msg)
+	return strings.ToUpper(string(r)) + msg[n:]
+}
+
+// shorten cuts s to at most n characters.
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// currencySymbol is the usual symbol of a currency, or "" when its code is what
+// people write.
+func currencySymbol(code string) string {
+	return map[string]string{
+		"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CNY": "¥", "INR": "₹", "KRW": "₩",
+		"AUD": "$", "CAD": "$", "NZD": "$", "HKD": "$", "SGD": "$", "MXN": "$", "BRL": "R$",
+		"RUB": "₽", "TRY": "₺", "ILS": "₪", "NGN": "₦", "PHP": "₱", "THB": "฿", "UAH": "₴",
+		"VND": "₫", "PLN": "zł", "ZAR": "R", "CHF": "", "SEK": "kr", "NOK": "kr", "DKK": "kr",
+	}[code]
+}

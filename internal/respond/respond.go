@@ -37,6 +37,9 @@ type Config struct {
 	// OnComplete, when set, runs in the transaction that completes a submission (to
 	// queue its webhook delivery).
 	OnComplete func(ctx context.Context, tx *sql.Tx, f *form.Form, sess *store.Session) error
+	// Committed, when set, is called after a completed submission is committed (to
+	// wake the webhook workers).
+	Committed func()
 }
 
 // DefaultConfig returns the out-of-the-box settings for publicURL.

@@ -73,7 +73,17 @@ func (h *Handler) createSubmission(ctx context.Context, f *form.Form, raw map[st
 		return nil, err
 	}
 	sess := &store.Session{ID: newID(), FormID: f.ID, Answers: sub.Answers, Score: sub.Score}
-	return sess, h.store.CreateSubmission(ctx, sess, h.afterComplete(f))
+	if err := h.store.CreateSubmission(ctx, sess, h.afterComplete(f)); err != nil {
+		return nil, err
+	}
+	h.committed()
+	return sess, nil
+}
+
+func (h *Handler) committed() {
+	if h.cfg.Committed != nil {
+		h.cfg.Committed()
+	}
 }
 
 // completeAnswers runs the authoritative completion (validation, logic, required
@@ -226,6 +236,7 @@ func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	h.committed()
 	httpx.WriteJSON(w, http.StatusOK, completion(sess))
 }
 

@@ -4,6 +4,7 @@ package server
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"log/slog"
 	"net"
@@ -14,16 +15,20 @@ import (
 	"forma/internal/api"
 	"forma/internal/blob"
 	"forma/internal/config"
+	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/respond"
 	"forma/internal/store"
+	"forma/internal/webhook"
 )
 
-// Server is a running Forma: its store and its handler.
+// Server is a running Forma: its store, its handler and its webhook workers.
 type Server struct {
-	Store   *store.Store
-	handler http.Handler
-	log     *slog.Logger
+	Store    *store.Store
+	Webhooks *webhook.Deliverer
+	handler  http.Handler
+	log      *slog.Logger
+	workers  int
 }
 
 // New builds the service over an opened store, keeping uploads in cfg.DataDir.
@@ -44,10 +49,21 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	rcfg.MaxUploadBytes = int64(cfg.MaxUploadMB) << 20
 	rcfg.SubmitLimit, rcfg.TrustProxy = cfg.SubmitLimit, cfg.TrustProxy
 	rcfg.MinFillTime = time.Duration(cfg.MinFillSeconds) * time.Second
+	renderer := respond.NewRenderer(st, links)
+	wopts := webhook.DefaultOptions()
+	wopts.Workers, wopts.AllowPrivate = max(cfg.WebhookWorkers, 1), cfg.AllowPrivateWebhooks
+	deliverer := webhook.NewDeliverer(st, renderer, wopts, log)
+	rcfg.OnComplete = func(ctx context.Context, tx *sql.Tx, f *form.Form, sess *store.Session) error {
+		if !f.WebhookEnabled || f.WebhookURL == nil {
+			return nil
+		}
+		return st.EnqueueWebhook(ctx, tx, f.ID, sess.ID, *f.WebhookURL)
+	}
+	rcfg.Committed = deliverer.Notify
 	mux := http.NewServeMux()
 	respond.New(st, blobs, links, rcfg).Routes(mux)
 	a := api.New(st, api.Config{PublicURL: cfg.PublicURL, AllowPrivateWebhooks: cfg.AllowPrivateWebhooks,
-		Responses: respond.NewRenderer(st, links), Blobs: blobs})
+		Responses: renderer, Blobs: blobs, Webhooks: deliverer})
 	mux.Handle("GET /api/v1/openapi.json", api.OpenAPIHandler(cfg.PublicURL))
 	mux.Handle("GET /docs", api.DocsHandler())
 	mux.Handle(api.Prefix+"/", a)
@@ -57,7 +73,16 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteProblem(w, http.StatusNotFound, "not_found", "No route matches "+r.Method+" "+r.URL.Path)
 	})
-	return &Server{Store: st, handler: httpx.Observe(log, mux), log: log}, nil
+	return &Server{Store: st, Webhooks: deliverer, handler: httpx.Observe(log, mux), log: log, workers: cfg.WebhookWorkers}, nil
+}
+
+// RunWorkers delivers webhooks until ctx ends, then waits up to grace for the
+// deliveries in flight. It returns at once when the configuration runs no workers.
+func (s *Server) RunWorkers(ctx context.Context, grace time.Duration) {
+	if s.workers == 0 {
+		return
+	}
+	s.Webhooks.Run(ctx, grace)
 }
 
 // Handler is the root handler of the service.
@@ -76,12 +101,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	workersDone := make(chan struct{})
+	go func() { s.RunWorkers(ctx, 15*time.Second); close(workersDone) }()
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
 	s.log.Info("shutting down")
+	defer func() { <-workersDone }()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {

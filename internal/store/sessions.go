@@ -154,7 +154,7 @@ func scanSession(row scanner) (*Session, error) {
 // ResponseFilter selects and orders completed submissions.
 type ResponseFilter struct {
 	Since, Until *time.Time // completion time, inclusive since, exclusive until
-	Ascending   bool
+	Ascending    bool
 }
 
 func (f ResponseFilter) where(formID int64) (string, []any) {

@@ -31,6 +31,9 @@ func analyse(raw string) fragment {
 	if f.options == nil {
 		f.takeIntroducedOptions()
 	}
+	if f.options == nil {
+		f.options = alternatives(f.text)
+	}
 	if f.scale == nil {
 		if sc, loc, ok := findScale(f.text); ok {
 			f.scale = &sc
@@ -154,6 +157,23 @@ func (f *fragment) takeIntroducedOptions() {
 		f.options = opts
 		f.text = f.text[:loc[0]]
 	}
+}
+
+var alternativesRe = regexp.MustCompile(`(?i)^(do|does|are|is|will|would|can|could|should|have)\s+(you|we)\b.*?\b(\w+) or (\w+)\s*\??$`)
+
+// alternatives reads the choices of a question that offers two ("do you own or
+// rent?"), which is not a yes/no question. "Any allergies or intolerances" and "or
+// not" stay yes/no.
+func alternatives(s string) []string {
+	m := alternativesRe.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil || strings.EqualFold(m[4], "not") {
+		return nil
+	}
+	before := words(s[:strings.LastIndex(strings.ToLower(s), strings.ToLower(m[3]+" or"))])
+	if len(before) > 0 && set("any a an the some")[before[len(before)-1]] {
+		return nil
+	}
+	return []string{capitalize(m[3]), capitalize(m[4])}
 }
 
 var introRe = regexp.MustCompile(`(?i)^\s*(such as|including|like|one of|either|options:?|choices:?|choose from)\s+`)

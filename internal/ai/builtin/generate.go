@@ -140,8 +140,12 @@ func buildQuestion(it item, currency string) (question, bool) {
 	q.text = phrasing(f.text)
 	if known {
 		q.concept = k.key
-		if k.isExact(ws) && k.label != "" {
-			q.key, q.text = k.key, k.label
+		plain, labelFits := k.naming(ws)
+		if plain {
+			q.key = k.key
+		}
+		if labelFits {
+			q.text = k.label
 		}
 	}
 	if q.text == "" {

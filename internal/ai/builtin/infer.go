@@ -66,17 +66,23 @@ func greater(a, b [3]int) bool {
 // email).
 var coreNoise = set("a an the your their my our his her any please upload field")
 
-// isExact reports whether ws says nothing but k's first phrase (its plain name), so
-// that k's own question text fits: "email" becomes "Email address", while "work
-// email" keeps the prompt's words.
-func (k concept) isExact(ws []string) bool {
+// naming returns how plainly ws names k: whether it says nothing but one of k's
+// phrases (then it asks the same as any other such field), and whether k's own
+// question text fits it ("email" becomes "Email address", "work email" keeps the
+// prompt's words).
+func (k concept) naming(ws []string) (plain, labelFits bool) {
 	var core []string
 	for _, w := range ws {
 		if !coreNoise[w] {
 			core = append(core, w)
 		}
 	}
-	return k.phrases[0].equals(core)
+	for i, ph := range k.phrases {
+		if ph.equals(core) {
+			return true, k.label != "" && (i == 0 || k.synonymous)
+		}
+	}
+	return false, false
 }
 
 // Question words by the answer they expect.
@@ -190,7 +196,7 @@ func pluralHead(ws []string) bool {
 			if yesNoStarts[ws[i]] || ws[i] == "you" {
 				break
 			}
-			if isPlural(ws[i]) && (i+1 == len(ws) || !objects[ws[i+1]]) {
+			if isPlural(ws[i]) && !verbBeforeObject(ws, i) {
 				return true
 			}
 		}
@@ -198,7 +204,7 @@ func pluralHead(ws []string) bool {
 	}
 	end := len(ws)
 	for i, w := range ws {
-		if prepositions[w] && i > 0 {
+		if i > 0 && (prepositions[w] || clauseStarts[w] || subjects[w] || objects[w]) {
 			end = i
 			break
 		}
@@ -209,9 +215,15 @@ func pluralHead(ws []string) bool {
 	return isPlural(ws[end-1])
 }
 
-// objects are pronouns that follow a verb: in "which session suits you", "suits" is
-// a verb, not a plural.
+// objects are pronouns that follow a verb.
 var objects = set("you them us me him her it")
+
+// verbBeforeObject reports whether ws[i] is a verb with an object: in "which session
+// suits you best", "suits" is a verb, while in "which workshops you want" the
+// pronoun starts a clause of its own.
+func verbBeforeObject(ws []string, i int) bool {
+	return i+1 < len(ws) && objects[ws[i+1]] && (i+2 == len(ws) || notVerbs[ws[i+2]])
+}
 
 func isPlural(w string) bool {
 	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&

@@ -9,15 +9,17 @@ var (
 	// leadingFillerRe matches words that open a field without being part of it:
 	// "and their phone", "a field for the budget", "ask if ...".
 	leadingFillerRe = regexp.MustCompile(`(?i)^(and|or|also|plus|then|finally|lastly|maybe|optionally|please|` +
+		`give|provide|enter|say|share|state|specify|` +
 		`a field for|field for|a question (about|asking|for)|a place (to|for)|a space for|space for|a box for|` +
 		`ask (them )?(for|about)|ask|asking|include|collect|capture|get|find out|know|to know|to|for|them to|them|` +
 		`a|an|the|some|their|his or her|his/her|his|her|your|its|` +
-		`(the )?(users?|customers?|applicants?|respondents?|participants?|persons?|clients?|people|attendees?)'s?)\s+`)
+		`(the )?(users?|customers?|applicants?|candidates?|respondents?|participants?|persons?|clients?|people|attendees?)'s?)\s+`)
 	anyRe           = regexp.MustCompile(`(?i)^any\s+`)
+	quotedRe        = regexp.MustCompile(`^["'](.*)["']$`)
 	trailingNoiseRe = regexp.MustCompile(`(?i)[\s,.:;-]+$|\s+(and|or|with|as|a|an|the|field|question|input|please|too|as well|` +
 		`from (them|applicants|users|customers|people|participants|respondents|attendees|guests|visitors))$`)
-	pronounRe       = regexp.MustCompile(`(?i)\b(his or her|his/her|he or she|he/she|their|they're|they've|they'd|they'll|they|them|themselves|theirs)\b`)
-	pronounSwaps    = map[string]string{"his or her": "your", "his/her": "your", "he or she": "you", "he/she": "you",
+	pronounRe    = regexp.MustCompile(`(?i)\b(his or her|his/her|he or she|he/she|their|they're|they've|they'd|they'll|they|them|themselves|theirs)\b`)
+	pronounSwaps = map[string]string{"his or her": "your", "his/her": "your", "he or she": "you", "he/she": "you",
 		"their": "your", "they're": "you're", "they've": "you've", "they'd": "you'd", "they'll": "you'll",
 		"they": "you", "them": "you", "themselves": "yourself", "theirs": "yours"}
 )
@@ -33,6 +35,7 @@ func cleanText(s string) string {
 		kept = append(kept, f)
 	}
 	s = strings.Trim(strings.Join(kept, " "), " ,;:-")
+	s = quotedRe.ReplaceAllString(s, "$1")
 	for prev := ""; prev != s; {
 		prev = s
 		s = leadingFillerRe.ReplaceAllString(s, "")

@@ -37,6 +37,7 @@ var (
 	exampleRe    = regexp.MustCompile(`(?i)(\be\.g\.?|\beg\.|\bi\.e\.?|\bfor example\b|\bfor instance\b),?`)
 	etcRe        = regexp.MustCompile(`(?i)\betc\b\.?`)
 	titleAbbrRe  = regexp.MustCompile(`(?i)\b(mr|mrs|ms|dr|st|vs)\.`)
+	slashListRe  = regexp.MustCompile(`\s+/\s+`)
 	dashListRe   = regexp.MustCompile(`([^\d\s]) +- +([^-()\n]*,[^-()\n]*?) +- +`)
 	spacedDashRe = regexp.MustCompile(`([^\d\s]) +- +([^\d\s])`)
 	multiStepRe  = regexp.MustCompile(`(?i)\b(multi[- ]?step|multi[- ]?page|step[- ]by[- ]step|one question (at a time|per (page|step|screen))|one (at a time|per page)|wizard([- ]style)?|paginated)\b`)
@@ -45,13 +46,15 @@ var (
 )
 
 // normalize rewrites typographic variants and abbreviations into one plain form:
-// "e.g." becomes "such as", "etc." loses its full stop, a list between spaced dashes
-// becomes a parenthesis, and a single spaced dash introduces like a colon.
+// "e.g." becomes "such as", "etc." loses its full stop, a spaced slash separates
+// like a comma, a list between spaced dashes becomes a parenthesis, and a single
+// spaced dash introduces like a colon.
 func normalize(s string) string {
 	s = normalizer.Replace(s)
 	s = exampleRe.ReplaceAllString(s, " such as ")
 	s = etcRe.ReplaceAllString(s, " etc")
 	s = titleAbbrRe.ReplaceAllString(s, "$1")
+	s = slashListRe.ReplaceAllString(s, ", ")
 	s = dashListRe.ReplaceAllString(s, "$1 ($2) ")
 	return spacedDashRe.ReplaceAllString(s, "$1: $2")
 }
@@ -93,7 +96,7 @@ func (p *parsed) addSentence(s string, sentence int) {
 	case k >= 0:
 		p.headers = append(p.headers, strings.Join(parts[:k+1], " "))
 		p.addParts(parts[k+1:], listed, sentence)
-	case len(parts) == 1 && findIntent(ws) != nil:
+	case len(parts) == 1 && !strings.ContainsAny(s, "?()") && findIntent(ws) != nil:
 		p.headers = append(p.headers, s)
 	case len(parts) == 1:
 		p.addParts(parts, prose, sentence)
@@ -123,16 +126,25 @@ func (p *parsed) addParts(parts []string, o origin, sentence int) {
 
 // splitSentences splits a line at full stops, exclamation and question marks that
 // end a sentence: outside parentheses and followed by a capital, a digit or the end.
+// The choices of a question may follow its question mark: "Which? (a, b) Next?".
 func splitSentences(line string) []string {
 	var out []string
 	rs := []rune(line)
 	depth, start := 0, 0
+	afterQuestion := false
 	for i, r := range rs {
 		switch r {
 		case '(', '[':
+			if depth == 0 {
+				afterQuestion = strings.HasSuffix(strings.TrimSpace(string(rs[start:i])), "?")
+			}
 			depth++
 		case ')', ']':
 			depth = max(depth-1, 0)
+			if depth == 0 && afterQuestion && endsSentence(rs, i) {
+				out = append(out, string(rs[start:i+1]))
+				start = i + 1
+			}
 		case '.', '!', '?':
 			if depth == 0 && endsSentence(rs, i) {
 				end := i
@@ -172,6 +184,8 @@ func endsSentence(rs []rune, i int) bool {
 // Longer markers come first so that the longest one at a position wins.
 var markerRe = regexp.MustCompile(`(?i)\b((we'?d|we would|i'?d|i would|would) like to (know|ask( for| about)?|collect|get|see)|` +
 	`asking (them |users |people )?(for|about|to)|asking them|asking|` +
+	`where (people|users|candidates|customers|applicants|participants|guests|students|visitors|clients|members|` +
+	`attendees|employees|they|you)( can| should| will| must| need to)?|` +
 	`(that|which) asks? (for|about)|asks for|ask (them )?(for|about|to)|ask them|ask|` +
 	`with (the following (fields|questions)|fields for|questions (about|for|on)|a question about|fields|questions)|` +
 	`with|(that )?includes?|including|(that |to )?collects?|collecting|(to )?capture|capturing|(to )?gather|gathering|` +
@@ -212,7 +226,7 @@ func headerLike(before string, colon bool) bool {
 
 func startsHeader(after string) bool {
 	ws := words(after)
-	return hasFormNoun(ws[:min(len(ws), 4)])
+	return hasFormNoun(ws[:min(len(ws), 6)])
 }
 
 func allFiller(ws []string) bool {
@@ -384,7 +398,7 @@ func optionLike(p string, first []string) bool {
 	if len(ws) == 0 || len(ws) > 5 || strings.ContainsAny(p, "()?") || noAndSplit[ws[0]] {
 		return false
 	}
-	if set("their your his her the our my")[ws[0]] {
+	if set("their your his her the our my")[ws[0]] || anyWord(ws, pronouns) {
 		return false
 	}
 	if _, ok := matchConcept(ws); ok {
@@ -392,6 +406,18 @@ func optionLike(p string, first []string) bool {
 		return firstIsField
 	}
 	return true
+}
+
+// pronouns rarely appear in a choice; an item with one is a field of its own.
+var pronouns = set("you you'd you're your they their we our i my")
+
+func anyWord(ws []string, in map[string]bool) bool {
+	for _, w := range ws {
+		if in[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // attachQualifiers moves items that only qualify the field before them ("1 to 5",

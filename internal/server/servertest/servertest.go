@@ -18,6 +18,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"forma/internal/auth"
 	"forma/internal/config"
@@ -91,6 +92,7 @@ type Env struct {
 	URL    string
 	Store  *store.Store
 	Config config.Config
+	Server *server.Server
 }
 
 // Start serves a Forma over st on a loopback port until the test ends. configure,
@@ -109,8 +111,15 @@ func Start(t testing.TB, st *store.Store, configure ...func(*config.Config)) *En
 	}
 	srv.Config.Handler = s.Handler()
 	srv.Start()
-	t.Cleanup(srv.Close)
-	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg}
+	ctx, stop := context.WithCancel(context.Background())
+	workers := make(chan struct{})
+	go func() { s.RunWorkers(ctx, 2*time.Second); close(workers) }()
+	t.Cleanup(func() {
+		stop()
+		<-workers
+		srv.Close()
+	})
+	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg, Server: s}
 }
 
 // New opens a fresh store of dialect d and starts a server on it.

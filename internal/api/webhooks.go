@@ -1,0 +1,141 @@
+package api
+
+import (
+	"net/http"
+
+	"forma/internal/form"
+	"forma/internal/httpx"
+	"forma/internal/store"
+	"forma/internal/webhook"
+)
+
+// testWebhook serves POST /forms/{id}/webhook/test: a sample payload to the given
+// url, or to the form's configured one. A receiver's failure is success=false in a
+// 200 body.
+func (a *API) testWebhook(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		URL *string `json:"url"`
+	}
+	if r.ContentLength != 0 {
+		if err := httpx.DecodeJSON(w, r, &body); err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+	}
+	f, err := a.ownedForm(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	target, err := a.testTarget(f, body.URL)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	res, err := a.cfg.Webhooks.SendTest(r.Context(), f, target)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, res)
+}
+
+// testTarget picks and checks the URL a test delivery goes to.
+func (a *API) testTarget(f *form.Form, url *string) (string, error) {
+	if url != nil && *url != "" {
+		return *url, webhook.CheckURLField("url", *url, a.cfg.AllowPrivateWebhooks)
+	}
+	if f.WebhookURL == nil {
+		return "", form.FieldInvalid("url", "is required when the form has no webhook URL configured")
+	}
+	return *f.WebhookURL, nil
+}
+
+// deliveryView is the wire shape of a delivery log entry.
+type deliveryView struct {
+	ID           int64   `json:"id"`
+	SessionID    string  `json:"sessionId"`
+	WebhookURL   string  `json:"webhookUrl"`
+	Status       string  `json:"status"`
+	ResponseCode *int    `json:"responseCode"`
+	ErrorMessage *string `json:"errorMessage"`
+	CreatedAt    string  `json:"createdAt"`
+}
+
+// webhookLogs serves GET /forms/{id}/webhook/logs: delivery attempts, newest first.
+func (a *API) webhookLogs(w http.ResponseWriter, r *http.Request) {
+	p, err := parsePage(r, 20, 100)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	f, err := a.ownedForm(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	list, total, err := a.store.WebhookLogs(r.Context(), f.ID, p.limit, p.offset)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	views := make([]deliveryView, len(list))
+	for i, d := range list {
+		views[i] = deliveryView{ID: d.ID, SessionID: d.SessionID, WebhookURL: d.URL, Status: d.Status,
+			ResponseCode: d.ResponseCode, ErrorMessage: d.ErrorMessage, CreatedAt: timestamp(d.CreatedAt)}
+	}
+	httpx.WriteJSON(w, http.StatusOK, listEnvelope("logs", views, total, p))
+}
+
+// webhookStatus serves GET /forms/{id}/webhook/status: the setting and the latest
+// delivery (null before the first).
+func (a *API) webhookStatus(w http.ResponseWriter, r *http.Request) {
+	f, err := a.ownedForm(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	last, err := a.store.LastDelivery(r.Context(), f.ID)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{
+		"enabled": f.WebhookEnabled, "url": f.WebhookURL, "lastDelivery": lastDeliveryView(last),
+	})
+}
+
+func lastDeliveryView(d *store.Delivery) any {
+	if d == nil {
+		return nil
+	}
+	return map[string]any{"status": d.Status, "responseCode": d.ResponseCode, "error": d.ErrorMessage, "attemptedAt": timestamp(d.CreatedAt)}
+}
+
+// rotateWebhookSecret serves POST /forms/{id}/webhook/secret (extension): a new
+// signing secret, shown once; the previous one keeps signing for 24 hours.
+func (a *API) rotateWebhookSecret(w http.ResponseWriter, r *http.Request) {
+	id, err := a.formID(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	secret, err := webhook.NewSecret()
+	if err == nil {
+		err = a.store.RotateWebhookSecret(r.Context(), caller(r).account.ID, id, secret)
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"secret": secret})
+}
+
+// ownedForm loads the form of the {id} path parameter for the caller.
+func (a *API) ownedForm(r *http.Request) (*form.Form, error) {
+	id, err := a.formID(r)
+	if err != nil {
+		return nil, err
+	}
+	return a.store.GetForm(r.Context(), caller(r).account.ID, id)
+}

@@ -1,0 +1,81 @@
+package webhook
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"forma/internal/form"
+)
+
+// TestResult is the outcome of a test delivery.
+type TestResult struct {
+	Success    bool    `json:"success"`
+	StatusCode *int    `json:"statusCode"`
+	Error      *string `json:"error"`
+}
+
+// SendTest POSTs a sample payload built from the form's questions to url, signed
+// like a real delivery, and reports the outcome. Test deliveries are not logged and
+// do not change the form's last delivery.
+func (d *Deliverer) SendTest(ctx context.Context, f *form.Form, url string) (TestResult, error) {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	id := "test_" + hex.EncodeToString(b)
+	body, err := json.Marshal(Payload{FormID: f.ID, FormName: f.Title, SubmissionID: id,
+		SubmittedAt: time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), Data: sampleData(f.Questions)})
+	if err != nil {
+		return TestResult{}, err
+	}
+	secrets, err := d.store.WebhookSecrets(ctx, f.ID, NewSecret)
+	if err != nil {
+		return TestResult{}, err
+	}
+	res := d.send(ctx, url, id, body, secrets)
+	return TestResult{Success: res.status == "success", StatusCode: res.code, Error: res.err}, nil
+}
+
+// sampleData answers every question with a plausible value of its type.
+func sampleData(questions []form.Question) form.Data {
+	answers := make(map[int64]any, len(questions))
+	for _, q := range questions {
+		answers[q.ID] = sampleAnswer(q)
+	}
+	return form.BuildData(questions, answers, nil)
+}
+
+func sampleAnswer(q form.Question) any {
+	switch q.Type {
+	case form.Email:
+		return "respondent@example.com"
+	case form.Number:
+		return 42.0
+	case form.Currency:
+		return 100.0
+	case form.Phone:
+		return "+1 555 0100"
+	case form.URL:
+		return "https://example.com"
+	case form.Date:
+		return time.Now().UTC().Format("2006-01-02")
+	case form.Time:
+		return "09:30"
+	case form.Select:
+		return q.Options[0]
+	case form.MultiSelect:
+		return []string{q.Options[0]}
+	case form.Rating:
+		return 5.0
+	case form.Slider:
+		return q.Slider.Min
+	case form.YesNo:
+		return true
+	case form.FileUpload:
+		return map[string]any{"name": "sample.pdf", "size": 1024, "contentType": "application/pdf", "url": "https://example.com/sample.pdf"}
+	case form.Textarea:
+		return "A longer sample answer."
+	}
+	return "Sample answer"
+}
