@@ -162,6 +162,9 @@ func scanKey(row scanner, k *APIKey, a *Account, withAccount bool) error {
 // ok=false: the request is refused and does not count. The single conditional upsert
 // is exact under concurrency, also across processes sharing the database.
 func (s *Store) CountRequest(ctx context.Context, keyID int64, day int64, limit int) (count int, ok bool, err error) {
+	if limit < 1 {
+		return 0, false, nil
+	}
 	err = s.write.QueryRowContext(ctx,
 		`INSERT INTO request_counts (key_id, utc_day, n) VALUES ($1, $2, 1)
 		 ON CONFLICT (key_id, utc_day) DO UPDATE SET n = request_counts.n + 1

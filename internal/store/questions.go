@@ -61,6 +61,7 @@ func (s *Store) UpdateQuestion(ctx context.Context, accountID, formID, questionI
 		if err := change(&q, others); err != nil {
 			return err
 		}
+		q.Order = f.Questions[idx].Order // positions change only through moveTo
 		if moveTo != nil {
 			if *moveTo < 1 || *moveTo > len(f.Questions) {
 				return form.FieldInvalid("order", "must be between 1 and %d", len(f.Questions))

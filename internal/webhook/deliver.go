@@ -55,7 +55,7 @@ type Options struct {
 
 // DefaultOptions are the settings of `forma serve`.
 func DefaultOptions() Options {
-	return Options{Workers: 16, PerForm: 2, Poll: 250 * time.Millisecond}
+	return Options{Workers: 16, PerForm: 4, Poll: 250 * time.Millisecond}
 }
 
 // Deliverer takes jobs from the outbox and delivers them: one POST each, at most
@@ -122,6 +122,7 @@ func (d *Deliverer) Run(ctx context.Context, grace time.Duration) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
+			defer d.Notify() // a slot (and maybe a busy form) is free again
 			defer d.track(job.FormID, -1)
 			d.deliver(context.WithoutCancel(ctx), job)
 		}()

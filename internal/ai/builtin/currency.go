@@ -45,19 +45,17 @@ var currencyNames = []struct {
 	{"NGN", `naira|ngn|₦`},
 }
 
-// currencyRes holds one pattern per entry of currencyNames, in the same order. A
-// pattern also takes the "in" before the name and parentheses around it, so that the
-// name can be cut out of a question ("budget in euros", "price ($)").
-var currencyRes = func() []*regexp.Regexp {
-	res := make([]*regexp.Regexp, len(currencyNames))
+// currencyRe finds any of currencyNames; the n-th entry is capture group n+1.
+var currencyRe = func() *regexp.Regexp {
+	groups := make([]string, len(currencyNames))
 	for i, c := range currencyNames {
 		var alts []string
 		for _, n := range strings.Split(c.names, "|") {
 			alts = append(alts, boundWord(n))
 		}
-		res[i] = regexp.MustCompile(`(?i)(\bin\s+)?\(?\s*(` + strings.Join(alts, "|") + `)\s*\)?`)
+		groups[i] = "(" + strings.Join(alts, "|") + ")"
 	}
-	return res
+	return regexp.MustCompile(`(?i)` + strings.Join(groups, "|"))
 }()
 
 // boundWord puts word boundaries on the sides of a name that are letters.
@@ -80,18 +78,67 @@ var (
 	isoWords = set("ALL BAM BOB CUP GEL MAD MOP PEN SOS TOP TRY")
 )
 
+// currencyKeys are literal beginnings of the currency names, lower case: a text that
+// contains none of them names no currency, and the regular expression is skipped.
+var currencyKeys = func() []string {
+	var keys []string
+	for _, c := range currencyNames {
+		for _, n := range strings.Split(c.names, "|") {
+			keys = append(keys, literalPrefix(n))
+		}
+	}
+	return keys
+}()
+
+// literalPrefix returns the text a pattern of currencyNames must begin with.
+func literalPrefix(pattern string) string {
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		switch ch := pattern[i]; ch {
+		case '\\':
+			i++
+			b.WriteByte(pattern[i])
+		case '?':
+			out := b.String()
+			return out[:len(out)-1]
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+// mayNameCurrency reports whether s contains the beginning of a currency name.
+func mayNameCurrency(s string) bool {
+	lower := strings.ToLower(s)
+	for _, k := range currencyKeys {
+		if strings.Contains(lower, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // findCurrency returns the ISO 4217 code of the first currency that s names, and
-// where the name is; ok is false when s names none. "Pounds" next to a weight is a
-// weight.
+// where the name is, with an "in" before it and parentheses around it, so that it
+// can be cut out of a question ("budget in euros", "price ($)"); ok is false when s
+// names none. "Pounds" next to a weight is a weight.
 func findCurrency(s string) (code string, loc []int, ok bool) {
-	for i, re := range currencyRes {
-		m := re.FindStringIndex(s)
-		if m == nil || (currencyNames[i].code == "GBP" && weightRe.MatchString(s) && !strings.Contains(s[m[0]:m[1]], "£")) {
+	var matches [][]int
+	if mayNameCurrency(s) {
+		matches = currencyRe.FindAllStringSubmatchIndex(s, -1)
+	}
+	for _, m := range matches {
+		i := 1
+		for m[2*i] < 0 {
+			i++
+		}
+		c := currencyNames[i-1].code
+		if c == "GBP" && weightRe.MatchString(s) && !strings.Contains(s[m[0]:m[1]], "£") {
 			continue
 		}
-		if !ok || m[0] < loc[0] {
-			code, loc, ok = currencyNames[i].code, m, true
-		}
+		code, loc, ok = c, m[:2], true
+		break
 	}
 	for _, m := range isoCodeRe.FindAllStringIndex(s, -1) {
 		c := s[m[0]:m[1]]
@@ -99,7 +146,36 @@ func findCurrency(s string) (code string, loc []int, ok bool) {
 			code, loc, ok = c, m, true
 		}
 	}
-	return code, loc, ok
+	if !ok {
+		return "", nil, false
+	}
+	return code, widen(s, loc), true
+}
+
+var (
+	inBeforeRe     = regexp.MustCompile(`(?i)\bin\s+$`)
+	openBeforeRe   = regexp.MustCompile(`\(\s*$`)
+	closeAfterRe   = regexp.MustCompile(`^\s*\)`)
+	inParenRelaxRe = regexp.MustCompile(`(?i)\(\s*in\s+$`)
+)
+
+// widen extends the location of a currency name over "in " before it and over
+// parentheses around it.
+func widen(s string, loc []int) []int {
+	from, to := loc[0], loc[1]
+	before := s[:from]
+	if m := closeAfterRe.FindStringIndex(s[to:]); m != nil {
+		if p := openBeforeRe.FindStringIndex(before); p != nil {
+			return []int{p[0], to + m[1]}
+		}
+		if p := inParenRelaxRe.FindStringIndex(before); p != nil {
+			return []int{p[0], to + m[1]}
+		}
+	}
+	if p := inBeforeRe.FindStringIndex(before); p != nil {
+		from = p[0]
+	}
+	return []int{from, to}
 }
 
 // takeCurrency returns the currency s names and s without the name.

@@ -108,7 +108,7 @@ var hints = []struct {
 	typ form.QuestionType
 }{
 	{multiHintRe, form.MultiSelect},
-	{hintRe(`drop-?down|drop down|select box|radio( buttons?)?|single choice|multiple choice|single select|pick one|choose one`), form.Select},
+	{hintRe(`drop[- ]?down|select box|radio( buttons?)?|single choice|multiple choice|single select|pick one|choose one`), form.Select},
 	{hintRe(`(range )?slider`), form.Slider},
 	{hintRe(`star rating`), form.Rating},
 	{hintRe(`yes/no|yes or no|y/n|toggle`), form.YesNo},
@@ -120,9 +120,10 @@ var hints = []struct {
 	{hintRe(`file upload|upload|attachment`), form.FileUpload},
 }
 
-var multiHintRe = hintRe(`check ?boxe?s?|check boxes|multi-?select|multiple select|(select|check|pick|choose|tick) all( that (apply|work|applies))?|` +
+var multiHintRe = hintRe(`check ?boxe?s?|multi-?select|multiple select|(select|check|pick|choose|tick) all( that (apply|work|applies))?|` +
 	`all that apply|multiple answers|select multiple|one or more`)
 
+// hintRe matches the naming words alts with the "as a"/"with a" that may lead them.
 func hintRe(alts string) *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(\b(as|with|in|using)\s+)?(\ban?\s+)?\b(` + alts + `)\b`)
 }
@@ -161,6 +162,10 @@ func (f *fragment) takeIntroducedOptions() {
 
 var alternativesRe = regexp.MustCompile(`(?i)^(do|does|are|is|will|would|can|could|should|have)\s+(you|we)\b.*?\b(\w+) or (\w+)\s*\??$`)
 
+// determinersOfAlternatives before "X or Y" make it one thing asked about ("any
+// allergies or intolerances").
+var determinersOfAlternatives = set("any a an the some")
+
 // alternatives reads the choices of a question that offers two ("do you own or
 // rent?"), which is not a yes/no question. "Any allergies or intolerances" and "or
 // not" stay yes/no.
@@ -170,7 +175,7 @@ func alternatives(s string) []string {
 		return nil
 	}
 	before := words(s[:strings.LastIndex(strings.ToLower(s), strings.ToLower(m[3]+" or"))])
-	if len(before) > 0 && set("any a an the some")[before[len(before)-1]] {
+	if len(before) > 0 && determinersOfAlternatives[before[len(before)-1]] {
 		return nil
 	}
 	return []string{capitalize(m[3]), capitalize(m[4])}

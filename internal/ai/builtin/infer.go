@@ -135,6 +135,9 @@ func questionWordType(text string, ws []string) form.QuestionType {
 	return form.Text
 }
 
+// modals ask what someone should or could do.
+var modals = set("should could would can")
+
 // asksSuggestion reports whether a "what" question asks what someone should do
 // ("what should we change", "what could I do better"), which wants free text.
 func asksSuggestion(ws []string) bool {
@@ -142,7 +145,7 @@ func asksSuggestion(ws []string) bool {
 		return false
 	}
 	for i := 1; i+1 < len(ws) && i <= 3; i++ {
-		if set("should could would can")[ws[i]] && (ws[i+1] == "we" || ws[i+1] == "i") {
+		if modals[ws[i]] && (ws[i+1] == "we" || ws[i+1] == "i") {
 			return true
 		}
 	}

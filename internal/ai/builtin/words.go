@@ -55,10 +55,14 @@ func phrases(list string) []phrase {
 // wordIs reports whether the word w is the word p, allowing a plural or possessive
 // ending on w ("comments" is "comment", "child's" is "child").
 func wordIs(w, p string) bool {
-	if w == p || w == p+"s" || w == p+"es" || w == p+"'s" {
-		return true
+	if strings.HasPrefix(w, p) {
+		switch w[len(p):] {
+		case "", "s", "es", "'s":
+			return true
+		}
 	}
-	return strings.HasSuffix(p, "y") && w == p[:len(p)-1]+"ies"
+	stem := strings.TrimSuffix(p, "y")
+	return stem != p && len(w) == len(stem)+3 && strings.HasPrefix(w, stem) && strings.HasSuffix(w, "ies")
 }
 
 // find returns the first index at which ph occurs in ws, or -1.
