@@ -27,6 +27,18 @@ type Config struct {
 	MinFillSeconds int
 	// TrustProxy takes client addresses from X-Forwarded-For.
 	TrustProxy bool
+	// AIProvider is builtin (offline, the default) or openai (any OpenAI-compatible
+	// endpoint, with AIBaseURL, AIAPIKey and AIModel).
+	AIProvider string
+	AIBaseURL  string
+	AIAPIKey   string
+	AIModel    string
+	// AITimeoutSeconds bounds one call to the model.
+	AITimeoutSeconds int
+	// CreditCosts overrides operation prices ("chat.message=2,…"); Allowances the
+	// monthly credit allowances ("free=100,…").
+	CreditCosts string
+	Allowances  string
 	// WebhookWorkers bounds concurrent webhook deliveries; 0 runs no delivery workers
 	// in this process (jobs wait in the outbox for a process that does).
 	WebhookWorkers int
@@ -48,13 +60,20 @@ func (c *Config) ServeFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.SubmitLimit, "submit-limit", envInt("FORMA_SUBMIT_LIMIT", 60), "submissions per hour one client address may make to one form; 0 = no limit (env FORMA_SUBMIT_LIMIT)")
 	fs.IntVar(&c.MinFillSeconds, "min-fill-seconds", envInt("FORMA_MIN_FILL_SECONDS", 3), "seconds the HTML form must be open before it is submitted (env FORMA_MIN_FILL_SECONDS)")
 	fs.IntVar(&c.WebhookWorkers, "webhook-workers", envInt("FORMA_WEBHOOK_WORKERS", 16), "concurrent webhook deliveries; 0 = deliver none from this process (env FORMA_WEBHOOK_WORKERS)")
+	fs.StringVar(&c.AIProvider, "ai-provider", env("FORMA_AI_PROVIDER", "builtin"), "AI provider: builtin (offline) or openai (any OpenAI-compatible API) (env FORMA_AI_PROVIDER)")
+	fs.StringVar(&c.AIBaseURL, "ai-base-url", env("FORMA_AI_BASE_URL", ""), "base URL of the OpenAI-compatible API, e.g. https://api.openai.com/v1 or http://localhost:11434/v1 (env FORMA_AI_BASE_URL)")
+	c.AIAPIKey = env("FORMA_AI_API_KEY", "") // environment only: keys do not belong in process listings
+	fs.StringVar(&c.AIModel, "ai-model", env("FORMA_AI_MODEL", ""), "model name for the openai provider (env FORMA_AI_MODEL)")
+	fs.IntVar(&c.AITimeoutSeconds, "ai-timeout", envInt("FORMA_AI_TIMEOUT", 60), "seconds one model call may take (env FORMA_AI_TIMEOUT)")
+	fs.StringVar(&c.CreditCosts, "credit-costs", env("FORMA_CREDIT_COSTS", ""), "credit prices, e.g. forms.generate=5,analytics.generate=10,chat.message=2 (env FORMA_CREDIT_COSTS)")
+	fs.StringVar(&c.Allowances, "credit-allowances", env("FORMA_CREDIT_ALLOWANCES", ""), "monthly credits per plan, e.g. free=100,builder=1000,scale=5000 (env FORMA_CREDIT_ALLOWANCES)")
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("FORMA_TRUST_PROXY"), "take client addresses from X-Forwarded-For; only behind a proxy that sets it (env FORMA_TRUST_PROXY=true)")
 }
 
 // Defaults returns the configuration `forma serve` has with no flags or
 // environment, for tests and embedding.
 func Defaults() Config {
-	return Config{Addr: ":8080", DataDir: "./data", PublicURL: "http://localhost:8080", MaxUploadMB: 10, SubmitLimit: 60, MinFillSeconds: 3, WebhookWorkers: 16}
+	return Config{Addr: ":8080", DataDir: "./data", PublicURL: "http://localhost:8080", MaxUploadMB: 10, SubmitLimit: 60, MinFillSeconds: 3, WebhookWorkers: 16, AIProvider: "builtin", AITimeoutSeconds: 60}
 }
 
 // ValidateStorage checks the storage settings every subcommand uses.
@@ -82,6 +101,9 @@ func (c *Config) Validate() error {
 	}
 	if c.SubmitLimit < 0 || c.MinFillSeconds < 0 || c.WebhookWorkers < 0 {
 		return fmt.Errorf("--submit-limit, --min-fill-seconds and --webhook-workers must not be negative")
+	}
+	if err := c.validateAI(); err != nil {
+		return err
 	}
 	if c.PublicURL != "" {
 		u, err := url.Parse(c.PublicURL)
@@ -126,4 +148,20 @@ func env(name, def string) string {
 		return v
 	}
 	return def
+}
+
+func (c *Config) validateAI() error {
+	switch c.AIProvider {
+	case "builtin":
+	case "openai":
+		if c.AIBaseURL == "" || c.AIModel == "" {
+			return fmt.Errorf("the openai AI provider needs FORMA_AI_BASE_URL (e.g. https://api.openai.com/v1) and FORMA_AI_MODEL (and usually FORMA_AI_API_KEY)")
+		}
+	default:
+		return fmt.Errorf("--ai-provider (FORMA_AI_PROVIDER) must be builtin or openai (got %q)", c.AIProvider)
+	}
+	if c.AITimeoutSeconds < 1 {
+		return fmt.Errorf("--ai-timeout (FORMA_AI_TIMEOUT) must be at least 1 second")
+	}
+	return nil
 }

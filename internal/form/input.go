@@ -284,6 +284,9 @@ func validateOptions(q *Question, prefix string, p *Problems) {
 	for i, o := range q.Options {
 		f := fmt.Sprintf("%s[%d]", field, i)
 		checkLength(o, 1, MaxOptionLen, f, p)
+		if o != "" && strings.TrimSpace(o) == "" {
+			p.Add(f, "must not be blank")
+		}
 		if seen[o] {
 			p.Add(f, "duplicates option %q", o)
 		}

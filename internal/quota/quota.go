@@ -4,6 +4,8 @@ package quota
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -16,24 +18,54 @@ type Plan struct {
 	Overage bool
 }
 
-// The plans, as decisions.md sets them.
-var plans = map[string]Plan{
-	"free":    {Tier: "free", DailyLimit: 1000, MonthlyAllowance: 100},
-	"builder": {Tier: "builder", DailyLimit: 5000, MonthlyAllowance: 1000, Overage: true},
-	"scale":   {Tier: "scale", DailyLimit: 10000, MonthlyAllowance: 5000, Overage: true},
+// Plans are the plans by tier.
+type Plans map[string]Plan
+
+// DefaultPlans are the plans as decisions.md sets them.
+func DefaultPlans() Plans {
+	return Plans{
+		"free":    {Tier: "free", DailyLimit: 1000, MonthlyAllowance: 100},
+		"builder": {Tier: "builder", DailyLimit: 5000, MonthlyAllowance: 1000, Overage: true},
+		"scale":   {Tier: "scale", DailyLimit: 10000, MonthlyAllowance: 5000, Overage: true},
+	}
 }
 
-// KeyLimits are the daily limits a key may be given at creation.
-var KeyLimits = []int{100, 500, 1000, 5000, 10000}
-
-// PlanFor returns the plan of a tier; an error names the valid tiers.
-func PlanFor(tier string) (Plan, error) {
-	p, ok := plans[tier]
+// For returns the plan of a tier; an error names the valid tiers.
+func (ps Plans) For(tier string) (Plan, error) {
+	p, ok := ps[tier]
 	if !ok {
 		return Plan{}, fmt.Errorf("tier must be free, builder or scale (got %q)", tier)
 	}
 	return p, nil
 }
+
+// WithAllowances returns a copy of ps with the monthly allowances of the tiers in
+// spec ("free=100,builder=1000,scale=5000"; tiers not named keep theirs).
+func (ps Plans) WithAllowances(spec string) (Plans, error) {
+	out := Plans{}
+	for k, v := range ps {
+		out[k] = v
+	}
+	values, err := parseAssignments(spec)
+	if err != nil {
+		return nil, err
+	}
+	for tier, n := range values {
+		p, err := out.For(tier)
+		if err != nil {
+			return nil, err
+		}
+		p.MonthlyAllowance = n
+		out[tier] = p
+	}
+	return out, nil
+}
+
+// KeyLimits are the daily limits a key may be given at creation.
+var KeyLimits = []int{100, 500, 1000, 5000, 10000}
+
+// PlanFor returns the default plan of a tier; an error names the valid tiers.
+func PlanFor(tier string) (Plan, error) { return DefaultPlans().For(tier) }
 
 // ValidKeyLimit reports whether n is one of the selectable key limits.
 func ValidKeyLimit(n int) bool {
@@ -94,6 +126,44 @@ type Costs map[string]int
 // DefaultCosts are decisions.md's default prices.
 func DefaultCosts() Costs {
 	return Costs{"forms.generate": 5, "analytics.generate": 10, "chat.message": 2}
+}
+
+// WithCosts returns a copy of c with the prices in spec
+// ("forms.generate=5,analytics.generate=10,chat.message=2"); only known operations.
+func (c Costs) WithCosts(spec string) (Costs, error) {
+	out := Costs{}
+	for k, v := range c {
+		out[k] = v
+	}
+	values, err := parseAssignments(spec)
+	if err != nil {
+		return nil, err
+	}
+	for op, n := range values {
+		if _, ok := out[op]; !ok {
+			return nil, fmt.Errorf("unknown operation %q (known: forms.generate, analytics.generate, chat.message)", op)
+		}
+		out[op] = n
+	}
+	return out, nil
+}
+
+// parseAssignments reads "a=1,b=2" into a map of non-negative integers.
+func parseAssignments(spec string) (map[string]int, error) {
+	out := map[string]int{}
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(part, "=")
+		n, err := strconv.Atoi(strings.TrimSpace(value))
+		if !ok || err != nil || n < 0 {
+			return nil, fmt.Errorf("%q must look like name=number", part)
+		}
+		out[strings.TrimSpace(name)] = n
+	}
+	return out, nil
 }
 
 // Balance is an account's credit position in its current cycle.

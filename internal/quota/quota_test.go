@@ -52,3 +52,22 @@ func TestNextMidnight(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+func TestConfigurablePricesAndAllowances(t *testing.T) {
+	costs, err := DefaultCosts().WithCosts("chat.message=3, forms.generate=0")
+	if err != nil || costs["chat.message"] != 3 || costs["forms.generate"] != 0 || costs["analytics.generate"] != 10 {
+		t.Fatalf("costs %v %v", costs, err)
+	}
+	if _, err := DefaultCosts().WithCosts("chat=1"); err == nil {
+		t.Error("unknown operation accepted")
+	}
+	plans, err := DefaultPlans().WithAllowances("free=50")
+	if err != nil || plans["free"].MonthlyAllowance != 50 || plans["scale"].MonthlyAllowance != 5000 || DefaultPlans()["free"].MonthlyAllowance != 100 {
+		t.Fatalf("plans %v %v", plans, err)
+	}
+	for _, bad := range []string{"gold=1", "free=-1", "free", "free=x"} {
+		if _, err := DefaultPlans().WithAllowances(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

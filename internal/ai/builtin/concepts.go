@@ -10,8 +10,8 @@ type concept struct {
 	label   string            // the question text when the fragment names the concept plainly; "" keeps the user's words
 	options []string          // default choices for select types
 	slider  *form.SliderConfig
-	// essential marks fields that a form of any kind needs answered (a name, an
-	// email address, consent to terms).
+	// essential marks fields that a form of any kind needs answered: the first name
+	// and email address, and every agreement (a yes/no concept).
 	essential bool
 	// synonymous concepts mean the same by each of their phrases, so the label
 	// fits all of them; otherwise it fits only the first ("mobile number" stays).
@@ -83,7 +83,7 @@ var concepts = []concept{
 		"square meters|square metres|acres|hectares|miles|kilometers|kilometres|km", ""),
 	c("terms", form.YesNo, "terms|terms and conditions|terms of service|privacy policy|waiver|rules|code of conduct",
 		"I agree to the terms and conditions").essentialField(),
-	c("consent", form.YesNo, "consent|photo release|permission|gdpr|opt in|opt-in|agree|accept", ""),
+	c("consent", form.YesNo, "consent|photo release|permission|gdpr|opt in|opt-in|agree|accept", "").essentialField(),
 	c("newsletter", form.YesNo, "newsletter|subscribe|mailing list|marketing emails|email updates",
 		"Would you like to subscribe to our newsletter?"),
 	c("attendance", form.YesNo, "attending|attendance|will attend|able to attend|plus one|plus-one", "Will you attend?"),
@@ -99,7 +99,7 @@ var concepts = []concept{
 		"actual behaviour|actual result|reason|why|motivation|cover letter|bio|biography|about yourself|"+
 		"about you|personal statement|statement|abstract|story|improve|improvement|better|"+
 		"medical conditions|medications|allergies|allergy|liked|like most|like best|enjoy|enjoyed|disliked|"+
-		"expected to learn|went wrong|go wrong|challenge|challenges", ""),
+		"expected to learn|went wrong|go wrong|challenge|hope|hope to|goals|expectations|review|review text", ""),
 	c("hear", form.Select, "hear about us|heard about us|hear about|heard about|find us|found us|"+
 		"found out about us|referral source|referred by", "How did you hear about us?").withOptions(referralOptions...).synonyms(),
 	c("gender", form.Select, "gender", "Gender").withOptions("Female", "Male", "Non-binary", "Prefer not to say").synonyms(),
@@ -114,16 +114,16 @@ var concepts = []concept{
 	c("employment", form.Select, "employment type|job type", "Employment type").
 		withOptions("Full-time", "Part-time", "Contract", "Internship").synonyms(),
 	c("level", form.Select, "experience level|skill level|level of experience|proficiency", "Experience level").
-		withOptions("Beginner", "Intermediate", "Advanced", "Expert").synonyms(),
+		withOptions("Beginner", "Intermediate", "Advanced", "Expert"),
 	c("education", form.Select, "education|education level|highest education|degree|highest degree", "Highest level of education").
-		withOptions("High school", "Associate degree", "Bachelor's degree", "Master's degree", "Doctorate", "Other").synonyms(),
+		withOptions("High school", "Associate degree", "Bachelor's degree", "Master's degree", "Doctorate", "Other"),
 	c("priority", form.Select, "priority|severity|urgency|importance", "").withOptions(severityOptions...),
 	c("frequency", form.Select, "how often|frequency", "").withOptions("Daily", "Weekly", "Monthly", "Rarely", "Never"),
 	c("payment", form.Select, "payment method|payment|pay by|payment option|how would you like to pay", "Payment method").
 		withOptions(paymentOptions...).synonyms(),
 	c("browser", form.Select, "browser|web browser", "Browser").withOptions(browserOptions...).synonyms(),
 	c("os", form.Select, "operating system|os|platform", "Operating system").
-		withOptions("Windows", "macOS", "Linux", "iOS", "Android", "Other").synonyms(),
+		withOptions("Windows", "macOS", "Linux", "iOS", "Android", "Other"),
 	c("device", form.Select, "device|device type", "Device").withOptions("Desktop or laptop", "Tablet", "Mobile phone", "Other").synonyms(),
 	c("dietary", form.MultiSelect, "dietary requirements|dietary restrictions|dietary needs|dietary preferences|"+
 		"diet|dietary", "Dietary requirements").withOptions(dietaryOptions...),

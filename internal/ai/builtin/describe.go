@@ -7,7 +7,7 @@ const fallbackTitle = "New Form"
 
 // titleStop ends the words before a form noun that belong to its title ("a short
 // customer feedback survey" → "Customer Feedback Survey").
-var titleStop = set("a an the our my your their this that for to of with and create make build need needs want " +
+var titleStop = set("a an the our my your their this that for to of with create make build need needs want " +
 	"please me us i we generate design set up simple short quick basic new little small online some is are be " +
 	"can could would will help just about tell")
 
@@ -17,7 +17,8 @@ var genericNouns = set("form forms sheet")
 
 // makeTitle names the form after the first header that names it ("job application
 // form" → "Job Application", "a feedback form for my yoga class" → "Yoga Class
-// Feedback"), else after its intent.
+// Feedback"), else after a short header ("Employee exit interview"), else after its
+// intent.
 func makeTitle(headers []string, in *intent) string {
 	for _, h := range headers {
 		t := titleFrom(splitWords(h))
@@ -32,10 +33,27 @@ func makeTitle(headers []string, in *intent) string {
 		}
 		return truncate(t, 80)
 	}
+	for _, h := range headers {
+		if t := shortLabel(splitWords(h)); t != "" {
+			return t
+		}
+	}
 	if in != nil {
 		return in.title
 	}
 	return fallbackTitle
+}
+
+// shortLabel titles a header of two to five words without its leading filler; ""
+// for other headers.
+func shortLabel(ws []string) string {
+	for len(ws) > 0 && titleStop[strings.ToLower(ws[0])] {
+		ws = ws[1:]
+	}
+	if len(ws) < 2 || len(ws) > 5 {
+		return ""
+	}
+	return titleCase(strings.Join(ws, " "))
 }
 
 // titleFrom builds a title around the first form noun of ws; "" when there is none
@@ -80,6 +98,7 @@ func indexOfFormNoun(ws []string) int {
 
 var (
 	purposeLeads = set("for about on")
+	gerunds      = set("collecting gathering capturing getting requesting")
 	determiners  = set("a an the our my your their his her its this")
 	purposeStops = set("asking ask with that where which who to including collecting so and or where " +
 		"should must we i they it is are will")
@@ -94,7 +113,7 @@ func purposeAfter(ws []string) string {
 	var out []string
 	for _, w := range ws[1:] {
 		lw := strings.ToLower(w)
-		if len(out) == 0 && determiners[lw] {
+		if len(out) == 0 && (determiners[lw] || gerunds[lw]) {
 			continue
 		}
 		if purposeStops[lw] || len(out) == 4 {

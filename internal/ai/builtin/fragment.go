@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"forma/internal/form"
 )
@@ -40,9 +41,11 @@ func analyse(raw string) fragment {
 			f.text = f.text[:loc[0]] + f.text[loc[1]:]
 		}
 	}
-	f.text = strings.Join(strings.Fields(f.text), " ")
+	f.text = strings.Join(strings.Fields(emptyParensRe.ReplaceAllString(f.text, "")), " ")
 	return f
 }
+
+var emptyParensRe = regexp.MustCompile(`\(\s*\)`)
 
 var parensRe = regexp.MustCompile(`\(([^()]*)\)`)
 
@@ -59,7 +62,7 @@ func (f *fragment) takeParens() {
 			f.multi = true
 			return ""
 		}
-		if sc, loc, ok := findScale(inner); ok && !hasContent(inner[:loc[0]]+inner[loc[1]:]) {
+		if sc, loc, ok := findScale(inner); ok && onlyScale(inner[:loc[0]]+inner[loc[1]:]) {
 			f.scale = &sc
 			return ""
 		}
@@ -69,6 +72,12 @@ func (f *fragment) takeParens() {
 		}
 		return g
 	})
+}
+
+// onlyScale reports whether what is left beside a scale says nothing more: no
+// other numbers ("1-10, 11-50" are choices) and no words.
+func onlyScale(rest string) bool {
+	return !hasContent(rest) && strings.IndexFunc(rest, unicode.IsDigit) < 0
 }
 
 var (
@@ -128,7 +137,8 @@ func hintRe(alts string) *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(\b(as|with|in|using)\s+)?(\ban?\s+)?\b(` + alts + `)\b`)
 }
 
-// takeHints records the first type the text names and removes the naming words.
+// takeHints records the first type the text names and removes the naming words,
+// unless nothing would be left of the field ("a 5 star rating").
 func (f *fragment) takeHints() {
 	for _, h := range hints {
 		loc := h.re.FindStringIndex(f.text)
@@ -140,10 +150,11 @@ func (f *fragment) takeHints() {
 		} else if f.hint == "" {
 			f.hint = h.typ
 		}
-		if h.typ == form.FileUpload && !hasContent(f.text[:loc[0]]) {
+		rest := f.text[:loc[0]] + " " + f.text[loc[1]:]
+		if h.typ == form.FileUpload && !hasContent(f.text[:loc[0]]) || !hasContent(rest) {
 			continue
 		}
-		f.text = f.text[:loc[0]] + " " + f.text[loc[1]:]
+		f.text = rest
 	}
 }
 
@@ -160,123 +171,6 @@ func (f *fragment) takeIntroducedOptions() {
 	}
 }
 
-var alternativesRe = regexp.MustCompile(`(?i)^(do|does|are|is|will|would|can|could|should|have)\s+(you|we)\b.*?\b(\w+) or (\w+)\s*\??$`)
-
-// determinersOfAlternatives before "X or Y" make it one thing asked about ("any
-// allergies or intolerances").
-var determinersOfAlternatives = set("any a an the some")
-
-// alternatives reads the choices of a question that offers two ("do you own or
-// rent?"), which is not a yes/no question. "Any allergies or intolerances" and "or
-// not" stay yes/no.
-func alternatives(s string) []string {
-	m := alternativesRe.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil || strings.EqualFold(m[4], "not") {
-		return nil
-	}
-	before := words(s[:strings.LastIndex(strings.ToLower(s), strings.ToLower(m[3]+" or"))])
-	if len(before) > 0 && determinersOfAlternatives[before[len(before)-1]] {
-		return nil
-	}
-	return []string{capitalize(m[3]), capitalize(m[4])}
-}
-
-var introRe = regexp.MustCompile(`(?i)^\s*(such as|including|like|one of|either|options:?|choices:?|choose from)\s+`)
-
-func stripIntroducer(s string) string { return introRe.ReplaceAllString(s, "") }
-
-var (
-	orRe       = regexp.MustCompile(`(?i)\s+or\s+`)
-	lastAndRe  = regexp.MustCompile(`(?i)\s+and\s+`)
-	openEndRe  = regexp.MustCompile(`(?i)[,\s]*\b(etc|and so on|and more|and others|or others?|or something else)\s*$`)
-	optTrimSet = " \"'.!?:;-"
-	optPrefix  = regexp.MustCompile(`(?i)^(or|and|either)\s+`)
-)
-
-// splitOptions splits a list of choices at commas, at "or", and at the "and" before
-// the last choice. An open end ("etc") adds "Other". Choices are kept as written,
-// trimmed; duplicates are dropped.
-func splitOptions(s string) []string {
-	s = strings.ReplaceAll(strings.TrimSpace(s), " \x00 ", " and ")
-	other := openEndRe.MatchString(s)
-	s = openEndRe.ReplaceAllString(s, "")
-	s = protectedAnd.ReplaceAllStringFunc(s, func(m string) string { return strings.ReplaceAll(m, " and ", " \x00 ") })
-	parts := splitTop(s, ",;")
-	if len(parts) == 1 && !orRe.MatchString(s) && !lastAndRe.MatchString(s) {
-		if days := weekdayRange(s); days != nil {
-			return days
-		}
-		parts = splitSlash(s)
-	}
-	var out []string
-	seen := map[string]bool{}
-	for i, p := range parts {
-		var pieces []string
-		for _, q := range orRe.Split(p, -1) {
-			if i == len(parts)-1 {
-				pieces = append(pieces, lastAndRe.Split(q, -1)...)
-			} else {
-				pieces = append(pieces, q)
-			}
-		}
-		for _, o := range pieces {
-			o = strings.Trim(optPrefix.ReplaceAllString(strings.Trim(o, optTrimSet), ""), optTrimSet)
-			o = truncate(strings.ReplaceAll(o, " \x00 ", " and "), form.MaxOptionLen)
-			if o != "" && !seen[strings.ToLower(o)] && len(out) < maxOptions {
-				seen[strings.ToLower(o)] = true
-				out = append(out, o)
-			}
-		}
-	}
-	if other && !seen["other"] && len(out) > 0 {
-		out = append(out, "Other")
-	}
-	return out
-}
-
-var (
-	weekdays       = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
-	weekdayRangeRe = regexp.MustCompile(`(?i)^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(-|to|through|until|till)\s*(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$`)
-)
-
-// weekdayRange expands "Monday to Friday" into the days it spans; nil when s is not
-// a range of weekdays.
-func weekdayRange(s string) []string {
-	m := weekdayRangeRe.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return nil
-	}
-	from, to := weekdayIndex(m[1]), weekdayIndex(m[3])
-	if from >= to {
-		return nil
-	}
-	return append([]string(nil), weekdays[from:to+1]...)
-}
-
-func weekdayIndex(prefix string) int {
-	for i, d := range weekdays {
-		if strings.EqualFold(d[:3], prefix) {
-			return i
-		}
-	}
-	return -1
-}
-
-// maxOptions bounds the choices taken from a prompt.
-const maxOptions = 50
-
-// splitSlash splits "S/M/L" and "yes/no", but not "24/7" or "n/a".
-func splitSlash(s string) []string {
-	parts := strings.Split(s, "/")
-	for _, p := range parts {
-		p = strings.TrimSpace(p)
-		if len(p) < 1 || strings.Trim(p, "0123456789") == "" || (len(parts) == 2 && len(p) < 2) {
-			return []string{s}
-		}
-	}
-	return parts
-}
-
 // scale is a numeric range the prompt gives for an answer.
 type scale struct{ lo, hi int }
 
@@ -287,7 +181,8 @@ func (s scale) String() string { return fmt.Sprintf("%d-%d", s.lo, s.hi) }
 func (s scale) isRating() bool { return s.lo == 1 && s.hi == 5 }
 
 var scaleRes = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b((on )?a scale (of|from) |scale (of|from) |from |rated? |score )?(\d{1,3}) ?(-|to) ?(\d{1,3})\b( ?(stars?|points?|scale))?`),
+	regexp.MustCompile(`(?i)\b((on )?a scale (of|from) |scale (of|from) |from |rated? |score |on an? )?` +
+		`(\d{1,3}) ?(-|to) ?(\d{1,3})\b( ?(stars?|points?|scale|point scale))?`),
 	regexp.MustCompile(`(?i)\b(on a scale )?between (\d{1,3}) and (\d{1,3})\b`),
 	regexp.MustCompile(`(?i)\b(rated? |score )?out of (\d{1,3})\b( ?stars?)?`),
 	regexp.MustCompile(`(?i)\b(\d{1,2})[- ]?(stars?|point scale)\b`),
@@ -312,7 +207,7 @@ func findScale(s string) (scale, []int, bool) {
 		case 3:
 			sc = scale{1, num(1)}
 		}
-		if sc.lo < sc.hi && sc.hi <= 1000 {
+		if sc.lo < sc.hi {
 			return sc, m[:2], true
 		}
 	}

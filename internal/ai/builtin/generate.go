@@ -3,6 +3,7 @@
 package builtin
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -27,8 +28,8 @@ const promptExample = "describe the form you want, for example: 'a contact form 
 // without listing fields gets a template. The same prompt always gives the same form.
 //
 // It returns a *form.Error with code form.Invalid, naming the field "prompt", when
-// the prompt is empty, longer than MaxPromptLen characters, or does not describe a
-// form.
+// the prompt is empty, not valid UTF-8, longer than MaxPromptLen characters, or does
+// not describe a form.
 func GenerateForm(prompt string) (form.FormInput, error) {
 	if err := checkPrompt(prompt); err != nil {
 		return form.FormInput{}, err
@@ -77,6 +78,8 @@ func checkPrompt(prompt string) error {
 	switch {
 	case strings.TrimSpace(prompt) == "":
 		return form.FieldInvalid("prompt", "is empty; %s", promptExample)
+	case !utf8.ValidString(prompt):
+		return form.FieldInvalid("prompt", "must be valid UTF-8")
 	case n > MaxPromptLen:
 		return form.FieldInvalid("prompt", "must be at most %d characters (got %d)", MaxPromptLen, n)
 	case letters < 3 || !hasContent(prompt):
@@ -93,33 +96,34 @@ func markRequired(qs []question, in *intent) []question {
 	for i := range qs {
 		q := &qs[i]
 		if !q.explicit && q.concept != "" {
-			q.required = essential(*q, seen[q.concept]) || in != nil && !seen[q.concept] && contains(in.required, q.concept)
+			q.required = essential(*q, seen[q.concept]) || neededBy(in, q.concept, seen[q.concept])
 		}
 		seen[q.concept] = true
 	}
 	return qs
 }
 
+// neededBy reports whether the intent needs the first question about concept
+// answered (a contact form's message, a job application's resume).
+func neededBy(in *intent, concept string, repeated bool) bool {
+	return in != nil && !repeated && slices.Contains(in.required, concept)
+}
+
+// optionalWords mark a name or email that is not the respondent's own ("emergency
+// contact name", "email if we can follow up").
 var optionalWords = phrases("if|of|optional|other|alternative|secondary|emergency")
 
+// essential reports whether q is a field every form needs answered (see
+// concept.essential); repeated says an earlier question was about the same concept.
 func essential(q question, repeated bool) bool {
 	k := conceptByKey(q.concept)
 	switch {
 	case !k.essential:
 		return false
-	case k.key == "terms":
+	case k.typ == form.YesNo:
 		return true
 	}
 	return !repeated && !anyPhrase(words(q.text), optionalWords)
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // mergeTemplate fills a thin prompt out with its intent's template: a parsed question
@@ -147,6 +151,7 @@ func mergeTemplate(tpl, parsed []question) []question {
 	return append(out[:at], append(extra, out[at:]...)...)
 }
 
+// indexOfConcept returns the first question about concept not yet taken, or -1.
 func indexOfConcept(qs []question, concept string, taken map[int]bool) int {
 	for i, q := range qs {
 		if concept != "" && q.concept == concept && !taken[i] {

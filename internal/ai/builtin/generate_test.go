@@ -54,6 +54,14 @@ func TestBadPrompts(t *testing.T) {
 	}
 }
 
+func TestInvalidUTF8(t *testing.T) {
+	_, err := builtin.GenerateForm("a contact form with name, email and \xab message")
+	var fe *form.Error
+	if !errors.As(err, &fe) || fe.Code != form.Invalid || fe.Fields[0].Field != "prompt" {
+		t.Fatalf("got %v, want an Invalid error about the prompt", err)
+	}
+}
+
 func TestPromptLength(t *testing.T) {
 	long := strings.Repeat("name, email, ", 400)
 	_, err := builtin.GenerateForm(long)
@@ -245,6 +253,17 @@ func TestTitleAndWording(t *testing.T) {
 	}
 	if got := *generate(t, "a feedback form for my yoga class").Title; got != "Yoga Class Feedback" {
 		t.Errorf("title %q, want %q", got, "Yoga Class Feedback")
+	}
+}
+
+func TestWording(t *testing.T) {
+	in := generate(t, "a survey with state, city, zip code, rate our app?, whether they've used it before, "+
+		"which features they use (search, sharing) and what they liked most")
+	for _, want := range []string{"State", "City", "Zip code", "How would you rate our app?",
+		"Have you used it before?", "Which features do you use?", "What did you like most?"} {
+		if got := *question(t, in, want).Question; got != want {
+			t.Errorf("question %q, want %q", got, want)
+		}
 	}
 }
 

@@ -46,6 +46,7 @@ func matchConcept(ws []string) (concept, bool) {
 	return concepts[best], true
 }
 
+// boolInt is 1 for true.
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -53,6 +54,7 @@ func boolInt(b bool) int {
 	return 0
 }
 
+// greater compares scores lexicographically.
 func greater(a, b [3]int) bool {
 	for i := range a {
 		if a[i] != b[i] {
@@ -66,11 +68,11 @@ func greater(a, b [3]int) bool {
 // email).
 var coreNoise = set("a an the your their my our his her any please upload field")
 
-// naming returns how plainly ws names k: whether it says nothing but one of k's
-// phrases (then it asks the same as any other such field), and whether k's own
-// question text fits it ("email" becomes "Email address", "work email" keeps the
-// prompt's words).
-func (k concept) naming(ws []string) (plain, labelFits bool) {
+// names reports whether ws names k plainly: nothing but k's first phrase, or any of
+// its phrases when they are synonyms. Such a field asks the same as any other that
+// names k plainly, and k's own question text fits it ("email" and "e-mail address"
+// become "Email address"; "work email" and "mobile number" keep the prompt's words).
+func (k concept) names(ws []string) bool {
 	var core []string
 	for _, w := range ws {
 		if !coreNoise[w] {
@@ -79,10 +81,10 @@ func (k concept) naming(ws []string) (plain, labelFits bool) {
 	}
 	for i, ph := range k.phrases {
 		if ph.equals(core) {
-			return true, k.label != "" && (i == 0 || k.synonymous)
+			return i == 0 || k.synonymous
 		}
 	}
-	return false, false
+	return false
 }
 
 // Question words by the answer they expect.
@@ -107,10 +109,14 @@ func inferType(f fragment, ws []string, k concept, known bool) form.QuestionType
 			return form.Rating
 		}
 		return form.Slider
-	case len(f.options) >= 2 || known && k.typ.HasOptions():
+	case len(f.options) >= 2:
 		return choiceType(f, ws, k)
 	case len(ws) > 0 && yesNoStarts[ws[0]] && !anyPhrase(ws, openEnded):
 		return form.YesNo
+	case len(ws) > 1 && ws[0] == "number":
+		return form.Number
+	case known && k.typ.HasOptions():
+		return choiceType(f, ws, k)
 	case f.currency != "" && (!known || k.typ == form.Text || k.typ == form.Number):
 		return form.Currency
 	case known:
@@ -138,14 +144,15 @@ func questionWordType(text string, ws []string) form.QuestionType {
 // modals ask what someone should or could do.
 var modals = set("should could would can")
 
-// asksSuggestion reports whether a "what" question asks what someone should do
-// ("what should we change", "what could I do better"), which wants free text.
+// asksSuggestion reports whether a "what" question asks what someone should or
+// would do ("what should we change", "what would you change"), which wants free
+// text.
 func asksSuggestion(ws []string) bool {
 	if ws[0] != "what" {
 		return false
 	}
 	for i := 1; i+1 < len(ws) && i <= 3; i++ {
-		if modals[ws[i]] && (ws[i+1] == "we" || ws[i+1] == "i") {
+		if modals[ws[i]] && (subjects[ws[i+1]] || ws[i+1] == "i") {
 			return true
 		}
 	}
@@ -169,6 +176,7 @@ func choiceType(f fragment, ws []string, k concept) form.QuestionType {
 // multiCues are words that ask for several choices.
 var multiCues = phrases("which of|any of|interests|interested in|availability|available|skills|hobbies")
 
+// yesNoOptions reports whether the choices are just yes and no.
 func yesNoOptions(opts []string) bool {
 	return len(opts) == 2 && strings.EqualFold(opts[0], "yes") && strings.EqualFold(opts[1], "no")
 }
@@ -191,20 +199,31 @@ var notPlural = set("us yes news series status address business gas plus bus cam
 // pluralHead reports whether the field names its subject in the plural ("fitness
 // goals", "which days ..."), so that several choices fit.
 func pluralHead(ws []string) bool {
-	if len(ws) == 0 {
+	switch {
+	case len(ws) == 0:
 		return false
+	case whWords[ws[0]]:
+		return pluralAsked(ws)
 	}
-	if whWords[ws[0]] {
-		for i := 1; i < min(len(ws), 4); i++ {
-			if yesNoStarts[ws[i]] || ws[i] == "you" {
-				break
-			}
-			if isPlural(ws[i]) && !verbBeforeObject(ws, i) {
-				return true
-			}
+	return pluralNoun(ws)
+}
+
+// pluralAsked reports whether a question asks about a plural: "which days ...".
+func pluralAsked(ws []string) bool {
+	for i := 1; i < min(len(ws), 4); i++ {
+		if yesNoStarts[ws[i]] || ws[i] == "you" {
+			return false
 		}
-		return false
+		if isPlural(ws[i]) && !verbBeforeObject(ws, i) {
+			return true
+		}
 	}
+	return false
+}
+
+// pluralNoun reports whether the head noun of a noun phrase is plural: the last word
+// before a preposition, clause or pronoun, skipping participles ("services needed").
+func pluralNoun(ws []string) bool {
 	end := len(ws)
 	for i, w := range ws {
 		if i > 0 && (prepositions[w] || clauseStarts[w] || subjects[w] || objects[w]) {
@@ -228,6 +247,7 @@ func verbBeforeObject(ws []string, i int) bool {
 	return i+1 < len(ws) && objects[ws[i+1]] && (i+2 == len(ws) || notVerbs[ws[i+2]])
 }
 
+// isPlural reports whether w looks like a plural noun.
 func isPlural(w string) bool {
 	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
 		!strings.HasSuffix(w, "'s") && !notPlural[w]

@@ -10,11 +10,19 @@ var protectedAnd = regexp.MustCompile(`(?i)\b(terms and conditions|make and mode
 	`bed and breakfast|salt and pepper|fish and chips|mac and cheese|q and a|r and d|health and safety|` +
 	`food and drinks?|arts and crafts|pros and cons|\d+ and \d+)\b`)
 
+// protectAnd hides the "and" of protected phrases from splitting; restoreAnd brings
+// it back.
+func protectAnd(s string) string {
+	return protectedAnd.ReplaceAllStringFunc(s, func(m string) string { return strings.ReplaceAll(m, " and ", " \x00 ") })
+}
+
+func restoreAnd(s string) string { return strings.ReplaceAll(s, " \x00 ", " and ") }
+
 // splitItems splits a list into fields: at semicolons when it has any, otherwise at
 // commas and at "and"/"plus"; never inside parentheses. Choices that follow
 // "such as" or a colon are put back together with their field.
 func splitItems(list string) []string {
-	list = protectedAnd.ReplaceAllStringFunc(list, func(m string) string { return strings.ReplaceAll(m, " and ", " \x00 ") })
+	list = protectAnd(list)
 	var parts []string
 	if strings.Contains(list, ";") {
 		parts = splitTop(list, ";")
@@ -25,7 +33,7 @@ func splitItems(list string) []string {
 	}
 	parts = absorbOptions(parts)
 	for i := range parts {
-		parts[i] = strings.TrimSpace(strings.ReplaceAll(parts[i], " \x00 ", " and "))
+		parts[i] = strings.TrimSpace(restoreAnd(parts[i]))
 	}
 	return parts
 }
@@ -55,18 +63,23 @@ var andRe = regexp.MustCompile(`(?i)\s+(and|plus|as well as|along with)\s+`)
 var noAndSplit = set("how what which why when where who whose do does did are is was were will would can " +
 	"could should have has had whether if describe explain")
 
-// splitAnd splits a comma-separated part at "and", outside parentheses, unless the
-// part is a question. A lone attribute after "and" takes the modifier of the one
+// splitAnd splits a comma-separated part at "and", outside parentheses. In a
+// question it splits only where a new question starts ("which features you use and
+// what you liked"). A lone attribute after "and" takes the modifier of the one
 // before it: "emergency contact name and phone" asks for the emergency contact's
 // phone.
 func splitAnd(part string) []string {
 	ws := words(part)
-	if len(ws) == 0 || noAndSplit[ws[0]] {
+	if len(ws) == 0 {
 		return []string{part}
 	}
+	question := noAndSplit[ws[0]]
 	var pieces []string
 	start := 0
 	for _, loc := range andRe.FindAllStringIndex(part, -1) {
+		if question && !startsQuestion(part[loc[1]:]) {
+			continue
+		}
 		if strings.Count(part[:loc[0]], "(") == strings.Count(part[:loc[0]], ")") {
 			pieces = append(pieces, part[start:loc[0]])
 			start = loc[1]
@@ -77,6 +90,12 @@ func splitAnd(part string) []string {
 		pieces[i] = inheritModifier(pieces[i-1], pieces[i])
 	}
 	return pieces
+}
+
+// startsQuestion reports whether s opens with a question word.
+func startsQuestion(s string) bool {
+	ws := words(s)
+	return len(ws) > 0 && (whWords[ws[0]] || ws[0] == "whether" || ws[0] == "if")
 }
 
 var (

@@ -9,16 +9,18 @@ var (
 	// leadingFillerRe matches words that open a field without being part of it:
 	// "and their phone", "a field for the budget", "ask if ...".
 	leadingFillerRe = regexp.MustCompile(`(?i)^(and|or|also|plus|then|finally|lastly|maybe|optionally|please|` +
-		`give|provide|enter|say|share|state|specify|` +
-		`a field for|field for|a question (about|asking|for)|a place (to|for)|a space for|space for|a box for|` +
+		`give|provide|enter|say|share|specify|just|only|` +
+		`a field for|field for|(an? )?((follow-up|short|final|last|open|optional) )?question (about|asking( about)?|for|on)|` +
+		`a place (to|for)|a space for|space for|a box for|` +
 		`ask (them )?(for|about)|ask|asking|include|collect|capture|get|find out|know|to know|to|for|them to|them|` +
 		`a|an|the|some|their|his or her|his/her|his|her|your|its|` +
-		`(the )?(users?|customers?|applicants?|candidates?|respondents?|participants?|persons?|clients?|people|attendees?)'s?)\s+`)
+		`(the )?(users?|customers?|applicants?|candidates?|respondents?|participants?|persons?|clients?|people|attendees?)('s|')?)\s+`)
 	anyRe           = regexp.MustCompile(`(?i)^any\s+`)
 	quotedRe        = regexp.MustCompile(`^["'](.*)["']$`)
 	trailingNoiseRe = regexp.MustCompile(`(?i)[\s,.:;-]+$|\s+(and|or|with|as|a|an|the|field|question|input|please|too|as well|` +
 		`from (them|applicants|users|customers|people|participants|respondents|attendees|guests|visitors))$`)
-	pronounRe    = regexp.MustCompile(`(?i)\b(his or her|his/her|he or she|he/she|their|they're|they've|they'd|they'll|they|them|themselves|theirs)\b`)
+	pronounRe = regexp.MustCompile(`(?i)\b((his or her|his/her|he or she|he/she|their|they're|they've|they'd|they'll|they|them|themselves|theirs)\b|` +
+		`(people|users?|customers?|participants?|applicants?|candidates?|guests?|attendees?|respondents?)('s|'))`)
 	pronounSwaps = map[string]string{"his or her": "your", "his/her": "your", "he or she": "you", "he/she": "you",
 		"their": "your", "they're": "you're", "they've": "you've", "they'd": "you'd", "they'll": "you'll",
 		"they": "you", "them": "you", "themselves": "yourself", "theirs": "yours"}
@@ -44,7 +46,12 @@ func cleanText(s string) string {
 		}
 		s = trailingNoiseRe.ReplaceAllString(s, "")
 	}
-	return pronounRe.ReplaceAllStringFunc(s, func(m string) string { return pronounSwaps[strings.ToLower(m)] })
+	return pronounRe.ReplaceAllStringFunc(s, func(m string) string {
+		if swap, ok := pronounSwaps[strings.ToLower(m)]; ok {
+			return swap
+		}
+		return "your"
+	})
 }
 
 var (
@@ -56,11 +63,14 @@ var (
 // (made direct: "how they heard about us" asks "How did you hear about us?"), "rate
 // the food" asks "How would you rate the food?", and a noun phrase stays a label.
 func phrasing(s string) string {
+	if strings.Contains(s, " ") && s == strings.ToUpper(s) {
+		s = strings.ToLower(s)
+	}
 	switch {
 	case s == "":
 		return ""
 	case rateRe.MatchString(s):
-		s = "How would you rate " + rateRe.ReplaceAllString(s, "") + "?"
+		s = questionMark("How would you rate " + rateRe.ReplaceAllString(s, ""))
 	case agreeRe.MatchString(s):
 		s = "I " + strings.ToLower(s[:1]) + s[1:]
 	default:
@@ -85,13 +95,14 @@ var pastTense = map[string]string{"heard": "hear", "found": "find", "liked": "li
 	"spent": "spend", "sent": "send", "took": "take", "gave": "give", "met": "meet", "ate": "eat", "wrote": "write",
 	"told": "tell", "said": "say", "kept": "keep", "began": "begin", "drove": "drive", "flew": "fly", "won": "win",
 	"ran": "run", "brought": "bring", "caught": "catch", "taught": "teach", "sold": "sell", "built": "build",
-	"forgot": "forget", "grew": "grow", "knew": "know", "spoke": "speak", "wore": "wear"}
+	"forgot": "forget", "grew": "grow", "knew": "know", "spoke": "speak", "wore": "wear", "agreed": "agree"}
 
 // participles that do not end in -ed or -en.
 var participles = set("been done gone had made met heard lost left read found got sent spent kept won taught " +
 	"bought brought built sold told ever already never")
 
-var contractions = strings.NewReplacer("you're", "you are", "you've", "you have", "you'd", "you would", "you'll", "you will")
+var contractions = strings.NewReplacer("you're", "you are", "you've", "you have", "you'd", "you would", "you'll", "you will",
+	"it's", "it is")
 
 // asQuestion makes a question of s when s is one, directly or indirectly
 // ("whether you will attend" → "Will you attend?"), and leaves other text alone.
@@ -114,13 +125,17 @@ func asQuestion(s string) string {
 }
 
 // whQuestion handles a question that opens with a question word: direct ones get a
-// question mark, indirect ones ("what you liked most") are inverted.
+// question mark, indirect ones ("what you liked most") are inverted, and those it
+// cannot invert stay as written, without a question mark.
 func whQuestion(fs []string) string {
 	if strings.HasSuffix(fs[0], "'s") {
 		return questionMark(strings.Join(fs, " "))
 	}
 	fs = strings.Fields(contractions.Replace(strings.Join(fs, " ")))
-	for i := 1; i < len(fs) && i <= 4; i++ {
+	if last := strings.ToLower(fs[len(fs)-1]); len(fs) > 2 && beVerbs[last] {
+		return questionMark(fs[0] + " " + last + " " + strings.Join(fs[1:len(fs)-1], " "))
+	}
+	for i := 1; i < len(fs) && i <= 6; i++ {
 		w := strings.ToLower(fs[i])
 		if yesNoStarts[w] {
 			return questionMark(strings.Join(fs, " "))
@@ -132,18 +147,22 @@ func whQuestion(fs []string) string {
 			if inv := invert(fs[i:]); inv != strings.Join(fs[i:], " ") {
 				return questionMark(strings.Join(fs[:i], " ") + " " + inv)
 			}
-			break
+			return strings.Join(fs, " ")
 		}
 	}
-	return strings.Join(fs, " ")
+	return questionMark(strings.Join(fs, " "))
 }
+
+// beVerbs end an indirect question whose subject comes first: "what your favourite
+// topping is" asks "What is your favourite topping?".
+var beVerbs = set("is are was were")
 
 // notVerbs after "you" show that "you" is the object of a direct question ("which
 // session suits you best").
 var notVerbs = set("best most better well too also here there now today")
 
 // subjects are the subjects of an indirect question that asQuestion can invert.
-var subjects = set("you we")
+var subjects = set("you we it")
 
 // invert turns a clause that starts with its subject into question order: "you are
 // over 18" → "are you over 18", "you liked it" → "did you like it", "we could improve"
@@ -160,7 +179,7 @@ func invert(fs []string) string {
 		return strings.TrimSpace(verb + " " + subject + " " + rest)
 	case pastTense[verb] != "":
 		return strings.TrimSpace("did " + subject + " " + pastTense[verb] + " " + rest)
-	case strings.HasSuffix(verb, "ed"):
+	case strings.HasSuffix(verb, "ed") && !strings.HasSuffix(verb, "eed"):
 		return strings.Join(fs, " ")
 	}
 	return strings.TrimSpace("do " + subject + " " + strings.Join(fs[1:], " "))

@@ -33,33 +33,37 @@ const (
 
 var (
 	normalizer = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\t", " ", "“", "\"", "”", "\"", "‘", "'",
-		"’", "'", "–", "-", "—", ", ", "…", "...", "&", " and ")
+		"’", "'", "–", "-", "—", ": ", "…", "...", "&", " and ")
 	exampleRe    = regexp.MustCompile(`(?i)(\be\.g\.?|\beg\.|\bi\.e\.?|\bfor example\b|\bfor instance\b),?`)
 	etcRe        = regexp.MustCompile(`(?i)\betc\b\.?`)
 	titleAbbrRe  = regexp.MustCompile(`(?i)\b(mr|mrs|ms|dr|st|vs)\.`)
+	signUpRe     = regexp.MustCompile(`(?i)\bsign[- ]up\b`)
 	slashListRe  = regexp.MustCompile(`\s+/\s+`)
 	dashListRe   = regexp.MustCompile(`([^\d\s]) +- +([^-()\n]*,[^-()\n]*?) +- +`)
 	spacedDashRe = regexp.MustCompile(`([^\d\s]) +- +([^\d\s])`)
-	multiStepRe  = regexp.MustCompile(`(?i)\b(multi[- ]?step|multi[- ]?page|step[- ]by[- ]step|one question (at a time|per (page|step|screen))|one (at a time|per page)|wizard([- ]style)?|paginated)\b`)
-	onlyRe       = regexp.MustCompile(`(?i)\b(only|just)\b`)
-	bulletRe     = regexp.MustCompile(`^\s*([-*•·+]|\d{1,3}[.)])\s+`)
+	multiStepRe  = regexp.MustCompile(`(?i)\b(multi[- ]?step|multi[- ]?page|step[- ]by[- ]step|` +
+		`one question (at a time|per (page|step|screen))|one (at a time|per page)|wizard([- ]style)?|paginated)\b`)
+	onlyRe   = regexp.MustCompile(`(?i)\b(only|just)\b`)
+	bulletRe = regexp.MustCompile(`^\s*([-*•·+]|\d{1,3}[.)])\s+`)
 )
 
 // normalize rewrites typographic variants and abbreviations into one plain form:
-// "e.g." becomes "such as", "etc." loses its full stop, a spaced slash separates
-// like a comma, a list between spaced dashes becomes a parenthesis, and a single
-// spaced dash introduces like a colon.
+// "e.g." becomes "such as", "etc." loses its full stop, "sign up" is one word, a
+// spaced slash separates like a comma, a list between spaced dashes becomes a
+// parenthesis, and a single spaced dash (or an em dash) introduces like a colon.
 func normalize(s string) string {
 	s = normalizer.Replace(s)
 	s = exampleRe.ReplaceAllString(s, " such as ")
 	s = etcRe.ReplaceAllString(s, " etc")
 	s = titleAbbrRe.ReplaceAllString(s, "$1")
+	s = signUpRe.ReplaceAllString(s, "sign-up")
 	s = slashListRe.ReplaceAllString(s, ", ")
 	s = dashListRe.ReplaceAllString(s, "$1 ($2) ")
 	return spacedDashRe.ReplaceAllString(s, "$1: $2")
 }
 
-// parsePrompt splits a prompt into its header sentences and field items.
+// parsePrompt splits a prompt into its header sentences and field items. A line that
+// ends with a colon introduces the lines after it.
 func parsePrompt(prompt string) parsed {
 	text := normalize(prompt)
 	p := parsed{multiStep: multiStepRe.MatchString(text), only: onlyRe.MatchString(text)}
@@ -69,6 +73,10 @@ func parsePrompt(prompt string) parsed {
 		if loc := bulletRe.FindStringIndex(line); loc != nil {
 			p.addParts(splitItems(line[loc[1]:]), bullet, sentence)
 			sentence++
+			continue
+		}
+		if t := strings.TrimSpace(line); strings.HasSuffix(t, ":") {
+			p.headers = append(p.headers, strings.TrimSuffix(t, ":"))
 			continue
 		}
 		for _, s := range splitSentences(line) {
@@ -87,7 +95,7 @@ func (p *parsed) addSentence(s string, sentence int) {
 		if hasContent(header) {
 			p.headers = append(p.headers, header)
 		}
-		p.addParts(splitItems(list), listed, sentence)
+		p.addParts(splitItems(leadingMarkers(list)), listed, sentence)
 		return
 	}
 	parts := splitItems(s)
@@ -107,9 +115,13 @@ func (p *parsed) addSentence(s string, sentence int) {
 
 // formNounPart returns the index of the first part that names the form ("I run a
 // bakery and want an order form"), or -1. Parts before it belong to the header too.
+// A part names the form when it ends with a form noun ("newsletter form") or names
+// no field ("registration date" is a field).
 func formNounPart(parts []string) int {
 	for i, part := range parts {
-		if hasFormNoun(words(part)) {
+		ws := words(part)
+		_, field := matchConcept(ws)
+		if hasFormNoun(ws) && (formNouns[ws[len(ws)-1]] || !field) {
 			return i
 		}
 	}
@@ -157,9 +169,13 @@ func splitSentences(line string) []string {
 			}
 		}
 	}
-	out = append(out, string(rs[start:]))
+	return nonBlank(append(out, string(rs[start:])))
+}
+
+// nonBlank returns the trimmed strings of ss that are not blank.
+func nonBlank(ss []string) []string {
 	var kept []string
-	for _, s := range out {
+	for _, s := range ss {
 		if s = strings.TrimSpace(s); s != "" {
 			kept = append(kept, s)
 		}
@@ -202,7 +218,7 @@ var fillerWords = set("i we you they them he she please can could would will nee
 	"little small online also it should must have get give let's lets i'd we'd i'm we're help " +
 	"customers users people applicants attendees guests participants respondents visitors clients " +
 	"students parents patients employees members fields field questions question following form " +
-	"include it's this that these those here is are")
+	"include it's this that these those here is are register sign apply join submit")
 
 // splitAtMarker finds the first marker whose preceding text describes the form (or
 // is filler) and returns the text before it and the list after it.
@@ -219,6 +235,18 @@ func splitAtMarker(s string) (header, list string, ok bool) {
 // headerLike reports whether the text before a marker describes the form rather
 // than listing fields: filler, a form noun, an intent, or a short label before a
 // colon ("Questions:"). A comma list is never a header.
+// leadingMarkers strips further markers from the start of a list: "Participants
+// need to register with their name" lists "their name".
+func leadingMarkers(list string) string {
+	for {
+		loc := markerRe.FindStringIndex(list)
+		if loc == nil || !allFiller(words(list[:loc[0]])) || !hasContent(list[loc[1]:]) {
+			return list
+		}
+		list = list[loc[1]:]
+	}
+}
+
 func headerLike(before string, colon bool) bool {
 	if len(splitTop(before, ",")) > 2 {
 		return false
@@ -247,10 +275,11 @@ func allFiller(ws []string) bool {
 	return true
 }
 
-// hasContent reports whether s has a word that is neither filler nor noise.
+// hasContent reports whether s has a word that is neither filler, noise, nor a bare
+// number.
 func hasContent(s string) bool {
 	for _, w := range words(s) {
-		if !fillerWords[w] && !gibberish(w) {
+		if !fillerWords[w] && !gibberish(w) && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
 			return true
 		}
 	}
@@ -261,10 +290,10 @@ func hasContent(s string) bool {
 var formNouns = set("form forms survey questionnaire quiz poll application registration signup sign-up " +
 	"booking reservation report request evaluation checklist sheet rsvp inquiry enquiry intake proposal")
 
-// hasFormNoun reports whether ws names a form.
+// hasFormNoun reports whether ws names a form (or forms: "collect RSVPs").
 func hasFormNoun(ws []string) bool {
 	for _, w := range ws {
-		if formNouns[w] {
+		if formNouns[w] || formNouns[strings.TrimSuffix(w, "s")] {
 			return true
 		}
 	}

@@ -63,12 +63,11 @@ func buildQuestion(it item, currency string) (question, bool) {
 	q.text = phrasing(f.text)
 	if known {
 		q.concept = k.key
-		plain, labelFits := k.naming(ws)
-		if plain {
+		if k.names(ws) {
 			q.key = k.key
-		}
-		if labelFits {
-			q.text = k.label
+			if k.label != "" {
+				q.text = k.label
+			}
 		}
 	}
 	if q.text == "" {

@@ -6,7 +6,6 @@ import "forma/internal/form"
 // gets its template; a prompt that lists only a few fields gets them merged into the
 // template when enrich is set.
 type intent struct {
-	key         string
 	phrases     []phrase
 	title       string
 	description string
@@ -15,12 +14,13 @@ type intent struct {
 	template    []question
 }
 
-// tq is a template question.
+// tq is a template question. Its key is also the concept by which a parsed question
+// takes its place in mergeTemplate.
 func tq(concept string, typ form.QuestionType, text string, required bool, options ...string) question {
 	return question{key: concept, concept: concept, typ: typ, text: text, required: required, options: options}
 }
 
-// nps is the standard 0 to 10 recommendation question.
+// npsQuestion is the standard 0 to 10 recommendation question.
 func npsQuestion(required bool) question {
 	q := tq("nps", form.Slider, "How likely are you to recommend us to a friend or colleague?", required)
 	q.slider = &form.SliderConfig{Min: 0, Max: 10, Step: 1}
@@ -46,7 +46,7 @@ var (
 // intents are tried in order; the first whose phrase the prompt's header contains
 // wins, so the specific ones come first.
 var intents = []*intent{
-	{key: "nps", phrases: phrases("nps|net promoter"), title: "Net Promoter Score Survey",
+	{phrases: phrases("nps|net promoter"), title: "Net Promoter Score Survey",
 		description: "Tell us how likely you are to recommend us; it takes less than a minute.",
 		required:    []string{"nps"}, enrich: true,
 		template: []question{npsQuestion(true),
@@ -54,7 +54,7 @@ var intents = []*intent{
 			tq("improve", form.Textarea, "What could we do to improve your experience?", false),
 			tq("followup", form.YesNo, "May we contact you about your feedback?", false),
 			tq("email", form.Email, "Email address", false)}},
-	{key: "csat", phrases: phrases("customer satisfaction|csat|satisfaction survey"), title: "Customer Satisfaction Survey",
+	{phrases: phrases("customer satisfaction|csat|satisfaction survey"), title: "Customer Satisfaction Survey",
 		description: "Help us understand how satisfied you are with our service.",
 		required:    []string{"rating"}, enrich: true,
 		template: []question{
@@ -66,7 +66,7 @@ var intents = []*intent{
 				"Less than a month", "1-6 months", "6-12 months", "More than a year"),
 			tq("improve", form.Textarea, "What could we do better?", false),
 			tq("email", form.Email, "Email address (if you would like a reply)", false)}},
-	{key: "bug", phrases: phrases("bug|defect|crash report|issue report|problem report|report a problem|report an issue"),
+	{phrases: phrases("bug|defect|crash report|issue report|problem report|report a problem|report an issue"),
 		title: "Bug Report", description: "Help us fix problems by telling us what went wrong.",
 		required: []string{"description"}, enrich: true,
 		template: []question{
@@ -78,7 +78,7 @@ var intents = []*intent{
 			tq("browser", form.Select, "Browser", false, browserOptions...),
 			tq("file", form.FileUpload, "Screenshot or attachment", false),
 			tq("email", form.Email, "Email address (for follow-up questions)", false)}},
-	{key: "job", phrases: phrases("job application|job|jobs|hiring|career|careers|vacancy|recruitment|employment application"),
+	{phrases: phrases("job application|job|jobs|hiring|career|careers|vacancy|recruitment|employment application"),
 		title: "Job Application", description: "Tell us about yourself and upload your resume to apply.",
 		required: []string{"resume"}, enrich: true,
 		template: []question{nameQ, emailQ, phoneQ,
@@ -89,7 +89,7 @@ var intents = []*intent{
 			tq("description", form.Textarea, "Cover letter", false),
 			tq("date", form.Date, "Earliest start date", false),
 			hearQ}},
-	{key: "rsvp", phrases: phrases("rsvp|wedding|party|invitation|dinner|celebration"), title: "RSVP",
+	{phrases: phrases("rsvp|wedding|party|invitation|dinner|celebration"), title: "RSVP",
 		description: "Please let us know whether you can make it.",
 		required:    []string{"attendance"}, enrich: true,
 		template: []question{nameQ,
@@ -99,8 +99,8 @@ var intents = []*intent{
 			tq("meal", form.Select, "Meal preference", false, conceptByKey("meal").options...),
 			tq("dietary", form.Text, "Dietary restrictions or allergies", false),
 			tq("message", form.Textarea, "Message for the hosts", false)}},
-	{key: "event", phrases: phrases("event registration|registration|register|conference|workshop|webinar|meetup|" +
-		"event|summit|camp|tournament|race|marathon|5k|10k"),
+	{phrases: phrases("event registration|registration|register|conference|workshop|webinar|meetup|" +
+		"event|summit|camp|tournament|race|marathon|5k|10k|fun run"),
 		title: "Event Registration", description: "Register for the event by filling in your details below.",
 		enrich: true,
 		template: []question{nameQ, emailQ, phoneQ,
@@ -109,7 +109,7 @@ var intents = []*intent{
 			tq("dietary", form.MultiSelect, "Dietary requirements", false, dietaryOptions...),
 			tq("comments", form.Textarea, "Accessibility needs or other requests", false),
 			tq("hear", form.Select, "How did you hear about this event?", false, referralOptions...)}},
-	{key: "lead", phrases: phrases("lead|leads|lead capture|lead generation|demo request|request a demo|book a demo|" +
+	{phrases: phrases("lead|leads|lead capture|lead generation|demo request|request a demo|book a demo|" +
 		"sales|quote|inquiry|enquiry|b2b|prospect"),
 		title: "Contact Sales", description: "Tell us about your needs and our team will get back to you.",
 		enrich: true,
@@ -121,7 +121,7 @@ var intents = []*intent{
 			tq("companysize", form.Select, "Company size", false, companySizes...),
 			tq("description", form.Textarea, "What can we help you with?", false),
 			hearQ}},
-	{key: "booking", phrases: phrases("booking|book a|book an|appointment|reservation|reserve|schedule a|scheduling|consultation"),
+	{phrases: phrases("booking|book a|book an|appointment|reservation|reserve|schedule a|scheduling|consultation"),
 		title: "Book an Appointment", description: "Choose a date and time that suits you and we will confirm your booking.",
 		required: []string{"date", "time"}, enrich: true,
 		template: []question{nameQ, emailQ, phoneQ,
@@ -130,7 +130,7 @@ var intents = []*intent{
 			tq("time", form.Time, "Preferred time", true),
 			tq("yesno", form.YesNo, "Is this your first visit?", false),
 			tq("comments", form.Textarea, "Notes or special requests", false)}},
-	{key: "order", phrases: phrases("order|orders|purchase|preorder|pre-order|checkout"),
+	{phrases: phrases("order|orders|purchase|preorder|pre-order|checkout"),
 		title: "Order Form", description: "Place your order and we will confirm the details by email.",
 		required: []string{"quantity"}, enrich: true,
 		template: []question{nameQ, emailQ, phoneQ,
@@ -140,7 +140,7 @@ var intents = []*intent{
 			tq("address", form.Textarea, "Delivery address", true),
 			tq("payment", form.Select, "Payment method", false, paymentOptions...),
 			tq("comments", form.Textarea, "Special instructions", false)}},
-	{key: "quiz", phrases: phrases("quiz|trivia|exam|knowledge test"), title: "Quiz",
+	{phrases: phrases("quiz|trivia|exam|knowledge test"), title: "Quiz",
 		description: "Test your knowledge: answer the questions below.",
 		template: []question{
 			tq("name", form.Text, "Your name", true),
@@ -150,7 +150,7 @@ var intents = []*intent{
 			tq("q3", form.Number, "How many continents are there?", true),
 			tq("q4", form.MultiSelect, "Which of these are primary colors of light?", true, "Red", "Green", "Blue", "Yellow"),
 			tq("q5", form.Select, "True or false: water boils at 100 °C at sea level.", true, "True", "False")}},
-	{key: "newsletter", phrases: phrases("newsletter|mailing list|subscribe|subscription|email list|waitlist|wait list"),
+	{phrases: phrases("newsletter|mailing list|subscribe|subscription|email list|waitlist|wait list"),
 		title: "Newsletter Signup", description: "Subscribe to get our latest news and updates in your inbox.",
 		enrich: true,
 		template: []question{emailQ,
@@ -159,16 +159,16 @@ var intents = []*intent{
 				"Product news", "Tips and tutorials", "Events", "Special offers"),
 			tq("frequency", form.Select, "How often would you like to hear from us?", false, "Weekly", "Monthly"),
 			tq("consent", form.YesNo, "I agree to receive emails and know I can unsubscribe at any time", true)}},
-	{key: "contact", phrases: phrases("contact|contact us|get in touch|reach us|support|ticket|help desk|helpdesk"),
+	{phrases: phrases("contact|contact us|get in touch|reach us|support|ticket|help desk|helpdesk"),
 		title: "Contact Us", description: "Send us a message and we will get back to you as soon as possible.",
 		required: []string{"message"}, enrich: true,
 		template: []question{nameQ, emailQ, phoneQ,
 			tq("subject", form.Text, "Subject", false),
 			tq("message", form.Textarea, "Message", true)}},
-	{key: "feedback", phrases: phrases("feedback|evaluation|opinion"), title: "Feedback Form",
+	{phrases: phrases("feedback|evaluation|opinion"), title: "Feedback Form",
 		description: "We would love to hear what you think; your feedback helps us improve.",
 		enrich:      true, template: feedbackQ},
-	{key: "survey", phrases: phrases("survey|questionnaire|poll"), title: "Survey",
+	{phrases: phrases("survey|questionnaire|poll"), title: "Survey",
 		description: "Thank you for taking a few minutes to answer our questions.",
 		template:    feedbackQ},
 }
