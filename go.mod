@@ -9,16 +9,21 @@ require (
 	modernc.org/sqlite v1.60.1
 )
 
+require github.com/rogpeppe/go-internal v1.16.0 // indirect
+
 require (
-	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/gorilla/mux v1.8.0 // indirect
+	github.com/jonreiter/govader v0.0.0-20250429093935-f6505c8d03cc
 	github.com/oasdiff/yaml v0.1.1 // indirect
 	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	github.com/sashabaranov/go-openai v1.43.0
+	gonum.org/v1/gonum v0.8.2 // indirect
 )
 
 require (

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"forma/internal/ai"
 	"forma/internal/blob"
 	"forma/internal/form"
 	"forma/internal/httpx"
@@ -27,12 +28,16 @@ type Config struct {
 	AllowPrivateWebhooks bool
 	// Costs are the credit prices of AI operations.
 	Costs quota.Costs
+	// Plans are the plans by tier.
+	Plans quota.Plans
 	// Responses renders stored submissions.
 	Responses *respond.Renderer
 	// Blobs holds uploaded files (removed with their form).
 	Blobs blob.Store
 	// Webhooks sends test deliveries.
 	Webhooks *webhook.Deliverer
+	// AI performs generation, analytics and chat.
+	AI ai.Provider
 }
 
 // API is the /api/v1 handler.
@@ -48,6 +53,12 @@ func New(st *store.Store, cfg Config) *API {
 	if cfg.Costs == nil {
 		cfg.Costs = quota.DefaultCosts()
 	}
+	if cfg.Plans == nil {
+		cfg.Plans = quota.DefaultPlans()
+	}
+	if cfg.AI == nil {
+		cfg.AI = ai.Builtin{}
+	}
 	a := &API{store: st, cfg: cfg, mux: http.NewServeMux()}
 	a.routes()
 	return a
@@ -55,6 +66,7 @@ func New(st *store.Store, cfg Config) *API {
 
 func (a *API) routes() {
 	a.handle("POST /forms", a.createForm)
+	a.handle("POST /forms/generate", a.generateForm)
 	a.handle("GET /forms", a.listForms)
 	a.handle("GET /forms/{id}", a.getForm)
 	a.handle("PATCH /forms/{id}", a.updateForm)
@@ -72,6 +84,13 @@ func (a *API) routes() {
 	a.handle("GET /forms/{id}/webhook/logs", a.webhookLogs)
 	a.handle("GET /forms/{id}/webhook/status", a.webhookStatus)
 	a.handle("POST /forms/{id}/webhook/secret", a.rotateWebhookSecret)
+	a.handle("POST /forms/{id}/analytics/generate", a.generateAnalytics)
+	a.handle("GET /forms/{id}/analytics", a.getAnalytics)
+	a.handle("POST /forms/{id}/chat", a.createConversation)
+	a.handle("GET /forms/{id}/chat", a.listConversations)
+	a.handle("DELETE /forms/{id}/chat/{conversationId}", a.deleteConversation)
+	a.handle("POST /forms/{id}/chat/{conversationId}/messages", a.sendMessage)
+	a.handle("GET /forms/{id}/chat/{conversationId}/messages", a.listMessages)
 	a.handle("GET /usage", a.getUsage)
 	a.handle("GET /usage/history", a.getUsageHistory)
 }

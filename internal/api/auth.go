@@ -75,7 +75,7 @@ func (a *API) lookupKey(ctx context.Context, key string) (*principal, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan, err := quota.PlanFor(acct.Tier)
+	plan, err := a.cfg.Plans.For(acct.Tier)
 	if err != nil {
 		return nil, fmt.Errorf("account %d: %w", acct.ID, err)
 	}

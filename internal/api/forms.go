@@ -28,21 +28,24 @@ func (a *API) createForm(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	if err := a.saveNewForm(r, f); err != nil {
+	if err := a.prepareNewForm(r, f); err == nil {
+		err = a.store.CreateForm(r.Context(), f)
+	}
+	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
 	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(f, true))
 }
 
-// saveNewForm gives f its owner and share token and stores it.
-func (a *API) saveNewForm(r *http.Request, f *form.Form) error {
+// prepareNewForm gives f its owner and a share token.
+func (a *API) prepareNewForm(r *http.Request, f *form.Form) error {
 	token, err := auth.RandomString(shareTokenLen)
 	if err != nil {
 		return err
 	}
 	f.AccountID, f.ShareToken = caller(r).account.ID, token
-	return a.store.CreateForm(r.Context(), f)
+	return nil
 }
 
 // listForms serves GET /forms.

@@ -4,10 +4,17 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
+	"mime/multipart"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +22,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,9 +32,11 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"forma/internal/auth"
+	"forma/internal/config"
 	"forma/internal/form"
 	"forma/internal/server/servertest"
 	"forma/internal/store"
+	"forma/internal/webhook"
 )
 
 const apiPrefix = "/api/v1"
@@ -603,6 +613,12 @@ func TestOpenAPIConformance(t *testing.T) {
 		}
 	}
 
+	// ---- responses; webhooks (the deliveries themselves on a second server, which
+	// allows the private addresses of local receivers)
+	survey := c.responsesScenario(key)
+	c.webhookRefusals(key, survey)
+	webhookScenario(t, c.seen)
+
 	// ---- usage
 	u := c.json(200, "GET", "/usage", key, nil)
 	if u["tier"] != "free" || u["rateLimitDaily"] != 1000.0 || u["creditsRemaining"] != 100.0 {
@@ -622,7 +638,11 @@ func TestOpenAPIConformance(t *testing.T) {
 		{"POST", "/forms"}, {"GET", "/forms"}, {"GET", "/forms/{id}"}, {"PATCH", "/forms/{id}"},
 		{"DELETE", "/forms/{id}"}, {"POST", "/forms/{id}/publish"}, {"POST", "/forms/{id}/unpublish"},
 		{"POST", "/forms/{id}/fields"}, {"PATCH", "/forms/{id}/fields/{fieldId}"},
-		{"DELETE", "/forms/{id}/fields/{fieldId}"}, {"GET", "/usage"}, {"GET", "/usage/history"},
+		{"DELETE", "/forms/{id}/fields/{fieldId}"}, {"GET", "/forms/{id}/responses"},
+		{"GET", "/forms/{id}/responses/export"}, {"GET", "/forms/{id}/responses/{submissionId}"},
+		{"DELETE", "/forms/{id}/responses/{submissionId}"}, {"POST", "/forms/{id}/webhook/test"},
+		{"GET", "/forms/{id}/webhook/logs"}, {"GET", "/forms/{id}/webhook/status"},
+		{"POST", "/forms/{id}/webhook/secret"}, {"GET", "/usage"}, {"GET", "/usage/history"},
 	}
 	docOps := operations(doc)
 	if len(ops) != len(docOps) {
@@ -631,10 +651,12 @@ func TestOpenAPIConformance(t *testing.T) {
 	validBody := map[string]string{
 		"POST /forms": `{"title": "x"}`, "PATCH /forms/{id}": `{"title": "x"}`,
 		"POST /forms/{id}/fields": `{"question": "x"}`, "PATCH /forms/{id}/fields/{fieldId}": `{"required": true}`,
+		"POST /forms/{id}/webhook/test": `{"url": "https://hooks.example.org/forma"}`,
 	}
 	bigBody := []byte(`{"title": "` + strings.Repeat("x", 1<<20) + `"}`)
 	fill := func(p string, formID, fieldID any) string {
-		return strings.NewReplacer("{id}", fmt.Sprint(formID), "{fieldId}", fmt.Sprint(fieldID)).Replace(p)
+		return strings.NewReplacer("{id}", fmt.Sprint(formID), "{fieldId}", fmt.Sprint(fieldID),
+			"{submissionId}", "no-such-submission").Replace(p)
 	}
 	unknownKey, _, _, err := auth.NewKey()
 	if err != nil {
@@ -664,6 +686,9 @@ func TestOpenAPIConformance(t *testing.T) {
 			if strings.Contains(o.path, "{fieldId}") {
 				c.send(404, o.method, fill(o.path, form2, 999999999), key, ct, body)
 			}
+			if strings.Contains(o.path, "{submissionId}") {
+				c.send(404, o.method, fill(o.path, form2, q2), key, ct, body)
+			}
 		}
 		if has(400) {
 			switch {
@@ -681,12 +706,13 @@ func TestOpenAPIConformance(t *testing.T) {
 				// The documented bounds and default are the server's.
 				s := p.Value.Schema.Value
 				maxLimit := int(*s.Max)
-				c.send(400, o.method, fmt.Sprintf("%s?limit=%d", o.path, maxLimit+1), key, "", nil)
-				page := c.json(200, o.method, fmt.Sprintf("%s?limit=%d", o.path, maxLimit), key, nil)
+				listPath := fill(o.path, form1, qEmail)
+				c.send(400, o.method, fmt.Sprintf("%s?limit=%d", listPath, maxLimit+1), key, "", nil)
+				page := c.json(200, o.method, fmt.Sprintf("%s?limit=%d", listPath, maxLimit), key, nil)
 				if page["limit"] != float64(maxLimit) {
 					t.Errorf("%s: limit %d answered as %v", name, maxLimit, page["limit"])
 				}
-				if page := c.json(200, o.method, o.path, key, nil); page["limit"] != s.Default {
+				if page := c.json(200, o.method, listPath, key, nil); page["limit"] != s.Default {
 					t.Errorf("%s: default limit %v, documented %v", name, page["limit"], s.Default)
 				}
 			}
@@ -794,6 +820,535 @@ func (c *conformance) checkDriftIsCaught(formPath, key string) {
 			t.Errorf("drift %q was not detected", d.name)
 		}
 	}
+}
+
+// ---- responses and webhooks
+
+// pngImage is a 1×1 PNG image.
+func pngImage(t *testing.T) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 1, 1))); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// uploadFile uploads a file through the public operation (multipart field "file") and
+// returns the id a file_upload answer carries.
+func uploadFile(t *testing.T, env *servertest.Env, share, name string, content []byte) string {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, err := mw.CreateFormFile("file", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fw.Write(content); err != nil {
+		t.Fatal(err)
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, env.URL+"/f/"+share+"/uploads", &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	res := env.Send(req)
+	if res.Status != http.StatusCreated {
+		t.Fatalf("upload %s: status %d\n%s", name, res.Status, res.Body)
+	}
+	return res.JSON(t)["id"].(string)
+}
+
+// submitAnswers completes a submission through the public JSON operation and returns
+// its id.
+func submitAnswers(t *testing.T, env *servertest.Env, share string, answers obj) string {
+	t.Helper()
+	res := env.Do(http.MethodPost, "/f/"+share+"/submissions", "", obj{"answers": answers})
+	if res.Status != http.StatusCreated {
+		t.Fatalf("submit to %s: status %d\n%s", share, res.Status, res.Body)
+	}
+	return res.JSON(t)["id"].(string)
+}
+
+// listItems returns the array under key of a decoded list response.
+func listItems(t *testing.T, list obj, key string) []obj {
+	t.Helper()
+	raw, ok := list[key].([]any)
+	if !ok {
+		t.Fatalf("no %s array in %v", key, list)
+	}
+	out := make([]obj, len(raw))
+	for i, v := range raw {
+		out[i] = v.(obj)
+	}
+	return out
+}
+
+// driftCaught checks that each change to the JSON body of the real response to GET
+// path is detected by the validation.
+func (c *conformance) driftCaught(path, key string, changes map[string]func(m obj)) {
+	t := c.t
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, c.env.URL+apiPrefix+path, nil)
+	req.Header.Set("X-API-Key", key)
+	res := c.env.Send(req)
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route}
+	if err := c.check(in, res.Status, res.Header, res.Body); err != nil {
+		t.Fatalf("GET %s: unchanged response rejected: %v", path, err)
+	}
+	for name, change := range changes {
+		var m obj
+		if err := json.Unmarshal(res.Body, &m); err != nil {
+			t.Fatal(err)
+		}
+		change(m)
+		b, _ := json.Marshal(m)
+		if c.check(in, res.Status, res.Header, b) == nil {
+			t.Errorf("GET %s: drift %q was not detected", path, name)
+		}
+	}
+}
+
+// responsesScenario lists, reads, exports and deletes the submissions of a new form
+// with scoring and a file question; it returns the form's path.
+func (c *conformance) responsesScenario(key string) string {
+	t := c.t
+	f := c.json(201, "POST", "/forms", key, obj{"title": "Order survey", "questions": []obj{
+		{"type": "select", "question": "Plan", "required": true, "options": []string{"Basic", "Pro"}},
+		{"question": "Name", "required": true},
+		{"type": "number", "question": "Seats"},
+		{"type": "multi_select", "question": "Features", "options": []string{"API", "Exports", "SSO"}},
+		{"type": "rating", "question": "Rating"},
+		{"type": "file_upload", "question": "Screenshot"},
+		{"type": "date", "question": "Start"},
+	}})
+	formID := wireID(t, f["id"])
+	fp := fmt.Sprintf("/forms/%d", formID)
+	qs := questions(t, f)
+	qid := func(i int) string { return strconv.FormatInt(wireID(t, qs[i]["id"]), 10) }
+	renew := c.json(201, "POST", fp+"/fields", key, obj{"type": "yes_no", "question": "Renew?",
+		"conditionalLogic": obj{"advanced": obj{"scoreRules": []obj{{"questionId": qs[0]["id"], "scoreMap": obj{"Basic": 1, "Pro": 2.5}}}}}})
+	qRenew := strconv.FormatInt(wireID(t, renew["id"]), 10)
+	c.json(200, "POST", fp+"/publish", key, nil)
+	share := f["shareUrl"].(string)
+
+	if l := c.json(200, "GET", fp+"/responses", key, nil); l["total"] != 0.0 || l["limit"] != 50.0 || l["hasMore"] != false || len(listItems(t, l, "responses")) != 0 {
+		t.Errorf("responses before any submission: %v", l)
+	}
+	img := pngImage(t)
+	fileID := uploadFile(t, c.env, share, "screen.png", img)
+	ids := []string{submitAnswers(t, c.env, share, obj{qid(0): "Pro", qid(1): "Ada", qid(2): 12, qid(3): []string{"SSO", "API"},
+		qid(4): 5, qid(5): fileID, qid(6): "2026-12-01", qRenew: true})}
+	time.Sleep(5 * time.Millisecond)
+	ids = append(ids, submitAnswers(t, c.env, share, obj{qid(0): "Basic", qid(1): "Bo"}))
+	time.Sleep(5 * time.Millisecond)
+	ids = append(ids, submitAnswers(t, c.env, share, obj{qid(0): "Pro", qid(1): "=1+2", qid(4): 3, qRenew: false}))
+	// Neither a refused submission nor a started one is a response.
+	if r := c.env.Do("POST", "/f/"+share+"/submissions", "", obj{"answers": obj{qid(1): "No plan"}}); r.Status != 400 {
+		t.Errorf("incomplete submission: %d %s", r.Status, r.Body)
+	}
+	started := c.env.Do("POST", "/f/"+share+"/sessions", "", nil)
+	if started.Status != 201 {
+		t.Fatalf("start a session: %d %s", started.Status, started.Body)
+	}
+
+	// ---- list
+	list := c.json(200, "GET", fp+"/responses", key, nil)
+	subs := listItems(t, list, "responses")
+	if list["total"] != 3.0 || list["hasMore"] != false || list["offset"] != 0.0 || len(subs) != 3 ||
+		subs[0]["id"] != ids[2] || subs[2]["id"] != ids[0] {
+		t.Fatalf("responses, newest first: %v", list)
+	}
+	first := subs[2]
+	data := first["data"].(obj)
+	file, _ := data["Screenshot"].(obj)
+	if first["score"] != 2.5 || subs[1]["score"] != 1.0 || data["Seats"] != 12.0 || data["Rating"] != 5.0 ||
+		data["Renew?"] != true || data["Start"] != "2026-12-01" || !reflect.DeepEqual(data["Features"], []any{"API", "SSO"}) ||
+		file["name"] != "screen.png" || file["contentType"] != "image/png" || file["size"] != float64(len(img)) {
+		t.Errorf("first submission: %v", first)
+	}
+	if _, ok := subs[1]["data"].(obj)["Seats"]; ok {
+		t.Errorf("an unanswered optional question is in data: %v", subs[1])
+	}
+	if u, _ := file["url"].(string); u != "" {
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		if dl := c.env.Send(req); dl.Status != 200 || !bytes.Equal(dl.Body, img) {
+			t.Errorf("file link %s: %d, %d bytes", u, dl.Status, len(dl.Body))
+		}
+	}
+	page := c.json(200, "GET", fp+"/responses?limit=1&offset=1&order=asc", key, nil)
+	if p := listItems(t, page, "responses"); len(p) != 1 || p[0]["id"] != ids[1] || page["hasMore"] != true || page["limit"] != 1.0 {
+		t.Errorf("second page, oldest first: %v", page)
+	}
+	second := url.QueryEscape(subs[1]["submittedAt"].(string))
+	if l := c.json(200, "GET", fp+"/responses?order=desc&since="+second, key, nil); l["total"] != 2.0 {
+		t.Errorf("since is inclusive: %v", l)
+	}
+	if l := c.json(200, "GET", fp+"/responses?until="+second, key, nil); l["total"] != 1.0 || listItems(t, l, "responses")[0]["id"] != ids[0] {
+		t.Errorf("until is exclusive: %v", l)
+	}
+	c.json(200, "GET", fp+"/responses?since=2026-01-01T00:00:00%2B02:00&until=2999-01-01T00:00:00.5Z&limit=500&offset=0", key, nil)
+	for _, q := range []string{"limit=0", "limit=501", "limit=ten", "offset=-1", "offset=1.5", "order=newest", "since=yesterday", "until=2026-13-01T00:00:00Z"} {
+		if e := c.json(400, "GET", fp+"/responses?"+q, key, nil); !strings.Contains(e["message"].(string), strings.Split(q, "=")[0]) {
+			t.Errorf("?%s: %v", q, e)
+		}
+	}
+
+	// ---- one
+	one := c.json(200, "GET", fp+"/responses/"+ids[0], key, nil)
+	delete(one["data"].(obj)["Screenshot"].(obj), "url") // signed anew on every read
+	delete(file, "url")
+	sameJSON(t, "one response", one, first)
+	c.json(200, "GET", fp+"/responses/"+ids[2], key, nil)
+	if e := c.json(404, "GET", fp+"/responses/"+started.JSON(t)["id"].(string), key, nil); e["message"] != "Submission not found" {
+		t.Errorf("an uncompleted session: %v", e)
+	}
+	c.json(404, "GET", fp+"/responses/no-such-submission", key, nil)
+
+	// ---- export
+	csvRes := c.send(200, "GET", fp+"/responses/export?format=csv&order=asc", key, "", nil)
+	if ct := csvRes.Header.Get("Content-Type"); ct != "text/csv; charset=utf-8" {
+		t.Errorf("CSV export Content-Type %q", ct)
+	}
+	if cd := csvRes.Header.Get("Content-Disposition"); cd != fmt.Sprintf(`attachment; filename="form-%d-responses.csv"`, formID) {
+		t.Errorf("CSV export Content-Disposition %q", cd)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(csvRes.Body)).ReadAll()
+	if err != nil {
+		t.Fatalf("CSV export: %v\n%s", err, csvRes.Body)
+	}
+	header := []string{"id", "submittedAt", "score", "Plan", "Name", "Seats", "Features", "Rating", "Screenshot", "Start", "Renew?"}
+	if len(rows) != 4 || !slices.Equal(rows[0], header) || rows[1][0] != ids[0] || rows[1][1] != subs[2]["submittedAt"] ||
+		rows[1][2] != "2.5" || rows[1][6] != "API, SSO" || !strings.Contains(rows[1][8], "/files/") || rows[1][10] != "Yes" ||
+		rows[3][4] != "'=1+2" || rows[3][10] != "No" || rows[2][5] != "" {
+		t.Errorf("CSV export:\n%s", csvRes.Body)
+	}
+	if r := c.send(200, "GET", fp+"/responses/export", key, "", nil); !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") {
+		t.Errorf("default export format: %s", r.Header.Get("Content-Type"))
+	}
+	c.send(200, "GET", fp+"/responses/export?format=csv&since=2999-01-01T00:00:00Z", key, "", nil)
+	jsonRes := c.send(200, "GET", fp+"/responses/export?format=json&since="+second, key, "", nil)
+	var exported []obj
+	if err := json.Unmarshal(jsonRes.Body, &exported); err != nil {
+		t.Fatalf("JSON export: %v\n%s", err, jsonRes.Body)
+	}
+	if len(exported) != 2 || exported[0]["id"] != ids[2] || exported[1]["score"] != 1.0 ||
+		jsonRes.Header.Get("Content-Disposition") != fmt.Sprintf(`attachment; filename="form-%d-responses.json"`, formID) {
+		t.Errorf("JSON export: %s %s", jsonRes.Header.Get("Content-Disposition"), jsonRes.Body)
+	}
+	if r := c.send(200, "GET", fp+"/responses/export?format=json&order=asc&until=2000-01-01T00:00:00Z", key, "", nil); strings.TrimSpace(string(r.Body)) != "[]" {
+		t.Errorf("empty JSON export: %q", r.Body)
+	}
+	for _, q := range []string{"format=xml", "format=CSV", "order=up", "since=x", "until=2026-01-01"} {
+		c.json(400, "GET", fp+"/responses/export?"+q, key, nil)
+	}
+
+	c.driftCaught(fp+"/responses", key, map[string]func(m obj){
+		"extra item field":      func(m obj) { m["responses"].([]any)[0].(obj)["extra"] = 1 },
+		"missing submittedAt":   func(m obj) { delete(m["responses"].([]any)[0].(obj), "submittedAt") },
+		"score as text":         func(m obj) { m["responses"].([]any)[0].(obj)["score"] = "high" },
+		"id as number":          func(m obj) { m["responses"].([]any)[0].(obj)["id"] = 5 },
+		"file without url":      func(m obj) { delete(m["responses"].([]any)[2].(obj)["data"].(obj)["Screenshot"].(obj), "url") },
+		"object answer":         func(m obj) { m["responses"].([]any)[0].(obj)["data"].(obj)["Name"] = obj{"x": 1} },
+		"mixed array answer":    func(m obj) { m["responses"].([]any)[2].(obj)["data"].(obj)["Features"] = []any{"API", 2} },
+		"hasMore missing":       func(m obj) { delete(m, "hasMore") },
+		"negative total":        func(m obj) { m["total"] = -1 },
+		"data not an object":    func(m obj) { m["responses"].([]any)[0].(obj)["data"] = []any{} },
+		"submittedAt not dated": func(m obj) { m["responses"].([]any)[0].(obj)["submittedAt"] = 5 },
+	})
+
+	// ---- delete
+	c.json(204, "DELETE", fp+"/responses/"+ids[1], key, nil)
+	if e := c.json(404, "GET", fp+"/responses/"+ids[1], key, nil); e["message"] != "Submission not found" {
+		t.Errorf("deleted submission: %v", e)
+	}
+	c.json(404, "DELETE", fp+"/responses/"+ids[1], key, nil)
+	if l := c.json(200, "GET", fp+"/responses", key, nil); l["total"] != 2.0 {
+		t.Errorf("after a delete: %v", l)
+	}
+	return fp
+}
+
+// webhookRefusals drives the webhook operations on a server that refuses private
+// addresses, on a form with no webhook configured.
+func (c *conformance) webhookRefusals(key, fp string) {
+	t := c.t
+	hook := fp + "/webhook"
+	if s := c.json(200, "GET", hook+"/status", key, nil); s["enabled"] != false || s["url"] != nil || s["lastDelivery"] != nil {
+		t.Errorf("status without a webhook: %v", s)
+	}
+	if l := c.json(200, "GET", hook+"/logs", key, nil); l["total"] != 0.0 || l["limit"] != 20.0 || len(listItems(t, l, "logs")) != 0 {
+		t.Errorf("logs without deliveries: %v", l)
+	}
+	c.json(200, "GET", hook+"/logs?limit=100&offset=3", key, nil)
+	for _, q := range []string{"limit=0", "limit=101", "limit=x", "offset=-1"} {
+		c.json(400, "GET", hook+"/logs?"+q, key, nil)
+	}
+	// No URL given and none configured; refused URLs; bodies that are not valid.
+	c.send(400, "POST", hook+"/test", key, "", nil)
+	for _, body := range []string{`{}`, `{"url": ""}`, `{"url": null}`, `{"url": "http://127.0.0.1:9/hook"}`,
+		`{"url": "http://localhost/hook"}`, `{"url": "http://[::1]/hook"}`, `{"url": "ftp://hooks.example.org/x"}`,
+		`{"url": "https://hooks.example.org/` + strings.Repeat("a", 2000) + `"}`, `{"url": 5}`,
+		`{"url": "https://hooks.example.org/x", "extra": 1}`, `{"url": "https://hooks.example.org/x"`, ` `} {
+		c.send(400, "POST", hook+"/test", key, "application/json", []byte(body))
+	}
+	c.send(400, "POST", hook+"/test", key, "text/plain", []byte(`{"url": "https://hooks.example.org/x"}`))
+	s1 := c.json(200, "POST", hook+"/secret", key, nil)
+	s2 := c.json(200, "POST", hook+"/secret", key, nil)
+	if s1["secret"] == s2["secret"] || !strings.HasPrefix(s1["secret"].(string), "whsec_") {
+		t.Errorf("secrets %v then %v", s1, s2)
+	}
+}
+
+// delivery is one request a receiver got.
+type delivery struct {
+	header http.Header
+	body   []byte
+}
+
+// receiver is a webhook endpoint that records what it gets and answers status.
+type receiver struct {
+	*httptest.Server
+	status atomic.Int32
+	got    chan delivery
+}
+
+func newReceiver(t *testing.T) *receiver {
+	r := &receiver{got: make(chan delivery, 32)}
+	r.status.Store(http.StatusOK)
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		b, _ := io.ReadAll(req.Body)
+		select {
+		case r.got <- delivery{header: req.Header.Clone(), body: b}:
+		default:
+		}
+		w.WriteHeader(int(r.status.Load()))
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+func (r *receiver) next(t *testing.T) delivery {
+	t.Helper()
+	select {
+	case d := <-r.got:
+		return d
+	case <-time.After(15 * time.Second):
+		t.Fatal("the receiver got no delivery")
+		return delivery{}
+	}
+}
+
+// checkDelivery validates a request a receiver got against the submissionCompleted
+// webhook of the document, and its signature against secrets (newest first).
+func (c *conformance) checkDelivery(d delivery, secrets ...string) obj {
+	t := c.t
+	t.Helper()
+	item := c.doc.Webhooks["submissionCompleted"]
+	if item == nil || item.Post == nil {
+		t.Fatal("the document has no submissionCompleted webhook")
+	}
+	op := item.Post
+	opts := []openapi3.SchemaValidationOption{openapi3.MultiErrors(), openapi3.EnableJSONSchema2020()}
+	if ct := d.header.Get("Content-Type"); op.RequestBody.Value.Content.Get(ct) == nil {
+		t.Errorf("delivery Content-Type %q is not documented", ct)
+	}
+	var payload any
+	if err := json.Unmarshal(d.body, &payload); err != nil {
+		t.Fatalf("delivery body: %v\n%s", err, d.body)
+	}
+	if err := op.RequestBody.Value.Content.Get("application/json").Schema.Value.VisitJSON(payload, opts...); err != nil {
+		t.Errorf("delivery body does not match the document: %v\n%s", err, d.body)
+	}
+	for _, p := range op.Parameters {
+		v := d.header.Get(p.Value.Name)
+		if v == "" {
+			if p.Value.Required {
+				t.Errorf("delivery header %s missing", p.Value.Name)
+			}
+			continue
+		}
+		var value any = v
+		if p.Value.Schema.Value.Type.Is("integer") {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				t.Errorf("delivery header %s = %q is not an integer", p.Value.Name, v)
+				continue
+			}
+			value = float64(n)
+		}
+		if err := p.Value.Schema.Value.VisitJSON(value, opts...); err != nil {
+			t.Errorf("delivery header %s = %q does not match the document: %v", p.Value.Name, v, err)
+		}
+	}
+	m, _ := payload.(obj)
+	if d.header.Get("webhook-id") != m["submission_id"] {
+		t.Errorf("webhook-id %q for submission %v", d.header.Get("webhook-id"), m["submission_id"])
+	}
+	if len(secrets) > 0 {
+		ts, _ := strconv.ParseInt(d.header.Get("webhook-timestamp"), 10, 64)
+		var want []string
+		for _, s := range secrets {
+			sig, err := webhook.Sign(s, d.header.Get("webhook-id"), time.Unix(ts, 0), d.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, sig)
+		}
+		if got := d.header.Get("webhook-signature"); got != strings.Join(want, " ") {
+			t.Errorf("webhook-signature %q, want the signatures of secrets %v", got, secrets)
+		}
+	}
+	return m
+}
+
+// webhookScenario delivers real submissions to local receivers, on a server that
+// allows private webhook addresses, and drives logs, status, test and secret.
+func webhookScenario(t *testing.T, seen map[string]map[int]bool) {
+	env := servertest.New(t, store.SQLite, func(cfg *config.Config) { cfg.AllowPrivateWebhooks = true })
+	doc := loadDoc(t, env.Do(http.MethodGet, apiPrefix+"/openapi.json", "", nil).Body)
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &conformance{t: t, env: env, doc: doc, router: router, seen: seen}
+	key := env.NewKey()
+	recv := newReceiver(t)
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "broken", http.StatusInternalServerError)
+	}))
+	t.Cleanup(failing.Close)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/hook"
+	l.Close()
+
+	f := c.json(201, "POST", "/forms", key, obj{"title": "Hooked", "questions": []obj{
+		{"question": "Name", "required": true}, {"type": "file_upload", "question": "Attachment"}, {"type": "yes_no", "question": "Agree?"}}})
+	fp := fmt.Sprintf("/forms/%d", wireID(t, f["id"]))
+	hook := fp + "/webhook"
+	qs := questions(t, f)
+	qid := func(i int) string { return strconv.FormatInt(wireID(t, qs[i]["id"]), 10) }
+	share := f["shareUrl"].(string)
+	c.json(200, "POST", fp+"/publish", key, nil)
+	secret1 := c.json(200, "POST", hook+"/secret", key, nil)["secret"].(string)
+	c.json(200, "PATCH", fp, key, obj{"webhookUrl": recv.URL + "/hook", "webhookEnabled": true})
+	if s := c.json(200, "GET", hook+"/status", key, nil); s["enabled"] != true || s["url"] != recv.URL+"/hook" || s["lastDelivery"] != nil {
+		t.Errorf("status before the first delivery: %v", s)
+	}
+
+	// waitLogs waits until the log has n entries and returns its first page.
+	waitLogs := func(n int) []obj {
+		t.Helper()
+		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if r := env.Do(http.MethodGet, apiPrefix+hook+"/logs", key, nil); r.Status == 200 && r.JSON(t)["total"] == float64(n) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the delivery log never reached %d entries", n)
+			}
+		}
+		l := c.json(200, "GET", hook+"/logs", key, nil)
+		return listItems(t, l, "logs")
+	}
+
+	// A delivery the receiver accepts.
+	fileID := uploadFile(t, env, share, "proof.png", pngImage(t))
+	sid1 := submitAnswers(t, env, share, obj{qid(0): "Ada", qid(1): fileID, qid(2): true})
+	p := c.checkDelivery(recv.next(t), secret1)
+	data, _ := p["data"].(obj)
+	file, _ := data["Attachment"].(obj)
+	if p["submission_id"] != sid1 || p["form_name"] != "Hooked" || p["form_id"] != f["id"] || data["Name"] != "Ada" ||
+		data["Agree?"] != true || file["name"] != "proof.png" {
+		t.Errorf("payload: %v", p)
+	}
+	logs := waitLogs(1)
+	if e := logs[0]; e["status"] != "success" || e["responseCode"] != 200.0 || e["errorMessage"] != nil ||
+		e["sessionId"] != sid1 || e["webhookUrl"] != recv.URL+"/hook" {
+		t.Errorf("log entry of a success: %v", e)
+	}
+	if s := c.json(200, "GET", hook+"/status", key, nil); s["lastDelivery"] == nil || s["lastDelivery"].(obj)["status"] != "success" ||
+		s["lastDelivery"].(obj)["responseCode"] != 200.0 || s["lastDelivery"].(obj)["error"] != nil {
+		t.Errorf("status after a success: %v", s)
+	}
+	if r := c.json(200, "GET", fp+"/responses", key, nil); len(listItems(t, r, "responses")) != 1 {
+		t.Errorf("responses: %v", r)
+	} else if _, ok := listItems(t, r, "responses")[0]["score"]; ok {
+		t.Errorf("score on a form without scoring: %v", r)
+	}
+
+	// A receiver that answers 500: failed.
+	recv.status.Store(http.StatusInternalServerError)
+	sid2 := submitAnswers(t, env, share, obj{qid(0): "Bo"})
+	c.checkDelivery(recv.next(t), secret1)
+	if e := waitLogs(2)[0]; e["status"] != "failed" || e["responseCode"] != 500.0 || e["errorMessage"] == nil || e["sessionId"] != sid2 {
+		t.Errorf("log entry of a failure: %v", e)
+	}
+	recv.status.Store(http.StatusOK)
+
+	// No HTTP answer: error, without a response code.
+	c.json(200, "PATCH", fp, key, obj{"webhookUrl": closed})
+	submitAnswers(t, env, share, obj{qid(0): "Cy"})
+	if e := waitLogs(3)[0]; e["status"] != "error" || e["responseCode"] != 0.0 || e["errorMessage"] == nil || e["webhookUrl"] != closed {
+		t.Errorf("log entry of an error: %v", e)
+	}
+	s := c.json(200, "GET", hook+"/status", key, nil)
+	if last, _ := s["lastDelivery"].(obj); last["status"] != "error" || last["responseCode"] != 0.0 || last["error"] == nil || s["url"] != closed {
+		t.Errorf("status after an error: %v", s)
+	}
+	if l := c.json(200, "GET", hook+"/logs?limit=1&offset=1", key, nil); l["hasMore"] != true || l["total"] != 3.0 ||
+		listItems(t, l, "logs")[0]["sessionId"] != sid2 {
+		t.Errorf("second page of the log: %v", l)
+	}
+	c.driftCaught(hook+"/logs", key, map[string]func(m obj){
+		"unknown status":        func(m obj) { m["logs"].([]any)[0].(obj)["status"] = "pending" },
+		"response code as text": func(m obj) { m["logs"].([]any)[1].(obj)["responseCode"] = "500" },
+		"errorMessage missing":  func(m obj) { delete(m["logs"].([]any)[2].(obj), "errorMessage") },
+		"extra field":           func(m obj) { m["logs"].([]any)[0].(obj)["duration"] = 3 },
+	})
+	c.driftCaught(hook+"/status", key, map[string]func(m obj){
+		"lastDelivery as text": func(m obj) { m["lastDelivery"] = "never" },
+		"attemptedAt missing":  func(m obj) { delete(m["lastDelivery"].(obj), "attemptedAt") },
+		"enabled missing":      func(m obj) { delete(m, "enabled") },
+	})
+
+	// Test deliveries: success, a receiver's failure, no answer; none is logged.
+	res := c.json(200, "POST", hook+"/test", key, obj{"url": recv.URL + "/test"})
+	if res["success"] != true || res["statusCode"] != 200.0 || res["error"] != nil {
+		t.Errorf("test delivery to a working receiver: %v", res)
+	}
+	if tp := c.checkDelivery(recv.next(t), secret1); !strings.HasPrefix(fmt.Sprint(tp["submission_id"]), "test_") || tp["form_id"] != f["id"] {
+		t.Errorf("test payload: %v", tp)
+	}
+	if res := c.json(200, "POST", hook+"/test", key, obj{"url": failing.URL}); res["success"] != false || res["statusCode"] != 500.0 || res["error"] == nil {
+		t.Errorf("test delivery to a failing receiver: %v", res)
+	}
+	if res := c.json(200, "POST", hook+"/test", key, nil); res["success"] != false || res["statusCode"] != 0.0 || res["error"] == nil {
+		t.Errorf("test delivery to the configured, closed port: %v", res)
+	}
+	c.json(200, "POST", hook+"/test", key, obj{})
+	c.send(200, "POST", hook+"/test", key, "application/json; charset=utf-8", []byte(`{"url": null}`))
+	c.json(400, "POST", hook+"/test", key, obj{"url": "gopher://127.0.0.1/x"})
+	if l := c.json(200, "GET", hook+"/logs", key, nil); l["total"] != 3.0 {
+		t.Errorf("test deliveries were logged: %v", l)
+	}
+	if s := c.json(200, "GET", hook+"/status", key, nil); s["lastDelivery"].(obj)["status"] != "error" {
+		t.Errorf("a test delivery changed lastDelivery: %v", s)
+	}
+
+	// After a rotation the previous secret signs too.
+	secret2 := c.json(200, "POST", hook+"/secret", key, nil)["secret"].(string)
+	c.json(200, "POST", hook+"/test", key, obj{"url": recv.URL + "/rotated"})
+	c.checkDelivery(recv.next(t), secret2, secret1)
 }
 
 // TestOpenAPIUsageHistoryEntries checks history entries (which only AI operations

@@ -57,7 +57,7 @@ type deliveryView struct {
 	SessionID    string  `json:"sessionId"`
 	WebhookURL   string  `json:"webhookUrl"`
 	Status       string  `json:"status"`
-	ResponseCode *int    `json:"responseCode"`
+	ResponseCode int     `json:"responseCode"`
 	ErrorMessage *string `json:"errorMessage"`
 	CreatedAt    string  `json:"createdAt"`
 }
@@ -82,7 +82,7 @@ func (a *API) webhookLogs(w http.ResponseWriter, r *http.Request) {
 	views := make([]deliveryView, len(list))
 	for i, d := range list {
 		views[i] = deliveryView{ID: d.ID, SessionID: d.SessionID, WebhookURL: d.URL, Status: d.Status,
-			ResponseCode: d.ResponseCode, ErrorMessage: d.ErrorMessage, CreatedAt: timestamp(d.CreatedAt)}
+			ResponseCode: codeOrZero(d.ResponseCode), ErrorMessage: d.ErrorMessage, CreatedAt: timestamp(d.CreatedAt)}
 	}
 	httpx.WriteJSON(w, http.StatusOK, listEnvelope("logs", views, total, p))
 }
@@ -109,7 +109,16 @@ func lastDeliveryView(d *store.Delivery) any {
 	if d == nil {
 		return nil
 	}
-	return map[string]any{"status": d.Status, "responseCode": d.ResponseCode, "error": d.ErrorMessage, "attemptedAt": timestamp(d.CreatedAt)}
+	return map[string]any{"status": d.Status, "responseCode": codeOrZero(d.ResponseCode), "error": d.ErrorMessage, "attemptedAt": timestamp(d.CreatedAt)}
+}
+
+// codeOrZero is the receiver's HTTP status, or 0 when it gave no HTTP answer (api.md
+// types the field as an integer).
+func codeOrZero(code *int) int {
+	if code == nil {
+		return 0
+	}
+	return *code
 }
 
 // rotateWebhookSecret serves POST /forms/{id}/webhook/secret (extension): a new

@@ -9,10 +9,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -108,13 +111,75 @@ func TestBrowser(t *testing.T) {
 	t.Run("Screenshots", b.testScreenshots)
 }
 
-// tab opens a new tab that closes when the test ends.
+// waitThanks waits for the thank-you page, saying what the page shows instead.
+func waitThanks(t *testing.T, ctx context.Context) {
+	t.Helper()
+	wait, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(wait, chromedp.WaitVisible(chromedp.ID("thanks-title"))); err != nil {
+		state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.title + " | " + document.body.innerText.slice(0, 600)`))
+		t.Fatalf("no thank-you page (%v); the page shows: %s", err, state)
+	}
+}
+
+// tab opens a new tab that closes when the test ends. The test fails if a page
+// in it throws, logs an error to the console, or breaks its Content-Security-Policy.
 func (b *browserEnv) tab(t *testing.T) context.Context {
 	ctx, cancel := chromedp.NewContext(b.browser)
 	t.Cleanup(cancel)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 30*time.Second)
+	t.Cleanup(cancelTimeout)
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatal(err)
 	}
+	var mu sync.Mutex
+	var problems []string
+	report := func(s string) {
+		mu.Lock()
+		problems = append(problems, s)
+		mu.Unlock()
+	}
+	go func() {
+		for ev, err := range chromedp.Events(ctx, cdplog.EntryAdded) {
+			if err != nil {
+				return
+			}
+			// Network entries are the 4xx answers the tests provoke on purpose.
+			if e := ev.Entry; e != nil && e.Level == cdplog.EntryLevelError && e.Source != cdplog.EntrySourceNetwork {
+				report(fmt.Sprintf("%s: %s", e.Source, e.Text))
+			}
+		}
+	}()
+	go func() {
+		for ev, err := range chromedp.Events(ctx, cdpruntime.ExceptionThrown) {
+			if err != nil {
+				return
+			}
+			d := ev.ExceptionDetails
+			text := d.Text
+			if d.Exception != nil {
+				text += " " + d.Exception.Description
+			}
+			report(fmt.Sprintf("exception at %s:%d: %s", d.URL, d.LineNumber+1, text))
+		}
+	}()
+	go func() {
+		for ev, err := range chromedp.Events(ctx, cdpruntime.ConsoleAPICalled) {
+			if err != nil {
+				return
+			}
+			if ev.Type == cdpruntime.ConsoleAPICalledTypeError {
+				report("console.error from the page")
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, p := range problems {
+			t.Errorf("page problem: %s", p)
+		}
+	})
 	return ctx
 }
 
@@ -231,13 +296,20 @@ func (b *browserEnv) testSinglePageAllTypes(t *testing.T) {
 		chromedp.SetUploadFiles(sel("CV"), []string{filepath.Join(b.files, "cv.txt")}),
 		chromedp.SendKeys(sel("Expected"), "65000"),
 	)
-	if got := eval[string](t, ctx, `document.querySelector("#`+conf+`-value").textContent`); got != "7" {
+	// The stars work from the keyboard: arrows move the choice.
+	run(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById("`+rating+`_3").focus()`), chromedp.KeyEvent(kb.ArrowLeft))
+	if !eval[bool](t, ctx, `document.getElementById("`+rating+`_2").checked && document.activeElement.id === "`+rating+`_2"`) {
+		t.Error("ArrowLeft on the rating did not move to 3 stars")
+	}
+	run(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+	if got := eval[string](t, ctx, `document.getElementById("`+conf+`-value").textContent`); got != "7" {
 		t.Errorf("slider shows %q, want 7", got)
 	}
 	if got := eval[string](t, ctx, `document.querySelector("#question-`+strings.TrimPrefix(rating, "q_")+` .rating-text").textContent`); got != "4 of 5" {
 		t.Errorf("rating text %q", got)
 	}
-	run(t, ctx, chromedp.Click(chromedp.ID("forma-next")), chromedp.WaitVisible(chromedp.ID("thanks-title")))
+	run(t, ctx, chromedp.Click(chromedp.ID("forma-next")))
+	waitThanks(t, ctx)
 	sess := responses(t, b.env, f.ID)
 	if len(sess) != 1 {
 		t.Fatalf("%d submissions", len(sess))
@@ -307,7 +379,8 @@ func (b *browserEnv) testLiveShowHide(t *testing.T) {
 	visible(map[int64]bool{topics: true})
 	run(t, ctx,
 		chromedp.SendKeys(chromedp.ID(f.field(t, "Your phone")), "+1 555 0100 200"),
-		chromedp.Click(chromedp.ID("forma-next")), chromedp.WaitVisible(chromedp.ID("thanks-title")))
+		chromedp.Click(chromedp.ID("forma-next")))
+	waitThanks(t, ctx)
 	checkAnswers(t, b.env, f.ID, 1, map[int64]any{
 		f.qid(t, "Contact"): "Phone", phone: "+1 555 0100 200", f.qid(t, "Newsletter"): true, topics: []string{"Events"},
 	})
@@ -418,7 +491,8 @@ func (b *browserEnv) testMultiStep(t *testing.T) {
 	step(t, ctx, attachment, "Step 4 of 5", "Next")
 	run(t, ctx, next)
 	step(t, ctx, recommend, "Step 5 of 5", "Submit")
-	run(t, ctx, clickLabel(f.field(t, "Recommend")+"_0"), next, chromedp.WaitVisible(chromedp.ID("thanks-title")))
+	run(t, ctx, clickLabel(f.field(t, "Recommend")+"_0"), next)
+	waitThanks(t, ctx)
 	if eval[string](t, ctx, `String(`+sessionKey+`)`) != "null" {
 		t.Error("the session id is still in localStorage after completion")
 	}
@@ -458,7 +532,8 @@ func (b *browserEnv) testMultiStep(t *testing.T) {
 	step(t, ctx, satisfaction, "Step 4 of 7", "Next")
 	run(t, ctx, clickLabel(f.field(t, "Satisfaction")+"_0"))
 	step(t, ctx, satisfaction, "Step 4 of 4", "Submit")
-	run(t, ctx, next, chromedp.WaitVisible(chromedp.ID("thanks-title")))
+	run(t, ctx, next)
+	waitThanks(t, ctx)
 	list := responses(t, b.env, f.ID)
 	if len(list) != 2 {
 		t.Fatalf("%d submissions", len(list))
@@ -520,7 +595,8 @@ func (b *browserEnv) testServerErrors(t *testing.T) {
 	run(t, ctx,
 		chromedp.SendKeys(chromedp.ID(name), "Ada"),
 		setValue("#"+email, ""), chromedp.SendKeys(chromedp.ID(email), "ada@example.com"),
-		chromedp.Click(chromedp.ID("forma-next")), chromedp.WaitVisible(chromedp.ID("thanks-title")))
+		chromedp.Click(chromedp.ID("forma-next")))
+	waitThanks(t, ctx)
 	checkAnswers(t, b.env, f.ID, 1, map[int64]any{
 		f.qid(t, "Name"): "Ada", f.qid(t, "About"): `<b>"kept"</b>`, f.qid(t, "Email"): "ada@example.com",
 		f.qid(t, "Team"): "Sales", f.qid(t, "Languages"): []string{"JavaScript"}, f.qid(t, "Rating"): 3,
@@ -566,10 +642,10 @@ func (b *browserEnv) testNoJavaScript(t *testing.T) {
 	}
 	run(t, ctx,
 		chromedp.SendKeys(chromedp.ID(name), "Grace Hopper"),
-		chromedp.SendKeys(chromedp.ID(email), "example.com"),
+		setValue("#"+email, ""), chromedp.SendKeys(chromedp.ID(email), "grace@example.com"),
 		chromedp.Click(chromedp.ID("forma-next")),
-		chromedp.WaitVisible(chromedp.ID("thanks-title")),
 	)
+	waitThanks(t, ctx)
 	sess := responses(t, b.env, f.ID)
 	if len(sess) != 1 {
 		t.Fatalf("%d submissions", len(sess))
@@ -691,9 +767,17 @@ func (b *browserEnv) testScreenshots(t *testing.T) {
 		run(t, ctx, chromedp.Click(chromedp.ID("forma-next")))
 		waitFor(t, ctx, `!document.querySelector("#question-`+fmt.Sprint(ms.qid(t, "Satisfaction"))+` .error-message").hidden`)
 		shot(ctx, size.name+"-multistep.png")
-		run(t, ctx, clickLabel(ms.field(t, "Satisfaction")+"_1"), chromedp.Click(chromedp.ID("forma-next")),
-			chromedp.WaitVisible(chromedp.ID("thanks-title")))
+		run(t, ctx, clickLabel(ms.field(t, "Satisfaction")+"_1"), chromedp.Click(chromedp.ID("forma-next")))
+		waitThanks(t, ctx)
 		shot(ctx, size.name+"-thanks.png")
 	}
+	// The multi-step form as a browser without JavaScript shows it.
+	ctx := b.tab(t)
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, chromedp.EmulateViewport(390, 844))
+	b.open(t, ctx, ms)
+	shot(ctx, "phone-nojs-multistep.png")
 	t.Logf("screenshots in %s", dir)
 }

@@ -139,7 +139,6 @@ type pageView struct {
 	HasRequired bool
 	Questions   []questionView
 	Assets      map[string]string
-	MaxUploadMB int64
 	Thanks      thanksView
 }
 
@@ -152,7 +151,6 @@ type summaryItem struct {
 // questionView is one question as the template renders it.
 type questionView struct {
 	ID           int64
-	Number       int // position among the questions, 1-based
 	Name         string
 	ControlID    string // the id of the input, or of the first option of a group
 	Type         string
@@ -203,21 +201,21 @@ func (h *Handler) renderForm(w http.ResponseWriter, status int, f *form.Form, st
 		Title: f.Title, Description: f.Description, PageTitle: f.Title,
 		Action: "/f/" + f.ShareToken + "/submissions", ShareToken: f.ShareToken,
 		MultiStep: f.DisplayMode == form.MultiStep, StartToken: st.StartToken,
-		Message: st.Message, Assets: assetURLs(), MaxUploadMB: h.cfg.MaxUploadBytes >> 20,
+		Message: st.Message, Assets: assetURLs(),
 		Thanks: thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken},
 	}
 	def, err := json.Marshal(publicDefinition(f))
 	if err != nil {
-		h.failPage(w, err)
+		slog.Error("render form page", "err", err)
+		http.Error(w, "Something went wrong on our side. Please try again in a moment.", http.StatusInternalServerError)
 		return
 	}
 	v.Definition = string(def)
 	h.keepUploadNames(f, &st)
 	visible := logic.Evaluate(f.Questions, stateAnswers(f, st)).Visible
 	targets := logicTargets(f)
-	for i, q := range orderedQuestions(f) {
-		qv := buildQuestion(&q, st, v.MaxUploadMB)
-		qv.Number = i + 1
+	for _, q := range orderedQuestions(f) {
+		qv := buildQuestion(&q, st, h.cfg.MaxUploadBytes)
 		qv.LogicHidden = !visible[q.ID]
 		qv.Conditional = targets[q.ID] || (q.Logic != nil && q.Logic.ShowIf != nil)
 		if qv.Required {
@@ -251,11 +249,6 @@ func renderNotFound(w http.ResponseWriter) {
 		Assets    map[string]string
 	}{"Form not found", assetURLs()}
 	writeTemplate(w, http.StatusNotFound, "notfound", v)
-}
-
-func (h *Handler) failPage(w http.ResponseWriter, err error) {
-	slog.Error("render form page", "err", err)
-	http.Error(w, "Something went wrong on our side. Please try again in a moment.", http.StatusInternalServerError)
 }
 
 // writeTemplate renders a page completely before sending anything, so that a
@@ -332,24 +325,40 @@ func stateAnswers(f *form.Form, st pageState) logic.Answers {
 	return out
 }
 
-// logicTargets returns the questions that some rule may show, hide or skip.
+// logicTargets returns the questions that some rule may show, hide or skip: a
+// page without the script tells respondents that these may not apply.
 func logicTargets(f *form.Form) map[int64]bool {
 	out := map[int64]bool{}
 	qs := orderedQuestions(f)
+	pos := make(map[int64]int, len(qs))
+	for i, q := range qs {
+		pos[q.ID] = i
+	}
 	for i, q := range qs {
 		if q.Logic == nil || q.Logic.Advanced == nil {
 			continue
 		}
 		for _, a := range q.Logic.Advanced.Actions {
+			target, ok := a.TargetQuestionID()
+			end := len(qs)
 			switch a.Type {
 			case form.ActionShow, form.ActionHide:
-				if id, ok := a.TargetQuestionID(); ok {
-					out[id] = true
+				if ok {
+					out[target] = true
 				}
-			case form.ActionSkipToQuestion, form.ActionSkipToSection, form.ActionEndForm:
-				for _, later := range qs[i+1:] {
-					out[later.ID] = true
+				continue
+			case form.ActionSkipToQuestion, form.ActionSkipToSection:
+				if j, known := pos[target]; ok && known {
+					end = j
+				} else {
+					continue
 				}
+			case form.ActionEndForm:
+			default:
+				continue
+			}
+			for _, later := range qs[i+1 : max(i+1, end)] {
+				out[later.ID] = true
 			}
 		}
 	}
@@ -368,7 +377,7 @@ func orderedQuestions(f *form.Form) []form.Question {
 const acceptedFiles = ".pdf,.png,.jpg,.jpeg,.gif,.webp,.txt,.docx,.xlsx,.pptx,.odt," +
 	"application/pdf,image/png,image/jpeg,image/gif,image/webp,text/plain"
 
-func buildQuestion(q *form.Question, st pageState, maxMB int64) questionView {
+func buildQuestion(q *form.Question, st pageState, maxUpload int64) questionView {
 	name := fieldName(q.ID)
 	vals := st.Values[q.ID]
 	qv := questionView{
@@ -403,7 +412,6 @@ func buildQuestion(q *form.Question, st pageState, maxMB int64) questionView {
 		qv.Kind, qv.InputType = "input", "date"
 	case form.Time:
 		qv.Kind, qv.InputType = "input", "time"
-		qv.Hint = "24-hour time, hours and minutes."
 	case form.Select:
 		qv.Kind = "select"
 		qv.Options = choiceOptions(name, q.Options, vals)
@@ -443,8 +451,7 @@ func buildQuestion(q *form.Question, st pageState, maxMB int64) questionView {
 		}
 	case form.FileUpload:
 		qv.Kind, qv.Accept = "file", acceptedFiles
-		qv.Hint = "PDF, image (PNG, JPEG, GIF, WebP), plain text or office document, up to " +
-			strconv.FormatInt(maxMB, 10) + " MB."
+		qv.Hint = "PDF, image (PNG, JPEG, GIF, WebP), plain text or office document, up to " + sizeText(maxUpload) + "."
 		if name := st.Files[q.ID]; name != "" && qv.Value != "" {
 			qv.FileID, qv.FileName = qv.Value, name
 		}
@@ -490,6 +497,14 @@ func rangeText(min, max string) string {
 		return ", at most " + max
 	}
 	return ""
+}
+
+// sizeText prints a byte count for people: 10 MB, 512 KB.
+func sizeText(n int64) string {
+	if n >= 1<<20 {
+		return strconv.FormatInt(n>>20, 10) + " MB"
+	}
+	return strconv.FormatInt(max(n>>10, 1), 10) + " KB"
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

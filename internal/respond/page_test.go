@@ -225,6 +225,20 @@ func TestPageRendersEveryType(t *testing.T) {
 		`name="website" value="" tabindex="-1" autocomplete="off"`,
 	)
 	mustMatch(t, page, `<div class="hp" aria-hidden="true">`)
+	mustContain(t, page, `<html lang="en">`, `<meta name="viewport" content="width=device-width, initial-scale=1">`)
+
+	// The definition form.js runs the logic on is in a data- attribute.
+	m := regexp.MustCompile(`data-definition="([^"]*)"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no data-definition")
+	}
+	var def struct {
+		DisplayMode string           `json:"displayMode"`
+		Questions   []map[string]any `json:"questions"`
+	}
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &def); err != nil || len(def.Questions) != 15 || def.DisplayMode != "single-page" {
+		t.Errorf("data-definition: %v %+v", err, def)
+	}
 
 	// Single-control questions: the right control, tied to a label.
 	single := map[string]string{
@@ -535,7 +549,7 @@ func TestPageHidesLogicHiddenQuestionsWithScriptOnly(t *testing.T) {
 	_, page := getPage(t, env, f.Share)
 	// Marked for the script (no flash), but in the page for browsers without it.
 	mustContain(t, page, fmt.Sprintf(`<div class="q q-input logic-hidden" id="question-%d"`, f.qid(t, "Your email")),
-		"this question may not apply to you")
+		"Depends on your earlier answers: answer only if it applies to you.")
 	// A no-JS post that leaves the hidden required question empty completes.
 	resp := postPage(t, env, f.Share, [][2]string{{"_started", startToken(t, page)}, {"website", ""}, {f.field(t, "Contact"), "Phone"}})
 	mustStatus(t, resp, http.StatusOK)

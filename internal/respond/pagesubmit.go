@@ -32,6 +32,16 @@ func (h *Handler) freshState(f *form.Form) pageState {
 	return pageState{Values: map[int64][]string{}, Errors: map[int64]string{}, Files: map[int64]string{}, StartToken: h.links.startToken(f.ShareToken, time.Now())}
 }
 
+// thanks serves GET /f/{token}/thanks: the page after a completed submission.
+func (h *Handler) thanks(w http.ResponseWriter, r *http.Request) {
+	f, err := h.publishedForm(r)
+	if err != nil {
+		h.pageError(w, r, err)
+		return
+	}
+	h.renderThanks(w, f)
+}
+
 // pageError answers a page request that failed: the not-found page, or a 500.
 func (h *Handler) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	if form.ErrorCode(err) == form.NotFound {
@@ -73,7 +83,8 @@ func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 	if len(st.Errors) == 0 {
 		_, err := h.createSubmission(r.Context(), f, raw)
 		if err == nil {
-			h.renderThanks(w, f)
+			// Post/redirect/get: reloading the thank-you page must not submit again.
+			http.Redirect(w, r, "/f/"+f.ShareToken+"/thanks", http.StatusSeeOther)
 			return
 		}
 		if !fieldErrors(err, &st) {

@@ -70,6 +70,7 @@ func New(st *store.Store, blobs blob.Store, links *Links, cfg Config) *Handler {
 // Routes registers the public routes on mux.
 func (h *Handler) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /f/{token}", h.page)
+	mux.HandleFunc("GET /f/{token}/thanks", h.thanks)
 	mux.HandleFunc("GET /f/{token}/definition", cors(h.definition))
 	mux.HandleFunc("POST /f/{token}/submissions", h.submit)
 	mux.HandleFunc("POST /f/{token}/sessions", cors(h.startSession))

@@ -6,17 +6,21 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"path/filepath"
 	"time"
 
+	"forma/internal/ai"
+	"forma/internal/ai/openai"
 	"forma/internal/api"
 	"forma/internal/blob"
 	"forma/internal/config"
 	"forma/internal/form"
 	"forma/internal/httpx"
+	"forma/internal/quota"
 	"forma/internal/respond"
 	"forma/internal/store"
 	"forma/internal/webhook"
@@ -60,10 +64,14 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 		return st.EnqueueWebhook(ctx, tx, f.ID, sess.ID, *f.WebhookURL)
 	}
 	rcfg.Committed = deliverer.Notify
+	acfg, err := apiConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	acfg.Responses, acfg.Blobs, acfg.Webhooks = renderer, blobs, deliverer
 	mux := http.NewServeMux()
 	respond.New(st, blobs, links, rcfg).Routes(mux)
-	a := api.New(st, api.Config{PublicURL: cfg.PublicURL, AllowPrivateWebhooks: cfg.AllowPrivateWebhooks,
-		Responses: renderer, Blobs: blobs, Webhooks: deliverer})
+	a := api.New(st, acfg)
 	mux.Handle("GET /api/v1/openapi.json", api.OpenAPIHandler(cfg.PublicURL))
 	mux.Handle("GET /docs", api.DocsHandler())
 	mux.Handle(api.Prefix+"/", a)
@@ -74,6 +82,36 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 		httpx.WriteProblem(w, http.StatusNotFound, "not_found", "No route matches "+r.Method+" "+r.URL.Path)
 	})
 	return &Server{Store: st, Webhooks: deliverer, handler: httpx.Observe(log, mux), log: log, workers: cfg.WebhookWorkers}, nil
+}
+
+// apiConfig builds the API's settings: prices, plans and the AI provider.
+func apiConfig(cfg config.Config) (api.Config, error) {
+	costs, err := quota.DefaultCosts().WithCosts(cfg.CreditCosts)
+	if err != nil {
+		return api.Config{}, fmt.Errorf("--credit-costs: %w", err)
+	}
+	plans, err := quota.DefaultPlans().WithAllowances(cfg.Allowances)
+	if err != nil {
+		return api.Config{}, fmt.Errorf("--credit-allowances: %w", err)
+	}
+	provider, err := aiProvider(cfg)
+	if err != nil {
+		return api.Config{}, err
+	}
+	return api.Config{PublicURL: cfg.PublicURL, AllowPrivateWebhooks: cfg.AllowPrivateWebhooks,
+		Costs: costs, Plans: plans, AI: provider}, nil
+}
+
+// aiProvider picks the AI provider the configuration names.
+func aiProvider(cfg config.Config) (ai.Provider, error) {
+	switch cfg.AIProvider {
+	case "", "builtin":
+		return ai.Builtin{}, nil
+	case "openai":
+		return openai.New(openai.Config{BaseURL: cfg.AIBaseURL, APIKey: cfg.AIAPIKey, Model: cfg.AIModel,
+			Timeout: time.Duration(cfg.AITimeoutSeconds) * time.Second})
+	}
+	return nil, fmt.Errorf("AI provider %q is not available", cfg.AIProvider)
 }
 
 // RunWorkers delivers webhooks until ctx ends, then waits up to grace for the

@@ -13,25 +13,28 @@ const formColumns = `id, account_id, title, description, display_mode, share_tok
 // CreateForm stores f and its questions in one transaction and sets their ids,
 // orders and timestamps. f.AccountID and f.ShareToken must be set.
 func (s *Store) CreateForm(ctx context.Context, f *form.Form) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error { return s.CreateFormTx(ctx, tx, f) })
+}
+
+// CreateFormTx is CreateForm inside the caller's transaction.
+func (s *Store) CreateFormTx(ctx context.Context, tx *sql.Tx, f *form.Form) error {
 	now := s.Now()
 	f.CreatedAt, f.UpdatedAt = now, now
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx,
-			`INSERT INTO forms (account_id, title, description, display_mode, share_token, created_at, updated_at, webhook_enabled)
-			 VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING id`,
-			f.AccountID, f.Title, f.Description, string(f.DisplayMode), f.ShareToken, ms(now), false).Scan(&f.ID)
-		if err != nil {
-			return translate(err, "Form")
+	err := tx.QueryRowContext(ctx,
+		`INSERT INTO forms (account_id, title, description, display_mode, share_token, created_at, updated_at, webhook_enabled)
+		 VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING id`,
+		f.AccountID, f.Title, f.Description, string(f.DisplayMode), f.ShareToken, ms(now), false).Scan(&f.ID)
+	if err != nil {
+		return translate(err, "Form")
+	}
+	for i := range f.Questions {
+		q := &f.Questions[i]
+		q.FormID, q.Order = f.ID, i+1
+		if err := insertQuestion(ctx, tx, q); err != nil {
+			return err
 		}
-		for i := range f.Questions {
-			q := &f.Questions[i]
-			q.FormID, q.Order = f.ID, i+1
-			if err := insertQuestion(ctx, tx, q); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // FormPage is one page of an account's forms.

@@ -13,7 +13,7 @@ import (
 // TestResult is the outcome of a test delivery.
 type TestResult struct {
 	Success    bool    `json:"success"`
-	StatusCode *int    `json:"statusCode"`
+	StatusCode int     `json:"statusCode"` // 0 when no HTTP answer came
 	Error      *string `json:"error"`
 }
 
@@ -34,7 +34,11 @@ func (d *Deliverer) SendTest(ctx context.Context, f *form.Form, url string) (Tes
 		return TestResult{}, err
 	}
 	res := d.send(ctx, url, id, body, secrets)
-	return TestResult{Success: res.status == "success", StatusCode: res.code, Error: res.err}, nil
+	code := 0
+	if res.code != nil {
+		code = *res.code
+	}
+	return TestResult{Success: res.status == "success", StatusCode: code, Error: res.err}, nil
 }
 
 // sampleData answers every question with a plausible value of its type.

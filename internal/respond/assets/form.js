@@ -179,7 +179,7 @@
     function setupSlider(q) {
       var el = control(q);
       var out = document.getElementById("q_" + q.id + "-value");
-      var wrap = el.parentNode;
+      var wrap = el.closest(".slider");
       var clear = blocks[q.id].querySelector("[data-clear]");
       var name = el.getAttribute("name");
       var initial = el.value;

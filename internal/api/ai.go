@@ -1,0 +1,330 @@
+package api
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"net/http"
+	"unicode/utf8"
+
+	"forma/internal/ai"
+	"forma/internal/ai/query"
+	"forma/internal/form"
+	"forma/internal/httpx"
+	"forma/internal/quota"
+	"forma/internal/store"
+)
+
+// MaxChatMessageLen bounds a chat message, in characters.
+const MaxChatMessageLen = 5000
+
+// spend charges the credits of an AI operation whose result save stores, in one
+// transaction, and reports the charge in the credit headers. A free plan without
+// enough credits is refused before any work.
+func (a *API) spend(w http.ResponseWriter, r *http.Request, c *store.Charge, save func(ctx context.Context, tx *sql.Tx) error) error {
+	p := caller(r)
+	start, _ := quota.Cycle(p.account.CreatedAt, a.store.Now())
+	c.AccountID, c.Credits, c.CycleStart = p.account.ID, a.cfg.Costs[c.Endpoint], start
+	c.Allowance, c.Overage = p.plan.MonthlyAllowance, p.plan.Overage
+	used, err := a.store.ChargeCredits(r.Context(), c, save)
+	if err != nil {
+		return err
+	}
+	setCreditHeaders(w.Header(), quota.Balance{Allowance: c.Allowance, Used: used}, c.Credits)
+	return nil
+}
+
+// affordable refuses, before any work, an operation the caller's free plan cannot
+// pay for.
+func (a *API) affordable(r *http.Request, endpoint string) error {
+	p := caller(r)
+	cost := a.cfg.Costs[endpoint]
+	if !p.plan.Overage && p.balance.Remaining() < cost {
+		return store.InsufficientCredits(cost, p.balance.Remaining())
+	}
+	return nil
+}
+
+// generateForm serves POST /forms/generate: a form from a plain-English prompt.
+func (a *API) generateForm(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Prompt *string `json:"prompt"`
+	}
+	err := requireUnscoped(r, "create forms")
+	if err == nil {
+		err = httpx.DecodeJSON(w, r, &body)
+	}
+	if err == nil && body.Prompt == nil {
+		err = form.FieldInvalid("prompt", "is required: describe the form you want, for example \"a contact form with name, email and message\"")
+	}
+	if err == nil {
+		err = a.affordable(r, "forms.generate")
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	in, err := a.cfg.AI.GenerateForm(r.Context(), *body.Prompt)
+	var f *form.Form
+	if err == nil {
+		f, err = form.NewForm(in)
+	}
+	if err == nil {
+		err = a.prepareNewForm(r, f)
+	}
+	if err == nil {
+		c := &store.Charge{Endpoint: "forms.generate"}
+		err = a.spend(w, r, c, func(ctx context.Context, tx *sql.Tx) error {
+			if err := a.store.CreateFormTx(ctx, tx, f); err != nil {
+				return err
+			}
+			c.FormID, c.FormName = &f.ID, f.Title
+			return nil
+		})
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(f, true))
+}
+
+// dataset loads a form's completed responses for analysis.
+func (a *API) dataset(ctx context.Context, f *form.Form) (*query.Dataset, error) {
+	ds := &query.Dataset{Form: f}
+	err := a.store.EachResponse(ctx, f.ID, store.ResponseFilter{Ascending: true}, func(s *store.Session) error {
+		ds.Responses = append(ds.Responses, query.Response{ID: s.ID, SubmittedAt: *s.CompletedAt, Answers: s.Answers, Score: s.Score})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	ds.Started, _, err = a.store.SessionCounts(ctx, f.ID)
+	return ds, err
+}
+
+// insights is the stored and wire shape of the prose part of an analysis.
+type insights struct {
+	Summary         string            `json:"summary"`
+	Insights        []string          `json:"insights"`
+	Recommendations []string          `json:"recommendations"`
+	KeyMetrics      map[string]string `json:"keyMetrics"`
+}
+
+// generateAnalytics serves POST /forms/{id}/analytics/generate: analyses the
+// responses and overwrites the form's stored analytics.
+func (a *API) generateAnalytics(w http.ResponseWriter, r *http.Request) {
+	f, err := a.ownedForm(r)
+	if err == nil {
+		err = a.affordable(r, "analytics.generate")
+	}
+	var ds *query.Dataset
+	if err == nil {
+		ds, err = a.dataset(r.Context(), f)
+	}
+	var res *ai.Analytics
+	if err == nil {
+		res, err = a.cfg.AI.Analyze(r.Context(), ds)
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	body, _ := json.Marshal(insights{Summary: res.Summary, Insights: nonNil(res.Insights), Recommendations: nonNil(res.Recommendations), KeyMetrics: res.KeyMetrics})
+	rec := &store.AnalyticsRecord{FormID: f.ID, TotalResponses: res.TotalResponses, CompletionRate: res.CompletionRate, Insights: string(body)}
+	err = a.spend(w, r, &store.Charge{Endpoint: "analytics.generate", FormID: &f.ID, FormName: f.Title},
+		func(ctx context.Context, tx *sql.Tx) error { return a.store.SaveAnalytics(ctx, tx, rec) })
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, viewAnalytics(rec))
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// getAnalytics serves GET /forms/{id}/analytics; 404 before the first generation.
+func (a *API) getAnalytics(w http.ResponseWriter, r *http.Request) {
+	f, err := a.ownedForm(r)
+	var rec *store.AnalyticsRecord
+	if err == nil {
+		rec, err = a.store.GetAnalytics(r.Context(), f.ID)
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, viewAnalytics(rec))
+}
+
+func viewAnalytics(rec *store.AnalyticsRecord) map[string]any {
+	return map[string]any{
+		"id": rec.ID, "formId": rec.FormID, "totalResponses": rec.TotalResponses, "completionRate": rec.CompletionRate,
+		"insights": json.RawMessage(rec.Insights), "lastAnalyzed": timestamp(rec.AnalyzedAt),
+	}
+}
+
+func viewConversation(c *store.Conversation) map[string]any {
+	return map[string]any{"id": c.ID, "formId": c.FormID, "createdAt": timestamp(c.CreatedAt), "updatedAt": timestamp(c.UpdatedAt)}
+}
+
+func viewMessage(m *store.Message) map[string]any {
+	return map[string]any{"id": m.ID, "role": m.Role, "message": m.Content, "createdAt": timestamp(m.CreatedAt)}
+}
+
+// createConversation serves POST /forms/{id}/chat.
+func (a *API) createConversation(w http.ResponseWriter, r *http.Request) {
+	f, err := a.ownedForm(r)
+	var c *store.Conversation
+	if err == nil {
+		c, err = a.store.CreateConversation(r.Context(), f.ID)
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusCreated, viewConversation(c))
+}
+
+// listConversations serves GET /forms/{id}/chat: most recently updated first.
+func (a *API) listConversations(w http.ResponseWriter, r *http.Request) {
+	p, err := parsePage(r, 20, 50)
+	var f *form.Form
+	if err == nil {
+		f, err = a.ownedForm(r)
+	}
+	var list []store.Conversation
+	var total int
+	if err == nil {
+		list, total, err = a.store.ListConversations(r.Context(), f.ID, p.limit, p.offset)
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	views := make([]map[string]any, len(list))
+	for i := range list {
+		views[i] = viewConversation(&list[i])
+	}
+	httpx.WriteJSON(w, http.StatusOK, listEnvelope("conversations", views, total, p))
+}
+
+// conversation loads the {conversationId} of the caller's {id} form.
+func (a *API) conversation(r *http.Request) (*form.Form, *store.Conversation, error) {
+	f, err := a.ownedForm(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	id, err := pathID(r, "conversationId")
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := a.store.GetConversation(r.Context(), f.ID, id)
+	return f, c, err
+}
+
+// sendMessage serves POST /forms/{id}/chat/{conversationId}/messages: the assistant
+// answers from the form's responses, with the conversation as context.
+func (a *API) sendMessage(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Message *string `json:"message"`
+	}
+	f, c, err := a.conversation(r)
+	if err == nil {
+		err = httpx.DecodeJSON(w, r, &body)
+	}
+	if err == nil {
+		err = checkChatMessage(body.Message)
+	}
+	if err == nil {
+		err = a.affordable(r, "chat.message")
+	}
+	var answer string
+	if err == nil {
+		answer, err = a.answer(r.Context(), f, c, *body.Message)
+	}
+	var user, assistant *store.Message
+	if err == nil {
+		err = a.spend(w, r, &store.Charge{Endpoint: "chat.message", FormID: &f.ID, FormName: f.Title},
+			func(ctx context.Context, tx *sql.Tx) error {
+				var err error
+				user, assistant, err = a.store.AddExchange(ctx, tx, c.ID, *body.Message, answer)
+				return err
+			})
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"userMessage": viewMessage(user), "assistantMessage": viewMessage(assistant)})
+}
+
+func checkChatMessage(m *string) error {
+	switch {
+	case m == nil:
+		return form.FieldInvalid("message", "is required")
+	case len(*m) == 0 || utf8.RuneCountInString(*m) == 0:
+		return form.FieldInvalid("message", "must not be empty")
+	case utf8.RuneCountInString(*m) > MaxChatMessageLen:
+		return form.FieldInvalid("message", "must be at most %d characters", MaxChatMessageLen)
+	}
+	return nil
+}
+
+// answer asks the provider, with the conversation's history and the form's data.
+func (a *API) answer(ctx context.Context, f *form.Form, c *store.Conversation, question string) (string, error) {
+	past, _, err := a.store.Messages(ctx, c.ID, 1000, 0)
+	if err != nil {
+		return "", err
+	}
+	history := make([]ai.Turn, len(past))
+	for i, m := range past {
+		history[i] = ai.Turn{Role: m.Role, Content: m.Content}
+	}
+	ds, err := a.dataset(ctx, f)
+	if err != nil {
+		return "", err
+	}
+	return a.cfg.AI.Chat(ctx, ds, history, question)
+}
+
+// listMessages serves GET /forms/{id}/chat/{conversationId}/messages: chronological.
+func (a *API) listMessages(w http.ResponseWriter, r *http.Request) {
+	p, err := parsePage(r, 50, 100)
+	var c *store.Conversation
+	if err == nil {
+		_, c, err = a.conversation(r)
+	}
+	var list []store.Message
+	var total int
+	if err == nil {
+		list, total, err = a.store.Messages(r.Context(), c.ID, p.limit, p.offset)
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	views := make([]map[string]any, len(list))
+	for i := range list {
+		views[i] = viewMessage(&list[i])
+	}
+	httpx.WriteJSON(w, http.StatusOK, listEnvelope("messages", views, total, p))
+}
+
+// deleteConversation serves DELETE /forms/{id}/chat/{conversationId} (extension).
+func (a *API) deleteConversation(w http.ResponseWriter, r *http.Request) {
+	_, c, err := a.conversation(r)
+	if err == nil {
+		err = a.store.DeleteConversation(r.Context(), c.FormID, c.ID)
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

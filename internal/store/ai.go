@@ -1,0 +1,211 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"forma/internal/form"
+)
+
+// Charge is a credit charge for an AI operation.
+type Charge struct {
+	AccountID  int64
+	Endpoint   string // usage-history name, such as forms.generate
+	Credits    int
+	FormID     *int64
+	FormName   string
+	CycleStart time.Time // the account's current billing cycle
+	Allowance  int
+	Overage    bool // whether the plan may go past its allowance
+}
+
+// ChargeCredits runs save and records the charge in one transaction, after checking
+// the balance under a lock on the account: of two concurrent charges that only one
+// fits, exactly one succeeds and the other gets InsufficientCredits, and nothing is
+// charged or saved when save fails. save may fill in c.FormID and c.FormName (for a
+// form it creates). It returns the credits used in the cycle after the charge.
+func (s *Store) ChargeCredits(ctx context.Context, c *Charge, save func(ctx context.Context, tx *sql.Tx) error) (int, error) {
+	var used int
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = $1`+s.forUpdate(), c.AccountID).Scan(&id); err != nil {
+			return translate(err, "Account")
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(credits), 0) FROM credit_ledger WHERE account_id = $1 AND created_at >= $2`,
+			c.AccountID, ms(c.CycleStart)).Scan(&used); err != nil {
+			return err
+		}
+		if !c.Overage && used+c.Credits > c.Allowance {
+			return InsufficientCredits(c.Credits, c.Allowance-used)
+		}
+		if err := save(ctx, tx); err != nil {
+			return err
+		}
+		used += c.Credits
+		_, err := tx.ExecContext(ctx, `INSERT INTO credit_ledger (account_id, endpoint, credits, form_id, form_name, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, c.AccountID, c.Endpoint, c.Credits, c.FormID, c.FormName, ms(s.Now()))
+		return err
+	})
+	return used, err
+}
+
+// InsufficientCredits is the error of an operation that costs more than remains.
+func InsufficientCredits(cost, remaining int) error {
+	return form.Errorf(form.InsufficientCredits,
+		"This operation costs %d credits and %d remain in this billing cycle; upgrade your plan at /settings/billing", cost, max(remaining, 0))
+}
+
+// AnalyticsRecord is the stored analysis of a form (one per form).
+type AnalyticsRecord struct {
+	ID             int64
+	FormID         int64
+	TotalResponses int
+	CompletionRate float64
+	Insights       string // JSON
+	AnalyzedAt     time.Time
+}
+
+// SaveAnalytics stores a form's analysis inside tx, replacing the previous one in
+// place (the id stays the same), and sets its id and time.
+func (s *Store) SaveAnalytics(ctx context.Context, tx *sql.Tx, a *AnalyticsRecord) error {
+	a.AnalyzedAt = s.Now()
+	return tx.QueryRowContext(ctx, `INSERT INTO analytics (form_id, total_responses, completion_rate, insights, analyzed_at)
+		VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (form_id) DO UPDATE SET total_responses = excluded.total_responses,
+			completion_rate = excluded.completion_rate, insights = excluded.insights, analyzed_at = excluded.analyzed_at
+		RETURNING id`, a.FormID, a.TotalResponses, a.CompletionRate, a.Insights, ms(a.AnalyzedAt)).Scan(&a.ID)
+}
+
+// GetAnalytics returns a form's analysis; NotFound before the first.
+func (s *Store) GetAnalytics(ctx context.Context, formID int64) (*AnalyticsRecord, error) {
+	var a AnalyticsRecord
+	var at int64
+	err := s.read.QueryRowContext(ctx, `SELECT id, form_id, total_responses, completion_rate, insights, analyzed_at
+		FROM analytics WHERE form_id = $1`, formID).Scan(&a.ID, &a.FormID, &a.TotalResponses, &a.CompletionRate, &a.Insights, &at)
+	if err != nil {
+		if err == sql.ErrNoRows {
+			return nil, form.Errorf(form.NotFound, "Analytics have not been generated for this form yet; POST /forms/{id}/analytics/generate first")
+		}
+		return nil, err
+	}
+	a.AnalyzedAt = fromMS(at)
+	return &a, nil
+}
+
+// Conversation is a chat about a form's responses.
+type Conversation struct {
+	ID        int64
+	FormID    int64
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Message is one message of a conversation.
+type Message struct {
+	ID             int64
+	ConversationID int64
+	Role           string
+	Content        string
+	CreatedAt      time.Time
+}
+
+// CreateConversation starts a conversation about a form.
+func (s *Store) CreateConversation(ctx context.Context, formID int64) (*Conversation, error) {
+	now := s.Now()
+	c := &Conversation{FormID: formID, CreatedAt: now, UpdatedAt: now}
+	err := s.write.QueryRowContext(ctx, `INSERT INTO conversations (form_id, created_at, updated_at) VALUES ($1, $2, $2) RETURNING id`,
+		formID, ms(now)).Scan(&c.ID)
+	return c, err
+}
+
+// GetConversation returns a conversation of a form; NotFound otherwise.
+func (s *Store) GetConversation(ctx context.Context, formID, id int64) (*Conversation, error) {
+	return scanConversation(s.read.QueryRowContext(ctx, `SELECT id, form_id, created_at, updated_at FROM conversations
+		WHERE id = $1 AND form_id = $2`, id, formID))
+}
+
+func scanConversation(row scanner) (*Conversation, error) {
+	var c Conversation
+	var created, updated int64
+	if err := row.Scan(&c.ID, &c.FormID, &created, &updated); err != nil {
+		return nil, translate(err, "Conversation")
+	}
+	c.CreatedAt, c.UpdatedAt = fromMS(created), fromMS(updated)
+	return &c, nil
+}
+
+// ListConversations returns a page of a form's conversations, most recently updated
+// first, and their total.
+func (s *Store) ListConversations(ctx context.Context, formID int64, limit, offset int) ([]Conversation, int, error) {
+	var total int
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM conversations WHERE form_id = $1`, formID).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT id, form_id, created_at, updated_at FROM conversations WHERE form_id = $1
+		ORDER BY updated_at DESC, id DESC LIMIT $2 OFFSET $3`, formID, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	list := []Conversation{}
+	for rows.Next() {
+		c, err := scanConversation(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		list = append(list, *c)
+	}
+	return list, total, rows.Err()
+}
+
+// DeleteConversation removes a conversation of a form with its messages.
+func (s *Store) DeleteConversation(ctx context.Context, formID, id int64) error {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM conversations WHERE id = $1 AND form_id = $2`, id, formID)
+	if err != nil {
+		return err
+	}
+	return requireRow(res, "Conversation")
+}
+
+// Messages returns a page of a conversation's messages in chronological order, and
+// their total.
+func (s *Store) Messages(ctx context.Context, conversationID int64, limit, offset int) ([]Message, int, error) {
+	var total int
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE conversation_id = $1`, conversationID).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT id, conversation_id, role, content, created_at FROM messages
+		WHERE conversation_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, conversationID, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	list := []Message{}
+	for rows.Next() {
+		var m Message
+		var created int64
+		if err := rows.Scan(&m.ID, &m.ConversationID, &m.Role, &m.Content, &created); err != nil {
+			return nil, 0, err
+		}
+		m.CreatedAt = fromMS(created)
+		list = append(list, m)
+	}
+	return list, total, rows.Err()
+}
+
+// AddExchange stores a user message and the assistant's answer inside tx and moves
+// the conversation's updatedAt.
+func (s *Store) AddExchange(ctx context.Context, tx *sql.Tx, conversationID int64, user, assistant string) (*Message, *Message, error) {
+	now := s.Now()
+	msgs := []*Message{{ConversationID: conversationID, Role: "user", Content: user, CreatedAt: now},
+		{ConversationID: conversationID, Role: "assistant", Content: assistant, CreatedAt: now}}
+	for _, m := range msgs {
+		if err := tx.QueryRowContext(ctx, `INSERT INTO messages (conversation_id, role, content, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+			m.ConversationID, m.Role, m.Content, ms(now)).Scan(&m.ID); err != nil {
+			return nil, nil, err
+		}
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE conversations SET updated_at = $1 WHERE id = $2`, ms(now), conversationID)
+	return msgs[0], msgs[1], err
+}
