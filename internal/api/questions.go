@@ -37,7 +37,7 @@ func (a *API) addQuestion(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, viewQuestion(q))
+	httpx.WriteJSON(w, http.StatusCreated, q.JSON())
 }
 
 // updateQuestion serves PATCH /forms/{id}/fields/{fieldId}: any non-empty subset of
@@ -68,7 +68,7 @@ func (a *API) updateQuestion(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, viewQuestion(q))
+	httpx.WriteJSON(w, http.StatusOK, q.JSON())
 }
 
 // deleteQuestion serves DELETE /forms/{id}/fields/{fieldId} (extension).

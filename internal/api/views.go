@@ -21,35 +21,22 @@ func timestampOrNil(t *time.Time) *string {
 
 // formView is the wire shape of a Form.
 type formView struct {
-	ID          int64            `json:"id"`
-	Title       string           `json:"title"`
-	Description string           `json:"description"`
-	IsPublished bool             `json:"isPublished"`
-	ShareURL    string           `json:"shareUrl"`
-	URL         string           `json:"url"`
-	DisplayMode form.DisplayMode `json:"displayMode"`
-	CreatedAt   string           `json:"createdAt"`
-	PublishedAt *string          `json:"publishedAt"`
-	Webhook     webhookView      `json:"webhook"`
-	Questions   *[]questionView  `json:"questions,omitempty"`
+	ID          int64                `json:"id"`
+	Title       string               `json:"title"`
+	Description string               `json:"description"`
+	IsPublished bool                 `json:"isPublished"`
+	ShareURL    string               `json:"shareUrl"`
+	URL         string               `json:"url"`
+	DisplayMode form.DisplayMode     `json:"displayMode"`
+	CreatedAt   string               `json:"createdAt"`
+	PublishedAt *string              `json:"publishedAt"`
+	Webhook     webhookView          `json:"webhook"`
+	Questions   *[]form.QuestionJSON `json:"questions,omitempty"`
 }
 
 type webhookView struct {
 	Enabled bool    `json:"enabled"`
 	URL     *string `json:"url"`
-}
-
-// questionView is the wire shape of a Question.
-type questionView struct {
-	ID               int64                  `json:"id"`
-	Order            int                    `json:"order"`
-	Type             form.QuestionType      `json:"type"`
-	Question         string                 `json:"question"`
-	Required         bool                   `json:"required"`
-	Options          []string               `json:"options"`
-	ConditionalLogic *form.ConditionalLogic `json:"conditionalLogic,omitempty"`
-	SliderConfig     *form.SliderConfig     `json:"sliderConfig,omitempty"`
-	CurrencyConfig   *form.CurrencyConfig   `json:"currencyConfig,omitempty"`
 }
 
 func (a *API) shareURL(f *form.Form) string {
@@ -65,18 +52,11 @@ func (a *API) viewForm(f *form.Form, withQuestions bool) formView {
 		Webhook: webhookView{Enabled: f.WebhookEnabled, URL: f.WebhookURL},
 	}
 	if withQuestions {
-		qs := make([]questionView, len(f.Questions))
+		qs := make([]form.QuestionJSON, len(f.Questions))
 		for i := range f.Questions {
-			qs[i] = viewQuestion(&f.Questions[i])
+			qs[i] = f.Questions[i].JSON()
 		}
 		v.Questions = &qs
 	}
 	return v
-}
-
-func viewQuestion(q *form.Question) questionView {
-	return questionView{
-		ID: q.ID, Order: q.Order, Type: q.Type, Question: q.Text, Required: q.Required,
-		Options: q.Options, ConditionalLogic: q.Logic, SliderConfig: q.Slider, CurrencyConfig: q.Currency,
-	}
 }

@@ -91,3 +91,24 @@ func (o *Optional[T]) UnmarshalJSON(b []byte) error {
 	}
 	return DecodeStrict(b, &o.Value)
 }
+
+// QuestionJSON is the wire shape of a question, in API responses and in the public
+// definition of a form: options always present (null for non-choice types), the
+// other settings only when set.
+type QuestionJSON struct {
+	ID               int64             `json:"id"`
+	Order            int               `json:"order"`
+	Type             QuestionType      `json:"type"`
+	Question         string            `json:"question"`
+	Required         bool              `json:"required"`
+	Options          []string          `json:"options"`
+	ConditionalLogic *ConditionalLogic `json:"conditionalLogic,omitempty"`
+	SliderConfig     *SliderConfig     `json:"sliderConfig,omitempty"`
+	CurrencyConfig   *CurrencyConfig   `json:"currencyConfig,omitempty"`
+}
+
+// JSON returns the wire shape of q.
+func (q *Question) JSON() QuestionJSON {
+	return QuestionJSON{ID: q.ID, Order: q.Order, Type: q.Type, Question: q.Text, Required: q.Required,
+		Options: q.Options, ConditionalLogic: q.Logic, SliderConfig: q.Slider, CurrencyConfig: q.Currency}
+}

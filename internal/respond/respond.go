@@ -131,32 +131,16 @@ func (h *Handler) definition(w http.ResponseWriter, r *http.Request) {
 
 // Definition is the public JSON shape of a published form.
 type Definition struct {
-	Title       string           `json:"title"`
-	Description string           `json:"description"`
-	DisplayMode form.DisplayMode `json:"displayMode"`
-	Questions   []PublicQuestion `json:"questions"`
-}
-
-// PublicQuestion is a question as respondents see it.
-type PublicQuestion struct {
-	ID               int64                  `json:"id"`
-	Order            int                    `json:"order"`
-	Type             form.QuestionType      `json:"type"`
-	Question         string                 `json:"question"`
-	Required         bool                   `json:"required"`
-	Options          []string               `json:"options"`
-	ConditionalLogic *form.ConditionalLogic `json:"conditionalLogic,omitempty"`
-	SliderConfig     *form.SliderConfig     `json:"sliderConfig,omitempty"`
-	CurrencyConfig   *form.CurrencyConfig   `json:"currencyConfig,omitempty"`
+	Title       string              `json:"title"`
+	Description string              `json:"description"`
+	DisplayMode form.DisplayMode    `json:"displayMode"`
+	Questions   []form.QuestionJSON `json:"questions"`
 }
 
 func publicDefinition(f *form.Form) Definition {
-	d := Definition{Title: f.Title, Description: f.Description, DisplayMode: f.DisplayMode, Questions: []PublicQuestion{}}
-	for _, q := range f.Questions {
-		d.Questions = append(d.Questions, PublicQuestion{
-			ID: q.ID, Order: q.Order, Type: q.Type, Question: q.Text, Required: q.Required, Options: q.Options,
-			ConditionalLogic: q.Logic, SliderConfig: q.Slider, CurrencyConfig: q.Currency,
-		})
+	d := Definition{Title: f.Title, Description: f.Description, DisplayMode: f.DisplayMode, Questions: []form.QuestionJSON{}}
+	for i := range f.Questions {
+		d.Questions = append(d.Questions, f.Questions[i].JSON())
 	}
 	return d
 }
