@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"unicode/utf8"
 
 	"forma/internal/ai"
@@ -268,8 +269,8 @@ func checkChatMessage(m *string) error {
 	switch {
 	case m == nil:
 		return form.FieldInvalid("message", "is required")
-	case len(*m) == 0 || utf8.RuneCountInString(*m) == 0:
-		return form.FieldInvalid("message", "must not be empty")
+	case strings.TrimSpace(*m) == "":
+		return form.FieldInvalid("message", "must not be empty or blank")
 	case utf8.RuneCountInString(*m) > MaxChatMessageLen:
 		return form.FieldInvalid("message", "must be at most %d characters", MaxChatMessageLen)
 	}

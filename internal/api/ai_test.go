@@ -225,6 +225,7 @@ func TestChatConversations(t *testing.T) {
 		}
 		expectError(t, env.Do("POST", cpath+"/messages", key, map[string]any{"message": strings.Repeat("a", 5001)}), 400, "validation_error", "message")
 		expectError(t, env.Do("POST", cpath+"/messages", key, map[string]any{"message": ""}), 400, "validation_error", "message")
+		expectError(t, env.Do("POST", cpath+"/messages", key, map[string]any{"message": "   "}), 400, "validation_error", "message")
 		expectError(t, env.Do("POST", cpath+"/messages", key, map[string]any{}), 400, "validation_error", "message")
 		for _, bad := range []string{"limit=51", "limit=0", "offset=-1"} {
 			expectError(t, env.Do("GET", path+"/chat?"+bad, key, nil), 400, "validation_error", strings.Split(bad, "=")[0])

@@ -619,6 +619,14 @@ func TestOpenAPIConformance(t *testing.T) {
 	c.webhookRefusals(key, survey)
 	webhookScenario(t, c.seen)
 
+	// ---- AI: generation, analytics and chat on a server with a small free allowance,
+	// and a failing external provider on another; here, the conversations the error
+	// cases below use (creating one is free)
+	aiScenario(t, c.seen)
+	aiProviderFailure(t, c.seen)
+	conv1 := wireID(t, c.json(201, "POST", p1+"/chat", scoped, nil)["id"])
+	conv2 := wireID(t, c.json(201, "POST", fmt.Sprintf("/forms/%d/chat", form2), key, nil)["id"])
+
 	// ---- usage
 	u := c.json(200, "GET", "/usage", key, nil)
 	if u["tier"] != "free" || u["rateLimitDaily"] != 1000.0 || u["creditsRemaining"] != 100.0 {
@@ -643,6 +651,9 @@ func TestOpenAPIConformance(t *testing.T) {
 		{"DELETE", "/forms/{id}/responses/{submissionId}"}, {"POST", "/forms/{id}/webhook/test"},
 		{"GET", "/forms/{id}/webhook/logs"}, {"GET", "/forms/{id}/webhook/status"},
 		{"POST", "/forms/{id}/webhook/secret"}, {"GET", "/usage"}, {"GET", "/usage/history"},
+		{"POST", "/forms/generate"}, {"POST", "/forms/{id}/analytics/generate"}, {"GET", "/forms/{id}/analytics"},
+		{"POST", "/forms/{id}/chat"}, {"GET", "/forms/{id}/chat"}, {"DELETE", "/forms/{id}/chat/{conversationId}"},
+		{"POST", "/forms/{id}/chat/{conversationId}/messages"}, {"GET", "/forms/{id}/chat/{conversationId}/messages"},
 	}
 	docOps := operations(doc)
 	if len(ops) != len(docOps) {
@@ -651,12 +662,14 @@ func TestOpenAPIConformance(t *testing.T) {
 	validBody := map[string]string{
 		"POST /forms": `{"title": "x"}`, "PATCH /forms/{id}": `{"title": "x"}`,
 		"POST /forms/{id}/fields": `{"question": "x"}`, "PATCH /forms/{id}/fields/{fieldId}": `{"required": true}`,
-		"POST /forms/{id}/webhook/test": `{"url": "https://hooks.example.org/forma"}`,
+		"POST /forms/{id}/webhook/test":                   `{"url": "https://hooks.example.org/forma"}`,
+		"POST /forms/generate":                            `{"prompt": "a contact form with name, email and message"}`,
+		"POST /forms/{id}/chat/{conversationId}/messages": `{"message": "How many responses are there?"}`,
 	}
 	bigBody := []byte(`{"title": "` + strings.Repeat("x", 1<<20) + `"}`)
-	fill := func(p string, formID, fieldID any) string {
+	fill := func(p string, formID, fieldID, conversationID any) string {
 		return strings.NewReplacer("{id}", fmt.Sprint(formID), "{fieldId}", fmt.Sprint(fieldID),
-			"{submissionId}", "no-such-submission").Replace(p)
+			"{conversationId}", fmt.Sprint(conversationID), "{submissionId}", "no-such-submission").Replace(p)
 	}
 	unknownKey, _, _, err := auth.NewKey()
 	if err != nil {
@@ -674,30 +687,38 @@ func TestOpenAPIConformance(t *testing.T) {
 		if b, ok := validBody[name]; ok {
 			body, ct = []byte(b), "application/json"
 		}
-		c.send(401, o.method, fill(o.path, form2, q2), "", ct, body)
-		c.send(401, o.method, fill(o.path, form2, q2), unknownKey, ct, body)
-		c.send(401, o.method, fill(o.path, form2, q2), "not-a-key", ct, body)
-		if has(403) { // a form-scoped key on another form of its account
-			c.send(403, o.method, fill(o.path, form2, q2), scoped, ct, body)
+		c.send(401, o.method, fill(o.path, form2, q2, conv2), "", ct, body)
+		c.send(401, o.method, fill(o.path, form2, q2, conv2), unknownKey, ct, body)
+		c.send(401, o.method, fill(o.path, form2, q2, conv2), "not-a-key", ct, body)
+		if has(403) { // a form-scoped key on another form of its account (or creating one)
+			c.send(403, o.method, fill(o.path, form2, q2, conv2), scoped, ct, body)
 		}
 		if has(404) {
-			c.send(404, o.method, fill(o.path, 999999999, q2), key, ct, body)
-			c.send(404, o.method, fill(o.path, formB, q2), scoped, ct, body)
+			c.send(404, o.method, fill(o.path, 999999999, q2, conv2), key, ct, body)
+			c.send(404, o.method, fill(o.path, formB, q2, conv2), scoped, ct, body)
 			if strings.Contains(o.path, "{fieldId}") {
-				c.send(404, o.method, fill(o.path, form2, 999999999), key, ct, body)
+				c.send(404, o.method, fill(o.path, form2, 999999999, conv2), key, ct, body)
+			}
+			if strings.Contains(o.path, "{conversationId}") {
+				c.send(404, o.method, fill(o.path, form2, q2, 999999999), key, ct, body)
+				c.send(404, o.method, fill(o.path, form2, q2, conv1), key, ct, body) // another form's
 			}
 			if strings.Contains(o.path, "{submissionId}") {
-				c.send(404, o.method, fill(o.path, form2, q2), key, ct, body)
+				c.send(404, o.method, fill(o.path, form2, q2, conv2), key, ct, body)
 			}
 		}
 		if has(400) {
 			switch {
 			case strings.Contains(o.path, "{fieldId}"):
-				c.send(400, o.method, fill(o.path, form2, 0), key, ct, body)
-				c.send(400, o.method, fill(o.path, "x", q2), key, ct, body)
+				c.send(400, o.method, fill(o.path, form2, 0, conv2), key, ct, body)
+				c.send(400, o.method, fill(o.path, "x", q2, conv2), key, ct, body)
+			case strings.Contains(o.path, "{conversationId}"):
+				c.send(400, o.method, fill(o.path, form2, q2, 0), key, ct, body)
+				c.send(400, o.method, fill(o.path, form2, q2, "abc"), key, ct, body)
+				c.send(400, o.method, fill(o.path, "x", q2, conv2), key, ct, body)
 			case strings.Contains(o.path, "{id}"):
-				c.send(400, o.method, fill(o.path, 0, 0), key, ct, body)
-				c.send(400, o.method, fill(o.path, "1e3", 0), key, ct, body)
+				c.send(400, o.method, fill(o.path, 0, 0, 0), key, ct, body)
+				c.send(400, o.method, fill(o.path, "1e3", 0, 0), key, ct, body)
 			}
 			for _, p := range op.Parameters {
 				if p.Value.Name != "limit" {
@@ -706,7 +727,7 @@ func TestOpenAPIConformance(t *testing.T) {
 				// The documented bounds and default are the server's.
 				s := p.Value.Schema.Value
 				maxLimit := int(*s.Max)
-				listPath := fill(o.path, form1, qEmail)
+				listPath := fill(o.path, form1, qEmail, conv1)
 				c.send(400, o.method, fmt.Sprintf("%s?limit=%d", listPath, maxLimit+1), key, "", nil)
 				page := c.json(200, o.method, fmt.Sprintf("%s?limit=%d", listPath, maxLimit), key, nil)
 				if page["limit"] != float64(maxLimit) {
@@ -718,7 +739,7 @@ func TestOpenAPIConformance(t *testing.T) {
 			}
 		}
 		if has(413) {
-			c.send(413, o.method, fill(o.path, form2, q2), key, "application/json", bigBody)
+			c.send(413, o.method, fill(o.path, form2, q2, conv2), key, "application/json", bigBody)
 		}
 	}
 	c.send(400, "POST", "/forms/"+strconv.FormatInt(form1, 10)+"/fields", key, "application/json", []byte(`{"question": "x"`))
@@ -745,7 +766,7 @@ func TestOpenAPIConformance(t *testing.T) {
 		if b, ok := validBody[o.method+" "+o.path]; ok {
 			body, ct = []byte(b), "application/json"
 		}
-		r := c.send(429, o.method, fill(o.path, form1, qEmail), rateKey, ct, body)
+		r := c.send(429, o.method, fill(o.path, form1, qEmail, conv1), rateKey, ct, body)
 		if r.Header.Get("X-RateLimit-Remaining") != "0" {
 			t.Errorf("429 with X-RateLimit-Remaining %s", r.Header.Get("X-RateLimit-Remaining"))
 		}
@@ -1349,6 +1370,322 @@ func webhookScenario(t *testing.T, seen map[string]map[int]bool) {
 	secret2 := c.json(200, "POST", hook+"/secret", key, nil)["secret"].(string)
 	c.json(200, "POST", hook+"/test", key, obj{"url": recv.URL + "/rotated"})
 	c.checkDelivery(recv.next(t), secret2, secret1)
+}
+
+// ---- AI
+
+// connect returns a conformance checker for env, with the document env serves,
+// recording the statuses it sees in seen.
+func connect(t *testing.T, env *servertest.Env, seen map[string]map[int]bool) *conformance {
+	t.Helper()
+	doc := loadDoc(t, env.Do(http.MethodGet, apiPrefix+"/openapi.json", "", nil).Body)
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &conformance{t: t, env: env, doc: doc, router: router, seen: seen}
+}
+
+// call sends body (nil for none) as JSON and returns the validated response.
+func (c *conformance) call(want int, method, path, key string, body any) *servertest.Response {
+	c.t.Helper()
+	if body == nil {
+		return c.send(want, method, path, key, "", nil)
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return c.send(want, method, path, key, "application/json", raw)
+}
+
+// charged checks the credit headers of a response: the charge and what remains.
+func charged(t *testing.T, r *servertest.Response, used, remaining int) {
+	t.Helper()
+	if r.Header.Get("X-Credits-Used") != strconv.Itoa(used) || r.Header.Get("X-Credits-Remaining") != strconv.Itoa(remaining) {
+		t.Errorf("X-Credits-Used %q and X-Credits-Remaining %q, want %d and %d\n%s",
+			r.Header.Get("X-Credits-Used"), r.Header.Get("X-Credits-Remaining"), used, remaining, r.Body)
+	}
+}
+
+// aiScenario drives generation, analytics and chat with the built-in provider on a
+// server whose free plan has 21 credits: one generation (5), one analysis (10) and
+// three chat messages (2 each) use them up, after which every AI operation is
+// refused with 402 and nothing is charged, created or stored.
+func aiScenario(t *testing.T, seen map[string]map[int]bool) {
+	env := servertest.New(t, store.SQLite, func(cfg *config.Config) { cfg.Allowances = "free=21"; cfg.SubmitLimit = 0 })
+	c := connect(t, env, seen)
+	acct := env.Account("free")
+	key := env.Key(acct, nil, nil)
+
+	// ---- generate
+	prompt := obj{"prompt": "a job application form asking for name, email, phone, years of experience, a resume upload and how they heard about us (LinkedIn, a friend, a job board)"}
+	r := c.call(201, "POST", "/forms/generate", key, prompt)
+	charged(t, r, 5, 16)
+	g := r.JSON(t)
+	if g["isPublished"] != false || g["publishedAt"] != nil || g["title"] == "" || len(questions(t, g)) < 5 {
+		t.Errorf("generated form: %v", g)
+	}
+	for _, q := range questions(t, g) {
+		checkQuestionShape(t, q)
+	}
+	generated := fmt.Sprintf("/forms/%d", wireID(t, g["id"]))
+	sameJSON(t, "generated form", c.json(200, "GET", generated, key, nil), g)
+	for _, body := range []string{
+		`{}`, `{"prompt": null}`, `{"prompt": ""}`, `{"prompt": "   "}`, `{"prompt": "asdf qwer"}`, `{"prompt": "?!"}`,
+		`{"prompt": 5}`, `{"prompt": "a contact form", "title": "x"}`, `{"prompt": "a contact form"`, `[]`, ` `,
+		`{"prompt": "a contact form with ` + strings.Repeat("x ", 2500) + `"}`,
+	} {
+		charged(t, c.send(400, "POST", "/forms/generate", key, "application/json", []byte(body)), 0, 16)
+	}
+	c.send(400, "POST", "/forms/generate", key, "text/plain", []byte(`{"prompt": "a contact form"}`))
+	c.send(400, "POST", "/forms/generate", key, "", nil)
+	formID := wireID(t, g["id"])
+	c.call(403, "POST", "/forms/generate", env.Key(acct, nil, &formID), prompt)
+
+	// ---- a form with three completed submissions and one started session
+	f := c.json(201, "POST", "/forms", key, obj{"title": "Café feedback", "questions": []obj{
+		{"type": "select", "question": "How did you hear about us?", "required": true, "options": []string{"Search", "A friend"}},
+		{"type": "rating", "question": "Rating", "required": true},
+		{"type": "textarea", "question": "Comments"},
+	}})
+	fp := fmt.Sprintf("/forms/%d", wireID(t, f["id"]))
+	qs := questions(t, f)
+	qid := func(i int) string { return strconv.FormatInt(wireID(t, qs[i]["id"]), 10) }
+	c.json(200, "POST", fp+"/publish", key, nil)
+	share := f["shareUrl"].(string)
+	submitAnswers(t, env, share, obj{qid(0): "Search", qid(1): 5, qid(2): "Great coffee and lovely staff"})
+	submitAnswers(t, env, share, obj{qid(0): "A friend", qid(1): 4, qid(2): "Good, but the service was slow"})
+	submitAnswers(t, env, share, obj{qid(0): "Search", qid(1): 2})
+	if r := env.Do("POST", "/f/"+share+"/sessions", "", nil); r.Status != 201 {
+		t.Fatalf("start a session: %d %s", r.Status, r.Body)
+	}
+
+	// ---- analytics
+	if e := c.json(404, "GET", fp+"/analytics", key, nil); !strings.Contains(e["message"].(string), "generate") {
+		t.Errorf("analytics before the first generation: %v", e)
+	}
+	r = c.send(200, "POST", fp+"/analytics/generate", key, "", nil)
+	charged(t, r, 10, 6)
+	a := r.JSON(t)
+	ins, _ := a["insights"].(obj)
+	km, _ := ins["keyMetrics"].(obj)
+	if a["formId"] != f["id"] || a["totalResponses"] != 3.0 || a["completionRate"] != 75.0 || ins["summary"] == "" ||
+		!strings.Contains(fmt.Sprint(km["responseRate"]), "75") || !strings.Contains(fmt.Sprint(km["topAnswer"]), "Search") || km["sentiment"] == nil {
+		t.Errorf("analytics: %v", a)
+	}
+	sameJSON(t, "stored analytics", c.json(200, "GET", fp+"/analytics", key, nil), a)
+	c.json(404, "GET", generated+"/analytics", key, nil)
+	c.driftCaught(fp+"/analytics", key, map[string]func(m obj){
+		"completionRate as text":  func(m obj) { m["completionRate"] = "75%" },
+		"completionRate over 100": func(m obj) { m["completionRate"] = 750 },
+		"sentiment missing":       func(m obj) { delete(m["insights"].(obj)["keyMetrics"].(obj), "sentiment") },
+		"key metric as a number":  func(m obj) { m["insights"].(obj)["keyMetrics"].(obj)["startedSessions"] = 4 },
+		"insights as text":        func(m obj) { m["insights"].(obj)["insights"] = "none" },
+		"lastAnalyzed missing":    func(m obj) { delete(m, "lastAnalyzed") },
+		"extra field":             func(m obj) { m["model"] = "builtin" },
+	})
+
+	// ---- chat
+	chat := fp + "/chat"
+	if l := c.json(200, "GET", chat, key, nil); l["total"] != 0.0 || l["limit"] != 20.0 || l["hasMore"] != false || len(listItems(t, l, "conversations")) != 0 {
+		t.Errorf("conversations before the first: %v", l)
+	}
+	first := c.json(201, "POST", chat, key, nil)
+	if first["formId"] != f["id"] || first["createdAt"] != first["updatedAt"] {
+		t.Errorf("new conversation: %v", first)
+	}
+	time.Sleep(5 * time.Millisecond)
+	second := c.send(201, "POST", chat, key, "application/json", []byte(`{}`)).JSON(t)
+	firstPath := fmt.Sprintf("%s/%d", chat, wireID(t, first["id"]))
+	secondPath := fmt.Sprintf("%s/%d", chat, wireID(t, second["id"]))
+	time.Sleep(5 * time.Millisecond)
+	ask := func(question string, remaining int) (*servertest.Response, obj) {
+		t.Helper()
+		r := c.call(201, "POST", firstPath+"/messages", key, obj{"message": question})
+		charged(t, r, 2, remaining)
+		ex := r.JSON(t)
+		u, _ := ex["userMessage"].(obj)
+		as, _ := ex["assistantMessage"].(obj)
+		if u["role"] != "user" || u["message"] != question || as["role"] != "assistant" || as["message"] == "" || wireID(t, as["id"]) <= wireID(t, u["id"]) {
+			t.Errorf("exchange: %v", ex)
+		}
+		return r, ex
+	}
+	r1, ex1 := ask("How many responses are there?", 4)
+	if answer := ex1["assistantMessage"].(obj)["message"].(string); !strings.Contains(answer, "3") {
+		t.Errorf("answer about the number of responses: %q", answer)
+	}
+	_, ex2 := ask("What is the average rating?", 2)
+	ask(strings.Repeat("é", 5000), 0) // 5000 characters, 10000 bytes
+	for _, body := range []string{
+		`{}`, `{"message": null}`, `{"message": ""}`, `{"message": 5}`, `{"message": "` + strings.Repeat("é", 5001) + `"}`,
+		`{"message": "hi", "extra": 1}`, `{"message": "hi"`, ` `, `[]`,
+	} {
+		charged(t, c.send(400, "POST", firstPath+"/messages", key, "application/json", []byte(body)), 0, 0)
+	}
+	c.send(400, "POST", firstPath+"/messages", key, "text/plain", []byte(`{"message": "hi"}`))
+	c.send(400, "POST", firstPath+"/messages", key, "", nil)
+
+	// The exchange's roles are part of the document.
+	req, _ := http.NewRequest(http.MethodPost, env.URL+apiPrefix+firstPath+"/messages", nil)
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	swapped, _ := json.Marshal(obj{"userMessage": ex1["assistantMessage"], "assistantMessage": ex1["userMessage"]})
+	if c.check(&openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route}, 201, r1.Header, swapped) == nil {
+		t.Error("an exchange with swapped roles was not detected")
+	}
+
+	msgs := c.json(200, "GET", firstPath+"/messages", key, nil)
+	items := listItems(t, msgs, "messages")
+	if msgs["total"] != 6.0 || msgs["limit"] != 50.0 || msgs["offset"] != 0.0 || msgs["hasMore"] != false || len(items) != 6 {
+		t.Fatalf("messages: %v", msgs)
+	}
+	for i, m := range items {
+		if want := []string{"user", "assistant"}[i%2]; m["role"] != want || i > 0 && wireID(t, m["id"]) <= wireID(t, items[i-1]["id"]) {
+			t.Errorf("messages are not chronological: %v", msgs)
+			break
+		}
+	}
+	sameJSON(t, "first message", items[0], ex1["userMessage"])
+	sameJSON(t, "fourth message", items[3], ex2["assistantMessage"])
+	page := c.json(200, "GET", firstPath+"/messages?limit=2&offset=2", key, nil)
+	if p := listItems(t, page, "messages"); len(p) != 2 || page["hasMore"] != true || page["limit"] != 2.0 || p[0]["id"] != ex2["userMessage"].(obj)["id"] {
+		t.Errorf("second page of messages: %v", page)
+	}
+	c.json(200, "GET", firstPath+"/messages?limit=100&offset=6", key, nil)
+	if l := c.json(200, "GET", secondPath+"/messages", key, nil); l["total"] != 0.0 || len(listItems(t, l, "messages")) != 0 {
+		t.Errorf("messages of an empty conversation: %v", l)
+	}
+	for _, q := range []string{"limit=0", "limit=101", "limit=x", "offset=-1", "offset=1.5"} {
+		c.json(400, "GET", firstPath+"/messages?"+q, key, nil)
+	}
+
+	l := c.json(200, "GET", chat, key, nil)
+	convs := listItems(t, l, "conversations")
+	if l["total"] != 2.0 || len(convs) != 2 || convs[0]["id"] != first["id"] || convs[1]["id"] != second["id"] ||
+		convs[0]["updatedAt"].(string) <= convs[1]["updatedAt"].(string) || convs[0]["createdAt"] != first["createdAt"] {
+		t.Errorf("conversations, most recently updated first: %v", l)
+	}
+	if p := c.json(200, "GET", chat+"?limit=1&offset=1", key, nil); p["hasMore"] != false || listItems(t, p, "conversations")[0]["id"] != second["id"] {
+		t.Errorf("second page of conversations: %v", p)
+	}
+	if p := c.json(200, "GET", chat+"?limit=1", key, nil); p["hasMore"] != true {
+		t.Errorf("first page of conversations: %v", p)
+	}
+	c.json(200, "GET", chat+"?limit=50&offset=0", key, nil)
+	for _, q := range []string{"limit=0", "limit=51", "limit=x", "offset=-1"} {
+		c.json(400, "GET", chat+"?"+q, key, nil)
+	}
+	c.driftCaught(chat, key, map[string]func(m obj){
+		"updatedAt missing": func(m obj) { delete(m["conversations"].([]any)[0].(obj), "updatedAt") },
+		"formId as text":    func(m obj) { m["conversations"].([]any)[1].(obj)["formId"] = "7" },
+		"total missing":     func(m obj) { delete(m, "total") },
+	})
+	c.driftCaught(firstPath+"/messages", key, map[string]func(m obj){
+		"unknown role":    func(m obj) { m["messages"].([]any)[0].(obj)["role"] = "system" },
+		"message missing": func(m obj) { delete(m["messages"].([]any)[1].(obj), "message") },
+		"extra field":     func(m obj) { m["messages"].([]any)[2].(obj)["tokens"] = 12 },
+		"id as text":      func(m obj) { m["messages"].([]any)[3].(obj)["id"] = "m4" },
+	})
+
+	// ---- out of credits: every AI operation is refused before any work
+	for _, x := range []struct {
+		path string
+		body any
+	}{{"/forms/generate", prompt}, {fp + "/analytics/generate", nil}, {firstPath + "/messages", obj{"message": "And now?"}}} {
+		r := c.call(402, "POST", x.path, key, x.body)
+		charged(t, r, 0, 0)
+		if e := r.JSON(t); e["error"] != "insufficient_credits" || !strings.Contains(e["message"].(string), "credits") {
+			t.Errorf("POST %s without credits: %v", x.path, e)
+		}
+	}
+	h := c.json(200, "GET", "/usage/history", key, nil)
+	var endpoints []string
+	for _, e := range listItems(t, h, "history") {
+		endpoints = append(endpoints, e["endpoint"].(string))
+	}
+	if want := []string{"chat.message", "chat.message", "chat.message", "analytics.generate", "forms.generate"}; !slices.Equal(endpoints, want) {
+		t.Errorf("charges %v, want %v", endpoints, want)
+	}
+	if u := c.json(200, "GET", "/usage", key, nil); u["creditsRemaining"] != 0.0 || u["creditsMonthlyAllowance"] != 21.0 {
+		t.Errorf("usage: %v", u)
+	}
+	if n := c.json(200, "GET", "/forms", key, nil)["total"]; n != 2.0 {
+		t.Errorf("%v forms after a refused generation", n)
+	}
+	if n := c.json(200, "GET", firstPath+"/messages", key, nil)["total"]; n != 6.0 {
+		t.Errorf("%v messages after a refused one", n)
+	}
+	sameJSON(t, "analytics after a refused generation", c.json(200, "GET", fp+"/analytics", key, nil), a)
+
+	// ---- delete a conversation
+	c.json(204, "DELETE", secondPath, key, nil)
+	if e := c.json(404, "GET", secondPath+"/messages", key, nil); e["message"] != "Conversation not found" {
+		t.Errorf("deleted conversation: %v", e)
+	}
+	c.json(404, "DELETE", secondPath, key, nil)
+	c.call(404, "POST", secondPath+"/messages", key, obj{"message": "Hello?"})
+	if l := c.json(200, "GET", chat, key, nil); l["total"] != 1.0 {
+		t.Errorf("conversations after a delete: %v", l)
+	}
+	// A conversation is reached only through its form.
+	elsewhere := fmt.Sprintf("%s/chat/%d", generated, wireID(t, first["id"]))
+	c.json(404, "GET", elsewhere+"/messages", key, nil)
+	c.json(404, "DELETE", elsewhere, key, nil)
+}
+
+// aiProviderFailure drives the AI operations on a server whose external provider
+// answers every call with HTTP 500: each is a 502, and nothing is charged or stored.
+func aiProviderFailure(t *testing.T, seen map[string]map[int]bool) {
+	var calls atomic.Int32
+	provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, `{"error": {"message": "the model crashed", "type": "server_error"}}`)
+	}))
+	t.Cleanup(provider.Close)
+	env := servertest.New(t, store.SQLite, func(cfg *config.Config) {
+		cfg.AIProvider, cfg.AIBaseURL, cfg.AIModel, cfg.SubmitLimit = "openai", provider.URL+"/v1", "test", 0
+	})
+	c := connect(t, env, seen)
+	key := env.NewKey()
+	failed := func(r *servertest.Response) {
+		t.Helper()
+		charged(t, r, 0, 100)
+		if e := r.JSON(t); e["error"] != "ai_provider_error" || !strings.Contains(e["message"].(string), "500") {
+			t.Errorf("provider failure: %v", e)
+		}
+	}
+
+	failed(c.call(502, "POST", "/forms/generate", key, obj{"prompt": "a contact form with name, email and message"}))
+	c.call(400, "POST", "/forms/generate", key, obj{"prompt": " "}) // refused before the provider is asked
+
+	f := c.json(201, "POST", "/forms", key, obj{"title": "Provider down", "questions": []obj{{"question": "Name", "required": true}}})
+	fp := fmt.Sprintf("/forms/%d", wireID(t, f["id"]))
+	c.json(200, "POST", fp+"/publish", key, nil)
+	submitAnswers(t, env, f["shareUrl"].(string), obj{strconv.FormatInt(wireID(t, questions(t, f)[0]["id"]), 10): "Ada"})
+	failed(c.send(502, "POST", fp+"/analytics/generate", key, "", nil))
+	c.json(404, "GET", fp+"/analytics", key, nil)
+
+	conv := c.json(201, "POST", fp+"/chat", key, nil)
+	messages := fmt.Sprintf("%s/chat/%d/messages", fp, wireID(t, conv["id"]))
+	failed(c.call(502, "POST", messages, key, obj{"message": "How many responses are there?"}))
+	if l := c.json(200, "GET", messages, key, nil); l["total"] != 0.0 {
+		t.Errorf("messages after a failed answer: %v", l)
+	}
+	if l := c.json(200, "GET", "/forms", key, nil); l["total"] != 1.0 {
+		t.Errorf("forms after a failed generation: %v", l)
+	}
+	if h := c.json(200, "GET", "/usage/history", key, nil); h["total"] != 0.0 {
+		t.Errorf("charges after failures: %v", h)
+	}
+	if n := calls.Load(); n < 3 {
+		t.Errorf("the provider was called %d times, want at least 3", n)
+	}
 }
 
 // TestOpenAPIUsageHistoryEntries checks history entries (which only AI operations

@@ -116,6 +116,7 @@ func TestExportCSVAndJSON(t *testing.T) {
 	dangerous := []string{"=HYPERLINK(\"http://evil\")", "+1+2", "-2+3", "@SUM(A1)", "\tTab", "plain"}
 	for _, v := range dangerous {
 		submit(t, env, token, fmt.Sprintf(`{"%s":%q,"%s":-5,"%s":["x","y"],"%s":false}`, q[0], v, q[1], q[2], q[3]))
+		time.Sleep(2 * time.Millisecond) // distinct completion times: ties order by random id
 	}
 	r := env.Do("GET", path+"/responses/export?format=csv&order=asc", key, nil)
 	expectStatus(t, r, 200)
