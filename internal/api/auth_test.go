@@ -116,6 +116,7 @@ func TestErrorsKeepTheShape(t *testing.T) {
 	expectError(t, env.Do("GET", "/api/v1/nothing/here", key, nil), 404, "not_found", "/api/v1/nothing/here")
 	expectError(t, env.Do("GET", "/elsewhere", "", nil), 404, "not_found", "/elsewhere")
 	expectError(t, env.Do("DELETE", "/api/v1/forms", key, nil), 405, "method_not_allowed", "GET, POST")
+	expectError(t, env.Do("POST", "/api/v1/openapi.json", "", nil), 405, "method_not_allowed", "GET")
 	expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":"`+strings.Repeat("a", 1<<20)+`"}`), 413, "payload_too_large", "bytes")
 	expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":`), 400, "validation_error", "malformed")
 	expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":"a"} {}`), 400, "validation_error", "body")

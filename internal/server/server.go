@@ -73,6 +73,10 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	respond.New(st, blobs, links, rcfg).Routes(mux)
 	a := api.New(st, acfg)
 	mux.Handle("GET /api/v1/openapi.json", api.OpenAPIHandler(cfg.PublicURL))
+	mux.HandleFunc("/api/v1/openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", "GET, HEAD")
+		httpx.WriteProblem(w, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on /api/v1/openapi.json; allowed: GET, HEAD")
+	})
 	mux.Handle("GET /docs", api.DocsHandler())
 	mux.Handle(api.Prefix+"/", a)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
