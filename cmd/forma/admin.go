@@ -14,44 +14,40 @@ import (
 )
 
 func accountCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var email, tier string
-	st, err := openStore(ctx, "account create", args, stderr, func(fs *flag.FlagSet) {
-		fs.StringVar(&email, "email", "", "the account's email (required)")
-		fs.StringVar(&tier, "tier", "free", "plan: free, builder or scale")
+	return withEmailAndTier(ctx, "account create", "free", args, stderr, func(st *store.Store, email, tier string) error {
+		acct, err := st.CreateAccount(ctx, email, tier)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "created account %d (%s, %s)\n", acct.ID, acct.Email, acct.Tier)
+		return nil
 	})
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := checkEmailAndTier(email, tier); err != nil {
-		return err
-	}
-	acct, err := st.CreateAccount(ctx, email, tier)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "created account %d (%s, %s)\n", acct.ID, acct.Email, acct.Tier)
-	return nil
 }
 
 func accountSetTier(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var email, tier string
-	st, err := openStore(ctx, "account set-tier", args, stderr, func(fs *flag.FlagSet) {
-		fs.StringVar(&email, "email", "", "the account's email (required)")
-		fs.StringVar(&tier, "tier", "", "plan: free, builder or scale (required)")
+	return withEmailAndTier(ctx, "account set-tier", "", args, stderr, func(st *store.Store, email, tier string) error {
+		if err := st.SetTier(ctx, email, tier); err != nil {
+			return fmt.Errorf("account %s: %w", email, err)
+		}
+		fmt.Fprintf(stdout, "account %s is now on the %s plan\n", email, tier)
+		return nil
 	})
+}
+
+// withEmailAndTier parses --email and --tier (checked before the database is
+// touched), opens the store and runs fn.
+func withEmailAndTier(ctx context.Context, name, defaultTier string, args []string, stderr io.Writer,
+	fn func(st *store.Store, email, tier string) error) error {
+	var email, tier string
+	st, err := openStore(ctx, name, args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the account's email (required)")
+		fs.StringVar(&tier, "tier", defaultTier, "plan: free, builder or scale")
+	}, func() error { return checkEmailAndTier(email, tier) })
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := checkEmailAndTier(email, tier); err != nil {
-		return err
-	}
-	if err := st.SetTier(ctx, email, tier); err != nil {
-		return fmt.Errorf("account %s: %w", email, err)
-	}
-	fmt.Fprintf(stdout, "account %s is now on the %s plan\n", email, tier)
-	return nil
+	return fn(st, email, tier)
 }
 
 func checkEmailAndTier(email, tier string) error {
@@ -71,7 +67,7 @@ func keyCreate(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.StringVar(&name, "name", "", "a name to recognise the key by")
 		fs.IntVar(&limit, "daily-limit", 0, "daily request limit: 100, 500, 1000, 5000 or 10000 (default: the plan's)")
 		fs.Int64Var(&formID, "form", 0, "limit the key to this form id")
-	})
+	}, nil)
 	if err != nil {
 		return err
 	}
@@ -119,7 +115,7 @@ func keyList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var email string
 	st, err := openStore(ctx, "key list", args, stderr, func(fs *flag.FlagSet) {
 		fs.StringVar(&email, "email", "", "the account's email (required)")
-	})
+	}, nil)
 	if err != nil {
 		return err
 	}
@@ -146,7 +142,7 @@ func keyRevoke(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	st, err := openStore(ctx, "key revoke", args, stderr, func(fs *flag.FlagSet) {
 		fs.StringVar(&email, "email", "", "the account's email (required)")
 		fs.Int64Var(&id, "id", 0, "the key's numeric id, from `forma key list` (required)")
-	})
+	}, nil)
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ Try it:
 }
 
 func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	st, err := openStore(ctx, "migrate", args, stderr, nil)
+	st, err := openStore(ctx, "migrate", args, stderr, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -94,9 +94,9 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// openStore parses the storage flags (and any extra ones define registers), opens
-// the database and applies migrations.
-func openStore(ctx context.Context, name string, args []string, stderr io.Writer, define func(*flag.FlagSet)) (*store.Store, error) {
+// openStore parses the storage flags (and any extra ones define registers), runs
+// check (when given) on the parsed flags, opens the database and applies migrations.
+func openStore(ctx context.Context, name string, args []string, stderr io.Writer, define func(*flag.FlagSet), check func() error) (*store.Store, error) {
 	var cfg config.Config
 	fs := newFlagSet(name, stderr)
 	cfg.StorageFlags(fs)
@@ -111,6 +111,11 @@ func openStore(ctx context.Context, name string, args []string, stderr io.Writer
 	}
 	if err := cfg.ValidateStorage(); err != nil {
 		return nil, err
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return nil, err
+		}
 	}
 	return store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 }
