@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,17 +93,8 @@ func TestTwoServeProcessesShareTheDailyLimit(t *testing.T) {
 		t.Skip("PostgreSQL tests skipped: set " + servertest.DatabaseEnv + " to run the two-process test")
 	}
 	dbURL := servertest.DatabaseURL(t, store.Postgres)
-	bin := filepath.Join(t.TempDir(), "forma")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	forma := func(args ...string) string {
-		out, err := exec.Command(bin, append(args, "--database", dbURL)...).Output()
-		if err != nil {
-			t.Fatalf("forma %v: %v", args, err)
-		}
-		return string(out)
-	}
+	bin := buildBinary(t)
+	forma := cliFor(t, bin, dbURL)
 	forma("migrate")
 	forma("account", "create", "--email", "two@example.com")
 	key := strings.TrimSpace(forma("key", "create", "--email", "two@example.com", "--daily-limit", "100"))
@@ -133,8 +126,54 @@ func TestTwoServeProcessesShareTheDailyLimit(t *testing.T) {
 	}
 }
 
+// TestMain removes the binary built for the process tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" {
+		os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
+}
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// buildBinary builds the forma binary once per test run.
+func buildBinary(t *testing.T) string {
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "forma-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "forma")
+		if out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtBin
+}
+
+// cliFor runs the binary's subcommands against one database and returns stdout.
+func cliFor(t *testing.T, bin, dbURL string) func(args ...string) string {
+	return func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(bin, append(args, "--database", dbURL)...).Output()
+		if err != nil {
+			t.Fatalf("forma %v: %v", args, err)
+		}
+		return string(out)
+	}
+}
+
 // startServe starts `forma serve` on a free port and waits until it answers.
-func startServe(t *testing.T, bin, dbURL string) string {
+func startServe(t *testing.T, bin, dbURL string, extra ...string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -142,7 +181,7 @@ func startServe(t *testing.T, bin, dbURL string) string {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--database", dbURL, "--data", t.TempDir())
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--database", dbURL, "--data", t.TempDir()}, extra...)...)
 	var logs bytes.Buffer
 	cmd.Stderr = &logs
 	if err := cmd.Start(); err != nil {
@@ -178,4 +217,108 @@ func TestFirstStartPrintsOneKey(t *testing.T) {
 	if err := bootstrapOwner(context.Background(), st, "http://localhost:8080", &out); err != nil || out.Len() != 0 {
 		t.Fatalf("second start printed %q (err %v)", out.String(), err)
 	}
+}
+
+// TestTwoServeProcessesDeliverEachWebhookOnce runs two `forma serve` processes on one
+// PostgreSQL database: 1,000 completions spread over both make exactly 1,000
+// deliveries, none twice.
+func TestTwoServeProcessesDeliverEachWebhookOnce(t *testing.T) {
+	if os.Getenv(servertest.DatabaseEnv) == "" {
+		t.Skip("PostgreSQL tests skipped: set " + servertest.DatabaseEnv + " to run the two-process delivery test")
+	}
+	dbURL := servertest.DatabaseURL(t, store.Postgres)
+	bin := buildBinary(t)
+	forma := cliFor(t, bin, dbURL)
+	forma("migrate")
+	forma("account", "create", "--email", "hooks@example.com", "--tier", "scale")
+	key := strings.TrimSpace(forma("key", "create", "--email", "hooks@example.com"))
+	var mu sync.Mutex
+	seen := map[string]int{}
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var p struct {
+			SubmissionID string `json:"submission_id"`
+		}
+		json.NewDecoder(r.Body).Decode(&p)
+		mu.Lock()
+		seen[p.SubmissionID]++
+		mu.Unlock()
+		w.WriteHeader(204)
+	}))
+	defer receiver.Close()
+	flags := []string{"--allow-private-webhooks", "--submit-limit", "0"}
+	urls := []string{startServe(t, bin, dbURL, flags...), startServe(t, bin, dbURL, flags...)}
+	token, qid := hookedFormVia(t, urls[0], key, receiver.URL)
+
+	const n = 1000
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			body := fmt.Sprintf(`{"answers":{"%d":"respondent %d"}}`, qid, i)
+			resp, err := http.Post(urls[i%2]+"/f/"+token+"/submissions", "application/json", strings.NewReader(body))
+			if err != nil || resp.StatusCode != 201 {
+				t.Errorf("submission %d: %v %v", i, err, resp)
+				return
+			}
+			resp.Body.Close()
+		}()
+	}
+	wg.Wait()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		mu.Lock()
+		got := len(seen)
+		mu.Unlock()
+		if got >= n || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(time.Second) // let any duplicate arrive
+	mu.Lock()
+	defer mu.Unlock()
+	twice, total := 0, 0
+	for _, c := range seen {
+		total += c
+		if c > 1 {
+			twice++
+		}
+	}
+	if len(seen) != n || total != n || twice != 0 {
+		t.Fatalf("%d distinct deliveries, %d in all, %d delivered twice; want %d, %d, 0", len(seen), total, twice, n, n)
+	}
+}
+
+// hookedFormVia creates, hooks and publishes a one-question form through the API of
+// the server at base, and returns its share token and question id.
+func hookedFormVia(t *testing.T, base, key, hook string) (string, int64) {
+	t.Helper()
+	call := func(method, path, body string) map[string]any {
+		req, _ := http.NewRequest(method, base+"/api/v1"+path, strings.NewReader(body))
+		req.Header.Set("X-API-Key", key)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		json.NewDecoder(resp.Body).Decode(&m)
+		if resp.StatusCode >= 300 {
+			t.Fatalf("%s %s: %d %v", method, path, resp.StatusCode, m)
+		}
+		return m
+	}
+	f := call("POST", "/forms", `{"title":"Hooks","questions":[{"question":"Name","required":true}]}`)
+	id := int64(f["id"].(float64))
+	call("PATCH", fmt.Sprintf("/forms/%d", id), fmt.Sprintf(`{"webhookUrl":%q,"webhookEnabled":true}`, hook))
+	call("POST", fmt.Sprintf("/forms/%d/publish", id), "")
+	q := f["questions"].([]any)[0].(map[string]any)
+	return f["shareUrl"].(string), int64(q["id"].(float64))
 }

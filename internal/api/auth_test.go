@@ -111,70 +111,74 @@ func TestLimitHeadersOnEveryResponse(t *testing.T) {
 }
 
 func TestErrorsKeepTheShape(t *testing.T) {
-	env := servertest.New(t, store.SQLite)
-	key := env.NewKey()
-	expectError(t, env.Do("GET", "/api/v1/nothing/here", key, nil), 404, "not_found", "/api/v1/nothing/here")
-	expectError(t, env.Do("GET", "/elsewhere", "", nil), 404, "not_found", "/elsewhere")
-	expectError(t, env.Do("DELETE", "/api/v1/forms", key, nil), 405, "method_not_allowed", "GET, POST")
-	expectError(t, env.Do("POST", "/api/v1/openapi.json", "", nil), 405, "method_not_allowed", "GET")
-	expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":"`+strings.Repeat("a", 1<<20)+`"}`), 413, "payload_too_large", "bytes")
-	expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":`), 400, "validation_error", "malformed")
-	expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":"a"} {}`), 400, "validation_error", "body")
-	expectError(t, env.Do("POST", "/api/v1/forms", key, `[]`), 400, "validation_error", "body")
-	expectError(t, env.Do("POST", "/api/v1/forms", key, ``), 400, "validation_error", "body")
-	expectError(t, env.Do("GET", "/api/v1/forms/abc", key, nil), 400, "validation_error", "id")
-	req, _ := http.NewRequest("POST", env.URL+"/api/v1/forms", strings.NewReader(`{"title":"x"}`))
-	req.Header.Set("X-API-Key", key)
-	req.Header.Set("Content-Type", "text/plain")
-	expectError(t, env.Send(req), 400, "validation_error", "Content-Type")
-	req, _ = http.NewRequest("POST", env.URL+"/api/v1/forms", strings.NewReader(`{"title":"x"}`))
-	req.Header.Set("X-API-Key", key)
-	req.Header.Set("Content-Type", "application/json; charset=utf-8")
-	expectStatus(t, env.Send(req), 201)
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		env := servertest.New(t, d)
+		key := env.NewKey()
+		expectError(t, env.Do("GET", "/api/v1/nothing/here", key, nil), 404, "not_found", "/api/v1/nothing/here")
+		expectError(t, env.Do("GET", "/elsewhere", "", nil), 404, "not_found", "/elsewhere")
+		expectError(t, env.Do("DELETE", "/api/v1/forms", key, nil), 405, "method_not_allowed", "GET, POST")
+		expectError(t, env.Do("POST", "/api/v1/openapi.json", "", nil), 405, "method_not_allowed", "GET")
+		expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":"`+strings.Repeat("a", 1<<20)+`"}`), 413, "payload_too_large", "bytes")
+		expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":`), 400, "validation_error", "malformed")
+		expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":"a"} {}`), 400, "validation_error", "body")
+		expectError(t, env.Do("POST", "/api/v1/forms", key, `[]`), 400, "validation_error", "body")
+		expectError(t, env.Do("POST", "/api/v1/forms", key, ``), 400, "validation_error", "body")
+		expectError(t, env.Do("GET", "/api/v1/forms/abc", key, nil), 400, "validation_error", "id")
+		req, _ := http.NewRequest("POST", env.URL+"/api/v1/forms", strings.NewReader(`{"title":"x"}`))
+		req.Header.Set("X-API-Key", key)
+		req.Header.Set("Content-Type", "text/plain")
+		expectError(t, env.Send(req), 400, "validation_error", "Content-Type")
+		req, _ = http.NewRequest("POST", env.URL+"/api/v1/forms", strings.NewReader(`{"title":"x"}`))
+		req.Header.Set("X-API-Key", key)
+		req.Header.Set("Content-Type", "application/json; charset=utf-8")
+		expectStatus(t, env.Send(req), 201)
+	})
 }
 
 func TestValidationNamesTheField(t *testing.T) {
-	env := servertest.New(t, store.SQLite)
-	key := env.NewKey()
-	q := func(fields string) string { return `{"title":"T","questions":[` + fields + `]}` }
-	cases := []struct{ body, field string }{
-		{`{}`, "title"},
-		{`{"title":""}`, "title"},
-		{`{"title":"   "}`, "title"},
-		{`{"title":5}`, "title"},
-		{`{"title":"T","description":7}`, "description"},
-		{`{"title":"T","displayMode":"wizard"}`, "displayMode"},
-		{`{"title":"T","colour":"red"}`, "colour"},
-		{q(`{"type":"text"}`), "questions[0].question"},
-		{q(`{"question":""}`), "questions[0].question"},
-		{q(`{"question":"` + strings.Repeat("é", 1001) + `"}`), "questions[0].question"},
-		{q(`{"question":"Q","type":"essay"}`), "questions[0].type"},
-		{q(`{"question":"Q","type":"select"}`), "questions[0].options"},
-		{q(`{"question":"Q","type":"select","options":[]}`), "questions[0].options"},
-		{q(`{"question":"Q","type":"multi_select","options":["a","a"]}`), "questions[0].options[1]"},
-		{q(`{"question":"Q","type":"select","options":[""]}`), "questions[0].options[0]"},
-		{q(`{"question":"Q","type":"text","options":["a"]}`), "questions[0].options"},
-		{q(`{"question":"Q","type":"slider"}`), "questions[0].sliderConfig"},
-		{q(`{"question":"Q","type":"slider","sliderConfig":{"min":5,"max":1,"step":1}}`), "questions[0].sliderConfig.min"},
-		{q(`{"question":"Q","type":"slider","sliderConfig":{"min":0,"max":10,"step":0}}`), "questions[0].sliderConfig.step"},
-		{q(`{"question":"Q","type":"slider","sliderConfig":{"min":0,"max":10,"step":11}}`), "questions[0].sliderConfig.step"},
-		{q(`{"question":"Q","type":"currency","currencyConfig":{"currency":"usd"}}`), "questions[0].currencyConfig.currency"},
-		{q(`{"question":"Q","type":"currency","currencyConfig":{"currency":"XYZ"}}`), "questions[0].currencyConfig.currency"},
-		{q(`{"question":"Q","type":"currency","currencyConfig":{"currency":"USD","min":10,"max":1}}`), "questions[0].currencyConfig.min"},
-		{q(`{"question":"Q","required":"yes"}`), "questions.required"},
-		{q(`{"question":"Q","sliderConfig":{"min":0,"max":1,"step":1}}`), "questions[0].sliderConfig"},
-		{q(`{"question":"Q","extra":1}`), "extra"},
-	}
-	for _, c := range cases {
-		r := env.Do("POST", "/api/v1/forms", key, c.body)
-		expectError(t, r, 400, "validation_error", c.field)
-		if fields, ok := r.JSON(t)["fields"].([]any); !ok || len(fields) == 0 {
-			t.Errorf("%s: no fields list: %s", c.body, r.Body)
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		env := servertest.New(t, d)
+		key := env.NewKey()
+		q := func(fields string) string { return `{"title":"T","questions":[` + fields + `]}` }
+		cases := []struct{ body, field string }{
+			{`{}`, "title"},
+			{`{"title":""}`, "title"},
+			{`{"title":"   "}`, "title"},
+			{`{"title":5}`, "title"},
+			{`{"title":"T","description":7}`, "description"},
+			{`{"title":"T","displayMode":"wizard"}`, "displayMode"},
+			{`{"title":"T","colour":"red"}`, "colour"},
+			{q(`{"type":"text"}`), "questions[0].question"},
+			{q(`{"question":""}`), "questions[0].question"},
+			{q(`{"question":"` + strings.Repeat("é", 1001) + `"}`), "questions[0].question"},
+			{q(`{"question":"Q","type":"essay"}`), "questions[0].type"},
+			{q(`{"question":"Q","type":"select"}`), "questions[0].options"},
+			{q(`{"question":"Q","type":"select","options":[]}`), "questions[0].options"},
+			{q(`{"question":"Q","type":"multi_select","options":["a","a"]}`), "questions[0].options[1]"},
+			{q(`{"question":"Q","type":"select","options":[""]}`), "questions[0].options[0]"},
+			{q(`{"question":"Q","type":"text","options":["a"]}`), "questions[0].options"},
+			{q(`{"question":"Q","type":"slider"}`), "questions[0].sliderConfig"},
+			{q(`{"question":"Q","type":"slider","sliderConfig":{"min":5,"max":1,"step":1}}`), "questions[0].sliderConfig.min"},
+			{q(`{"question":"Q","type":"slider","sliderConfig":{"min":0,"max":10,"step":0}}`), "questions[0].sliderConfig.step"},
+			{q(`{"question":"Q","type":"slider","sliderConfig":{"min":0,"max":10,"step":11}}`), "questions[0].sliderConfig.step"},
+			{q(`{"question":"Q","type":"currency","currencyConfig":{"currency":"usd"}}`), "questions[0].currencyConfig.currency"},
+			{q(`{"question":"Q","type":"currency","currencyConfig":{"currency":"XYZ"}}`), "questions[0].currencyConfig.currency"},
+			{q(`{"question":"Q","type":"currency","currencyConfig":{"currency":"USD","min":10,"max":1}}`), "questions[0].currencyConfig.min"},
+			{q(`{"question":"Q","required":"yes"}`), "questions.required"},
+			{q(`{"question":"Q","sliderConfig":{"min":0,"max":1,"step":1}}`), "questions[0].sliderConfig"},
+			{q(`{"question":"Q","extra":1}`), "extra"},
 		}
-	}
-	if n := len(env.Do("GET", "/api/v1/forms", key, nil).JSON(t)["forms"].([]any)); n != 0 {
-		t.Errorf("%d forms were created by invalid requests", n)
-	}
+		for _, c := range cases {
+			r := env.Do("POST", "/api/v1/forms", key, c.body)
+			expectError(t, r, 400, "validation_error", c.field)
+			if fields, ok := r.JSON(t)["fields"].([]any); !ok || len(fields) == 0 {
+				t.Errorf("%s: no fields list: %s", c.body, r.Body)
+			}
+		}
+		if n := len(env.Do("GET", "/api/v1/forms", key, nil).JSON(t)["forms"].([]any)); n != 0 {
+			t.Errorf("%d forms were created by invalid requests", n)
+		}
+	})
 }
 
 func TestFormScopedKeys(t *testing.T) {
