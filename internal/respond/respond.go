@@ -71,13 +71,13 @@ func New(st *store.Store, blobs blob.Store, links *Links, cfg Config) *Handler {
 func (h *Handler) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /f/{token}", h.page)
 	mux.HandleFunc("GET /f/{token}/thanks", h.thanks)
-	mux.HandleFunc("GET /f/{token}/definition", cors(h.definition))
+	mux.HandleFunc("GET /f/{token}/definition", cors(h.published(h.definition)))
 	mux.HandleFunc("POST /f/{token}/submissions", h.submit)
-	mux.HandleFunc("POST /f/{token}/sessions", cors(h.startSession))
-	mux.HandleFunc("GET /f/{token}/sessions/{id}", cors(h.getSession))
-	mux.HandleFunc("PATCH /f/{token}/sessions/{id}", cors(h.saveSession))
-	mux.HandleFunc("POST /f/{token}/sessions/{id}/complete", cors(h.completeSession))
-	mux.HandleFunc("POST /f/{token}/uploads", cors(h.upload))
+	mux.HandleFunc("POST /f/{token}/sessions", cors(h.published(h.startSession)))
+	mux.HandleFunc("GET /f/{token}/sessions/{id}", cors(h.published(h.getSession)))
+	mux.HandleFunc("PATCH /f/{token}/sessions/{id}", cors(h.published(h.saveSession)))
+	mux.HandleFunc("POST /f/{token}/sessions/{id}/complete", cors(h.published(h.completeSession)))
+	mux.HandleFunc("POST /f/{token}/uploads", cors(h.published(h.upload)))
 	mux.HandleFunc("OPTIONS /f/{token}/{rest...}", cors(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
@@ -95,6 +95,19 @@ func cors(next http.HandlerFunc) http.HandlerFunc {
 		h.Set("Access-Control-Allow-Headers", "Content-Type")
 		h.Set("Access-Control-Max-Age", "600")
 		next(w, r)
+	}
+}
+
+// published adapts a handler of a published form: it loads the form of the
+// {token} path parameter, answering 404 when it is unknown or unpublished.
+func (h *Handler) published(fn func(w http.ResponseWriter, r *http.Request, f *form.Form)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		f, err := h.publishedForm(r)
+		if err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+		fn(w, r, f)
 	}
 }
 
@@ -120,12 +133,7 @@ func newID() string {
 
 // definition serves GET /f/{token}/definition: what a front-end needs to render
 // the form and run its logic.
-func (h *Handler) definition(w http.ResponseWriter, r *http.Request) {
-	f, err := h.publishedForm(r)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
+func (h *Handler) definition(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	httpx.WriteJSON(w, http.StatusOK, publicDefinition(f))
 }
 

@@ -28,15 +28,10 @@ func (h *Handler) submit(w http.ResponseWriter, r *http.Request) {
 		h.submitPage(w, r)
 		return
 	}
-	cors(h.submitJSON)(w, r)
+	cors(h.published(h.submitJSON))(w, r)
 }
 
-func (h *Handler) submitJSON(w http.ResponseWriter, r *http.Request) {
-	f, err := h.publishedForm(r)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
+func (h *Handler) submitJSON(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	var body answersBody
 	if err := httpx.DecodeJSON(w, r, &body); err != nil {
 		httpx.WriteError(w, r, err)
@@ -129,12 +124,7 @@ func (h *Handler) afterComplete(f *form.Form) func(ctx context.Context, tx *sql.
 }
 
 // startSession serves POST /f/{token}/sessions: a respondent begins filling in.
-func (h *Handler) startSession(w http.ResponseWriter, r *http.Request) {
-	f, err := h.publishedForm(r)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
+func (h *Handler) startSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	sess, err := h.store.StartSession(r.Context(), f.ID, newID())
 	if err != nil {
 		httpx.WriteError(w, r, err)
@@ -145,12 +135,7 @@ func (h *Handler) startSession(w http.ResponseWriter, r *http.Request) {
 
 // getSession serves GET /f/{token}/sessions/{id} (extension): the saved answers, so
 // that a reload resumes where the respondent was.
-func (h *Handler) getSession(w http.ResponseWriter, r *http.Request) {
-	f, err := h.publishedForm(r)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
+func (h *Handler) getSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	sess, err := h.store.GetSession(r.Context(), f.ID, r.PathValue("id"))
 	if err != nil {
 		httpx.WriteError(w, r, err)
@@ -167,12 +152,7 @@ func (h *Handler) getSession(w http.ResponseWriter, r *http.Request) {
 
 // saveSession serves PATCH /f/{token}/sessions/{id}: merges answers into the saved
 // progress. Answers are validated one by one; a null answer removes one.
-func (h *Handler) saveSession(w http.ResponseWriter, r *http.Request) {
-	f, err := h.publishedForm(r)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
+func (h *Handler) saveSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	var body answersBody
 	if err := httpx.DecodeJSON(w, r, &body); err != nil {
 		httpx.WriteError(w, r, err)
@@ -203,12 +183,7 @@ func (h *Handler) saveSession(w http.ResponseWriter, r *http.Request) {
 
 // completeSession serves POST /f/{token}/sessions/{id}/complete: the saved answers,
 // plus any sent with the request, are completed exactly as a one-shot submission.
-func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request) {
-	f, err := h.publishedForm(r)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
+func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	var body answersBody
 	if r.ContentLength != 0 {
 		if err := httpx.DecodeJSON(w, r, &body); err != nil {

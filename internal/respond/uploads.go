@@ -39,12 +39,7 @@ var officeTypes = map[string]string{
 }
 
 // upload serves POST /f/{token}/uploads: one file in the multipart field "file".
-func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
-	f, err := h.publishedForm(r)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
+func (h *Handler) upload(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	if err := h.limiter.allow(h.clientKey(r, f.ID)); err != nil {
 		httpx.WriteError(w, r, err)
 		return
