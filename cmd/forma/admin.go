@@ -59,15 +59,52 @@ func checkEmailAndTier(email, tier string) error {
 }
 
 func keyCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var email, name string
+	var name string
 	var limit int
 	var formID int64
-	st, err := openStore(ctx, "key create", args, stderr, func(fs *flag.FlagSet) {
-		fs.StringVar(&email, "email", "", "the account's email (required)")
+	define := func(fs *flag.FlagSet) {
 		fs.StringVar(&name, "name", "", "a name to recognise the key by")
 		fs.IntVar(&limit, "daily-limit", 0, "daily request limit: 100, 500, 1000, 5000 or 10000 (default: the plan's)")
 		fs.Int64Var(&formID, "form", 0, "limit the key to this form id")
-	}, nil)
+	}
+	check := func() error {
+		if limit != 0 && !quota.ValidKeyLimit(limit) {
+			return fmt.Errorf("--daily-limit must be one of 100, 500, 1000, 5000, 10000 (got %d)", limit)
+		}
+		return nil
+	}
+	return withAccount(ctx, "key create", args, stderr, define, check, func(st *store.Store, acct *store.Account) error {
+		var limitPtr *int
+		if limit != 0 {
+			limitPtr = &limit
+		}
+		var formPtr *int64
+		if formID != 0 {
+			if ok, err := st.FormExists(ctx, acct.ID, formID); err != nil || !ok {
+				return fmt.Errorf("--form %d: the account has no such form", formID)
+			}
+			formPtr = &formID
+		}
+		key, err := createKey(ctx, st, acct.ID, name, limitPtr, formPtr)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, key)
+		return nil
+	})
+}
+
+// withAccount parses --email (plus the flags define registers, checked by check
+// before the database is touched), opens the store, finds the account and runs fn.
+func withAccount(ctx context.Context, name string, args []string, stderr io.Writer, define func(*flag.FlagSet),
+	check func() error, fn func(st *store.Store, acct *store.Account) error) error {
+	var email string
+	st, err := openStore(ctx, name, args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the account's email (required)")
+		if define != nil {
+			define(fs)
+		}
+	}, check)
 	if err != nil {
 		return err
 	}
@@ -76,26 +113,7 @@ func keyCreate(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("account %q: %w", email, err)
 	}
-	var limitPtr *int
-	if limit != 0 {
-		if !quota.ValidKeyLimit(limit) {
-			return fmt.Errorf("--daily-limit must be one of 100, 500, 1000, 5000, 10000 (got %d)", limit)
-		}
-		limitPtr = &limit
-	}
-	var formPtr *int64
-	if formID != 0 {
-		if ok, err := st.FormExists(ctx, acct.ID, formID); err != nil || !ok {
-			return fmt.Errorf("--form %d: the account has no such form", formID)
-		}
-		formPtr = &formID
-	}
-	key, err := createKey(ctx, st, acct.ID, name, limitPtr, formPtr)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, key)
-	return nil
+	return fn(st, acct)
 }
 
 // createKey makes a new key for an account, stores its hash and returns the key.
@@ -112,50 +130,32 @@ func createKey(ctx context.Context, st *store.Store, accountID int64, name strin
 }
 
 func keyList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var email string
-	st, err := openStore(ctx, "key list", args, stderr, func(fs *flag.FlagSet) {
-		fs.StringVar(&email, "email", "", "the account's email (required)")
-	}, nil)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	acct, err := st.AccountByEmail(ctx, email)
-	if err != nil {
-		return fmt.Errorf("account %q: %w", email, err)
-	}
-	keys, err := st.ListKeys(ctx, acct.ID)
-	if err != nil {
-		return err
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	for _, k := range keys {
-		fmt.Fprintf(tw, "%d\t%s\t%s…\t%s\t%s\t%s\t%s\n", k.ID, orDash(k.Name), k.Prefix, limitText(k.DailyLimit),
-			formText(k.FormID), k.CreatedAt.Format("2006-01-02T15:04:05Z"), revokedText(k))
-	}
-	return tw.Flush()
+	return withAccount(ctx, "key list", args, stderr, nil, nil, func(st *store.Store, acct *store.Account) error {
+		keys, err := st.ListKeys(ctx, acct.ID)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		for _, k := range keys {
+			fmt.Fprintf(tw, "%d\t%s\t%s…\t%s\t%s\t%s\t%s\n", k.ID, orDash(k.Name), k.Prefix, limitText(k.DailyLimit),
+				formText(k.FormID), k.CreatedAt.Format("2006-01-02T15:04:05Z"), revokedText(k))
+		}
+		return tw.Flush()
+	})
 }
 
 func keyRevoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var email string
 	var id int64
-	st, err := openStore(ctx, "key revoke", args, stderr, func(fs *flag.FlagSet) {
-		fs.StringVar(&email, "email", "", "the account's email (required)")
+	define := func(fs *flag.FlagSet) {
 		fs.Int64Var(&id, "id", 0, "the key's numeric id, from `forma key list` (required)")
-	}, nil)
-	if err != nil {
-		return err
 	}
-	defer st.Close()
-	acct, err := st.AccountByEmail(ctx, email)
-	if err != nil {
-		return fmt.Errorf("account %q: %w", email, err)
-	}
-	if err := st.RevokeKey(ctx, acct.ID, id); err != nil {
-		return fmt.Errorf("key %d: %w", id, err)
-	}
-	fmt.Fprintf(stdout, "revoked key %d\n", id)
-	return nil
+	return withAccount(ctx, "key revoke", args, stderr, define, nil, func(st *store.Store, acct *store.Account) error {
+		if err := st.RevokeKey(ctx, acct.ID, id); err != nil {
+			return fmt.Errorf("key %d: %w", id, err)
+		}
+		fmt.Fprintf(stdout, "revoked key %d\n", id)
+		return nil
+	})
 }
 
 func orDash(s string) string {
