@@ -234,12 +234,9 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, accountID, formID int64
 	return requireRow(res, "Form")
 }
 
-// FormByID returns a form with its questions, whoever owns it (for background work).
+// FormByID returns a form without its questions, whoever owns it (for background
+// work, which reads the questions it needs, deleted ones included, with
+// AllQuestions).
 func (s *Store) FormByID(ctx context.Context, formID int64) (*form.Form, error) {
-	f, err := scanForm(s.read.QueryRowContext(ctx, `SELECT `+formColumns+` FROM forms WHERE id = $1`, formID))
-	if err != nil {
-		return nil, err
-	}
-	f.Questions, err = listQuestions(ctx, s.read, f.ID)
-	return f, err
+	return scanForm(s.read.QueryRowContext(ctx, `SELECT `+formColumns+` FROM forms WHERE id = $1`, formID))
 }
