@@ -93,8 +93,8 @@ func (a *API) generateForm(w http.ResponseWriter, r *http.Request) {
 // dataset loads a form's completed responses for analysis.
 func (a *API) dataset(ctx context.Context, f *form.Form) (*query.Dataset, error) {
 	ds := &query.Dataset{Form: f}
-	err := a.store.EachResponse(ctx, f.ID, store.ResponseFilter{Ascending: true}, func(s *store.Session) error {
-		ds.Responses = append(ds.Responses, query.Response{ID: s.ID, SubmittedAt: *s.CompletedAt, Answers: s.Answers, Score: s.Score})
+	err := a.store.EachResponse(ctx, f.ID, store.ResponseFilter{Ascending: true}, func(s *form.Submission) error {
+		ds.Responses = append(ds.Responses, *s)
 		return nil
 	})
 	if err != nil {
@@ -166,16 +166,16 @@ func (a *API) getAnalytics(w http.ResponseWriter, r *http.Request) {
 func viewAnalytics(rec *store.AnalyticsRecord) map[string]any {
 	return map[string]any{
 		"id": rec.ID, "formId": rec.FormID, "totalResponses": rec.TotalResponses, "completionRate": rec.CompletionRate,
-		"insights": json.RawMessage(rec.Insights), "lastAnalyzed": timestamp(rec.AnalyzedAt),
+		"insights": json.RawMessage(rec.Insights), "lastAnalyzed": form.Timestamp(rec.AnalyzedAt),
 	}
 }
 
 func viewConversation(c *store.Conversation) map[string]any {
-	return map[string]any{"id": c.ID, "formId": c.FormID, "createdAt": timestamp(c.CreatedAt), "updatedAt": timestamp(c.UpdatedAt)}
+	return map[string]any{"id": c.ID, "formId": c.FormID, "createdAt": form.Timestamp(c.CreatedAt), "updatedAt": form.Timestamp(c.UpdatedAt)}
 }
 
 func viewMessage(m *store.Message) map[string]any {
-	return map[string]any{"id": m.ID, "role": m.Role, "message": m.Content, "createdAt": timestamp(m.CreatedAt)}
+	return map[string]any{"id": m.ID, "role": m.Role, "message": m.Content, "createdAt": form.Timestamp(m.CreatedAt)}
 }
 
 // createConversation serves POST /forms/{id}/chat.

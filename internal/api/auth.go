@@ -109,9 +109,9 @@ func rateLimited(p *principal, reset time.Time) error {
 	return &form.Error{
 		Code: form.RateLimited,
 		Message: fmt.Sprintf("Daily request limit of %d reached for this API key; it resets at midnight UTC (%s).",
-			p.limit, timestamp(reset)),
+			p.limit, form.Timestamp(reset)),
 		Extra: map[string]any{
-			"resetAt":    timestamp(reset),
+			"resetAt":    form.Timestamp(reset),
 			"tier":       p.plan.Tier,
 			"upgradeUrl": "/settings/billing",
 		},

@@ -11,7 +11,6 @@ import (
 
 	"forma/internal/form"
 	"forma/internal/httpx"
-	"forma/internal/store"
 )
 
 // exportResponses serves GET /forms/{id}/responses/export?format=csv|json (extension):
@@ -38,7 +37,7 @@ func (a *API) exportResponses(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="form-%d-responses.%s"`, f.ID, format))
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var write func(*store.Session) error
+	var write func(*form.Submission) error
 	var finish func() error
 	if format == "csv" {
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
@@ -59,7 +58,7 @@ func (a *API) exportResponses(w http.ResponseWriter, r *http.Request) {
 
 // csvWriter writes a header row (id, submittedAt, score, then one column per
 // question key) and one row per submission.
-func (a *API) csvWriter(r *http.Request, bw *bufio.Writer, questions []form.Question) (func(*store.Session) error, func() error) {
+func (a *API) csvWriter(r *http.Request, bw *bufio.Writer, questions []form.Question) (func(*form.Submission) error, func() error) {
 	cw := csv.NewWriter(bw)
 	keys := form.DataKeys(questions)
 	header := []string{"id", "submittedAt", "score"}
@@ -68,7 +67,7 @@ func (a *API) csvWriter(r *http.Request, bw *bufio.Writer, questions []form.Ques
 	}
 	headerErr := cw.Write(header)
 	row := make([]string, len(header))
-	write := func(sess *store.Session) error {
+	write := func(sess *form.Submission) error {
 		if headerErr != nil {
 			return headerErr
 		}
@@ -80,7 +79,7 @@ func (a *API) csvWriter(r *http.Request, bw *bufio.Writer, questions []form.Ques
 		for _, e := range data {
 			byID[e.QuestionID] = e.Value
 		}
-		row[0], row[1], row[2] = sess.ID, timestamp(*sess.CompletedAt), ""
+		row[0], row[1], row[2] = sess.ID, form.Timestamp(*sess.CompletedAt), ""
 		if sess.Score != nil {
 			row[2] = strconv.FormatFloat(*sess.Score, 'f', -1, 64)
 		}
@@ -116,8 +115,8 @@ func cellText(v any) string {
 			parts[i] = cellText(p)
 		}
 		return strings.Join(parts, ", ")
-	case map[string]any:
-		return cellText(x["url"])
+	case form.FileAnswer:
+		return x.URL
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
@@ -137,11 +136,11 @@ func safeCell(s string) string {
 }
 
 // jsonWriter writes a JSON array of submissions in the list's item shape.
-func (a *API) jsonWriter(r *http.Request, bw *bufio.Writer, questions []form.Question) (func(*store.Session) error, func() error) {
+func (a *API) jsonWriter(r *http.Request, bw *bufio.Writer, questions []form.Question) (func(*form.Submission) error, func() error) {
 	enc := json.NewEncoder(bw)
 	first := true
 	_ = bw.WriteByte('[')
-	write := func(sess *store.Session) error {
+	write := func(sess *form.Submission) error {
 		view, err := a.viewResponse(r.Context(), questions, sess)
 		if err != nil {
 			return err

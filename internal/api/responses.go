@@ -29,9 +29,9 @@ func (a *API) responseForm(r *http.Request) (*form.Form, []form.Question, error)
 	return f, all, err
 }
 
-func (a *API) viewResponse(ctx context.Context, questions []form.Question, sess *store.Session) (responseView, error) {
+func (a *API) viewResponse(ctx context.Context, questions []form.Question, sess *form.Submission) (responseView, error) {
 	data, err := a.cfg.Responses.Data(ctx, questions, sess)
-	return responseView{ID: sess.ID, SubmittedAt: timestamp(*sess.CompletedAt), Data: data, Score: sess.Score}, err
+	return responseView{ID: sess.ID, SubmittedAt: form.Timestamp(*sess.CompletedAt), Data: data, Score: sess.Score}, err
 }
 
 // parseResponseFilter reads order (desc default, or asc) and the since/until

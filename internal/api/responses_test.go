@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"forma/internal/form"
 	"forma/internal/server/servertest"
 	"forma/internal/store"
 )
@@ -162,11 +163,11 @@ func TestExportHundredThousandInBoundedMemory(t *testing.T) {
 	formID := mustInt(path[len("/api/v1/forms/"):])
 	qa, qb := mustInt(q[0]), mustInt(q[1])
 	const n = 100_000
-	batch := make([]store.Session, 0, 10_000)
+	batch := make([]form.Submission, 0, 10_000)
 	now := time.Now().UTC()
 	for i := range n {
 		at := now.Add(-time.Duration(i) * time.Second)
-		batch = append(batch, store.Session{ID: fmt.Sprintf("bulk-%06d", i), FormID: formID, StartedAt: at, UpdatedAt: at, CompletedAt: &at,
+		batch = append(batch, form.Submission{ID: fmt.Sprintf("bulk-%06d", i), FormID: formID, StartedAt: at, UpdatedAt: at, CompletedAt: &at,
 			Answers: map[int64]any{qa: strings.Repeat("words ", 20) + fmt.Sprint(i), qb: float64(i)}})
 		if len(batch) == cap(batch) {
 			if err := env.Store.ImportSubmissions(t.Context(), batch); err != nil {

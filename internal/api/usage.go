@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/http"
 
+	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/quota"
 )
@@ -19,8 +20,8 @@ func (a *API) getUsage(w http.ResponseWriter, r *http.Request) {
 		"creditsMonthlyAllowance": c.balance.Allowance,
 		"overageCreditsUsed":      c.balance.Overage(),
 		"rateLimitDaily":          c.limit,
-		"billingCycleStart":       timestamp(start),
-		"billingCycleEnd":         timestamp(end),
+		"billingCycleStart":       form.Timestamp(start),
+		"billingCycleEnd":         form.Timestamp(end),
 		"daysRemaining":           int(math.Ceil(end.Sub(now).Hours() / 24)),
 	})
 }
@@ -41,7 +42,7 @@ func (a *API) getUsageHistory(w http.ResponseWriter, r *http.Request) {
 	for i, e := range entries {
 		items[i] = map[string]any{
 			"id": e.ID, "endpoint": e.Endpoint, "creditsConsumed": e.Credits,
-			"formId": e.FormID, "formName": e.FormName, "createdAt": timestamp(e.CreatedAt),
+			"formId": e.FormID, "formName": e.FormName, "createdAt": form.Timestamp(e.CreatedAt),
 		}
 	}
 	httpx.WriteJSON(w, http.StatusOK, listEnvelope("history", items, total, p))

@@ -6,16 +6,11 @@ import (
 	"forma/internal/form"
 )
 
-// timestamp formats t as RFC 3339 in UTC with milliseconds.
-func timestamp(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
-}
-
 func timestampOrNil(t *time.Time) *string {
 	if t == nil {
 		return nil
 	}
-	s := timestamp(*t)
+	s := form.Timestamp(*t)
 	return &s
 }
 
@@ -48,7 +43,7 @@ func (a *API) viewForm(f *form.Form, withQuestions bool) formView {
 	v := formView{
 		ID: f.ID, Title: f.Title, Description: f.Description, IsPublished: f.IsPublished(),
 		ShareURL: f.ShareToken, URL: a.shareURL(f), DisplayMode: f.DisplayMode,
-		CreatedAt: timestamp(f.CreatedAt), PublishedAt: timestampOrNil(f.PublishedAt),
+		CreatedAt: form.Timestamp(f.CreatedAt), PublishedAt: timestampOrNil(f.PublishedAt),
 		Webhook: webhookView{Enabled: f.WebhookEnabled, URL: f.WebhookURL},
 	}
 	if withQuestions {

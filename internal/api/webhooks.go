@@ -82,7 +82,7 @@ func (a *API) webhookLogs(w http.ResponseWriter, r *http.Request) {
 	views := make([]deliveryView, len(list))
 	for i, d := range list {
 		views[i] = deliveryView{ID: d.ID, SessionID: d.SessionID, WebhookURL: d.URL, Status: d.Status,
-			ResponseCode: codeOrZero(d.ResponseCode), ErrorMessage: d.ErrorMessage, CreatedAt: timestamp(d.CreatedAt)}
+			ResponseCode: codeOrZero(d.ResponseCode), ErrorMessage: d.ErrorMessage, CreatedAt: form.Timestamp(d.CreatedAt)}
 	}
 	httpx.WriteJSON(w, http.StatusOK, listEnvelope("logs", views, total, p))
 }
@@ -109,7 +109,7 @@ func lastDeliveryView(d *store.Delivery) any {
 	if d == nil {
 		return nil
 	}
-	return map[string]any{"status": d.Status, "responseCode": codeOrZero(d.ResponseCode), "error": d.ErrorMessage, "attemptedAt": timestamp(d.CreatedAt)}
+	return map[string]any{"status": d.Status, "responseCode": codeOrZero(d.ResponseCode), "error": d.ErrorMessage, "attemptedAt": form.Timestamp(d.CreatedAt)}
 }
 
 // codeOrZero is the receiver's HTTP status, or 0 when it gave no HTTP answer (api.md

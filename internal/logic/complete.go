@@ -1,7 +1,6 @@
 package logic
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -11,16 +10,9 @@ import (
 	"forma/internal/form"
 )
 
-// Submission is a completed set of answers, ready to store.
-type Submission struct {
-	// Answers holds the valid answers to visible questions, keyed by question id,
-	// as form.ValidateAnswer normalizes them. Unanswered questions are absent.
-	Answers map[int64]any
-	// Score is the form's score; nil when the form has no scoring.
-	Score *float64
-}
-
-// Complete validates a respondent's answers and completes them authoritatively.
+// Complete validates a respondent's answers and completes them authoritatively: it
+// returns a submission holding the valid answers to visible questions and the
+// form's score (nil without scoring); the caller gives it its identity and times.
 // raw maps question ids (decimal strings) to JSON answers. Every answer is checked
 // with form.ValidateAnswer, the form's logic then decides which questions are
 // visible on the valid answers, answers to hidden questions are dropped (invalid
@@ -28,8 +20,8 @@ type Submission struct {
 // question must be answered. The error is a form.Invalid *form.Error listing every
 // problem in form order, each under the field "answers.<questionId>"; keys that are
 // not questions of the form come last.
-func Complete(questions []form.Question, raw map[string]json.RawMessage) (*Submission, error) {
-	ordered := inFormOrder(questions)
+func Complete(questions []form.Question, raw map[string]json.RawMessage) (*form.Submission, error) {
+	ordered := form.InOrder(questions)
 	answers, invalid := validateAll(ordered, raw)
 	result := Evaluate(questions, logicAnswers(answers))
 	var p form.Problems
@@ -47,7 +39,7 @@ func Complete(questions []form.Question, raw map[string]json.RawMessage) (*Submi
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	sub := &Submission{Answers: answers}
+	sub := &form.Submission{Answers: answers}
 	if result.HasScore {
 		score := result.Score
 		sub.Score = &score
@@ -59,7 +51,7 @@ func Complete(questions []form.Question, raw map[string]json.RawMessage) (*Submi
 // dropping the answers of hidden questions: it is how partial progress is saved.
 // It returns the valid, non-empty answers keyed by question id.
 func Validate(questions []form.Question, raw map[string]json.RawMessage) (map[int64]any, error) {
-	ordered := inFormOrder(questions)
+	ordered := form.InOrder(questions)
 	answers, invalid := validateAll(ordered, raw)
 	var p form.Problems
 	for _, q := range ordered {
@@ -72,13 +64,6 @@ func Validate(questions []form.Question, raw map[string]json.RawMessage) (map[in
 		return nil, err
 	}
 	return answers, nil
-}
-
-// inFormOrder returns the questions sorted by Order (stable).
-func inFormOrder(questions []form.Question) []form.Question {
-	qs := slices.Clone(questions)
-	slices.SortStableFunc(qs, func(a, b form.Question) int { return cmp.Compare(a.Order, b.Order) })
-	return qs
 }
 
 // validateAll validates the answer to each question that raw holds. It returns the

@@ -75,10 +75,8 @@
 package logic
 
 import (
-	"cmp"
 	_ "embed"
 	"encoding/json"
-	"slices"
 
 	"forma/internal/form"
 )
@@ -135,8 +133,7 @@ type scoreEntry struct {
 }
 
 func newPass(questions []form.Question, answers Answers) *pass {
-	qs := slices.Clone(questions)
-	slices.SortStableFunc(qs, func(a, b form.Question) int { return cmp.Compare(a.Order, b.Order) })
+	qs := form.InOrder(questions)
 	p := &pass{
 		questions: qs, answers: answers,
 		position: make(map[int64]int, len(qs)), visible: make(map[int64]bool, len(qs)),

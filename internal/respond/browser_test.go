@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"forma/internal/form"
 	"forma/internal/server/servertest"
 	"forma/internal/store"
 )
@@ -237,7 +238,7 @@ func (b *browserEnv) open(t *testing.T, ctx context.Context, f *testForm) {
 }
 
 // checkAnswers compares the one stored submission of a form with want.
-func checkAnswers(t *testing.T, env *servertest.Env, formID int64, n int, want map[int64]any) store.Session {
+func checkAnswers(t *testing.T, env *servertest.Env, formID int64, n int, want map[int64]any) form.Submission {
 	t.Helper()
 	list := responses(t, env, formID)
 	if len(list) != n {

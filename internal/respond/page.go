@@ -2,7 +2,6 @@ package respond
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"embed"
@@ -12,7 +11,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -214,7 +212,7 @@ func (h *Handler) renderForm(w http.ResponseWriter, status int, f *form.Form, st
 	h.keepUploadNames(f, &st)
 	visible := logic.Evaluate(f.Questions, stateAnswers(f, st)).Visible
 	targets := logicTargets(f)
-	for _, q := range orderedQuestions(f) {
+	for _, q := range form.InOrder(f.Questions) {
 		qv := buildQuestion(&q, st, h.cfg.MaxUploadBytes)
 		qv.LogicHidden = !visible[q.ID]
 		qv.Conditional = targets[q.ID] || (q.Logic != nil && q.Logic.ShowIf != nil)
@@ -329,7 +327,7 @@ func stateAnswers(f *form.Form, st pageState) logic.Answers {
 // page without the script tells respondents that these may not apply.
 func logicTargets(f *form.Form) map[int64]bool {
 	out := map[int64]bool{}
-	qs := orderedQuestions(f)
+	qs := form.InOrder(f.Questions)
 	pos := make(map[int64]int, len(qs))
 	for i, q := range qs {
 		pos[q.ID] = i
@@ -363,13 +361,6 @@ func logicTargets(f *form.Form) map[int64]bool {
 		}
 	}
 	return out
-}
-
-// orderedQuestions returns f's questions by order.
-func orderedQuestions(f *form.Form) []form.Question {
-	qs := slices.Clone(f.Questions)
-	slices.SortStableFunc(qs, func(a, b form.Question) int { return cmp.Compare(a.Order, b.Order) })
-	return qs
 }
 
 // acceptedFiles is the accept attribute of file inputs (the server checks the

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"forma/internal/form"
 	"forma/internal/logic"
 	"forma/internal/server/servertest"
 	"forma/internal/store"
@@ -166,7 +167,7 @@ func postPage(t testing.TB, env *servertest.Env, share string, values [][2]strin
 }
 
 // responses lists the completed submissions of a form.
-func responses(t testing.TB, env *servertest.Env, formID int64) []store.Session {
+func responses(t testing.TB, env *servertest.Env, formID int64) []form.Submission {
 	t.Helper()
 	list, _, err := env.Store.ListResponses(context.Background(), formID, store.ResponseFilter{}, 10, 0)
 	if err != nil {

@@ -22,7 +22,7 @@ func NewRenderer(st *store.Store, links *Links) *Renderer {
 
 // Data renders a submission's answers. questions are the form's questions in order
 // followed by its deleted ones (store.AllQuestions).
-func (rd *Renderer) Data(ctx context.Context, questions []form.Question, sess *store.Session) (form.Data, error) {
+func (rd *Renderer) Data(ctx context.Context, questions []form.Question, sess *form.Submission) (form.Data, error) {
 	var failed error
 	now := time.Now()
 	data := form.BuildData(questions, sess.Answers, func(q *form.Question, v any) any {
@@ -37,7 +37,7 @@ func (rd *Renderer) Data(ctx context.Context, questions []form.Question, sess *s
 			}
 			return nil
 		}
-		return map[string]any{"name": u.Name, "size": u.Size, "contentType": u.ContentType, "url": rd.links.FileURL(u.ID, now)}
+		return form.FileAnswer{Name: u.Name, Size: u.Size, ContentType: u.ContentType, URL: rd.links.FileURL(u.ID, now)}
 	})
 	return data, failed
 }

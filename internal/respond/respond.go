@@ -36,7 +36,7 @@ type Config struct {
 	MinFillTime time.Duration
 	// OnComplete, when set, runs in the transaction that completes a submission (to
 	// queue its webhook delivery).
-	OnComplete func(ctx context.Context, tx *sql.Tx, f *form.Form, sess *store.Session) error
+	OnComplete func(ctx context.Context, tx *sql.Tx, f *form.Form, sess *form.Submission) error
 	// Committed, when set, is called after a completed submission is committed (to
 	// wake the webhook workers).
 	Committed func()

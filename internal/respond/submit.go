@@ -7,12 +7,10 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
-	"time"
 
 	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/logic"
-	"forma/internal/store"
 )
 
 // answersBody is the JSON body of submissions and session saves.
@@ -50,24 +48,22 @@ func (h *Handler) submitJSON(w http.ResponseWriter, r *http.Request, f *form.For
 }
 
 // completion is the body answering a completed submission.
-func completion(sess *store.Session) map[string]any {
-	out := map[string]any{"id": sess.ID, "submittedAt": timestamp(*sess.CompletedAt)}
+func completion(sess *form.Submission) map[string]any {
+	out := map[string]any{"id": sess.ID, "submittedAt": form.Timestamp(*sess.CompletedAt)}
 	if sess.Score != nil {
 		out["score"] = *sess.Score
 	}
 	return out
 }
 
-func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
-
 // createSubmission validates raw answers for completion and stores a one-shot
 // submission; its webhook job (if any) is queued in the same transaction.
-func (h *Handler) createSubmission(ctx context.Context, f *form.Form, raw map[string]json.RawMessage) (*store.Session, error) {
+func (h *Handler) createSubmission(ctx context.Context, f *form.Form, raw map[string]json.RawMessage) (*form.Submission, error) {
 	sub, err := h.completeAnswers(ctx, f, raw)
 	if err != nil {
 		return nil, err
 	}
-	sess := &store.Session{ID: newID(), FormID: f.ID, Answers: sub.Answers, Score: sub.Score}
+	sess := &form.Submission{ID: newID(), FormID: f.ID, Answers: sub.Answers, Score: sub.Score}
 	if err := h.store.CreateSubmission(ctx, sess, h.afterComplete(f)); err != nil {
 		return nil, err
 	}
@@ -83,7 +79,7 @@ func (h *Handler) committed() {
 
 // completeAnswers runs the authoritative completion (validation, logic, required
 // questions, score) and checks that uploaded files belong to the form.
-func (h *Handler) completeAnswers(ctx context.Context, f *form.Form, raw map[string]json.RawMessage) (*logic.Submission, error) {
+func (h *Handler) completeAnswers(ctx context.Context, f *form.Form, raw map[string]json.RawMessage) (*form.Submission, error) {
 	sub, err := logic.Complete(f.Questions, raw)
 	if err != nil {
 		return nil, err
@@ -114,11 +110,11 @@ func (h *Handler) checkUploads(ctx context.Context, f *form.Form, answers map[in
 	return p.Err()
 }
 
-func (h *Handler) afterComplete(f *form.Form) func(ctx context.Context, tx *sql.Tx, sess *store.Session) error {
+func (h *Handler) afterComplete(f *form.Form) func(ctx context.Context, tx *sql.Tx, sess *form.Submission) error {
 	if h.cfg.OnComplete == nil {
 		return nil
 	}
-	return func(ctx context.Context, tx *sql.Tx, sess *store.Session) error {
+	return func(ctx context.Context, tx *sql.Tx, sess *form.Submission) error {
 		return h.cfg.OnComplete(ctx, tx, f, sess)
 	}
 }
@@ -130,7 +126,7 @@ func (h *Handler) startSession(w http.ResponseWriter, r *http.Request, f *form.F
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"id": sess.ID, "startedAt": timestamp(sess.StartedAt)})
+	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"id": sess.ID, "startedAt": form.Timestamp(sess.StartedAt)})
 }
 
 // getSession serves GET /f/{token}/sessions/{id} (extension): the saved answers, so
@@ -146,7 +142,7 @@ func (h *Handler) getSession(w http.ResponseWriter, r *http.Request, f *form.For
 		answers[strconv.FormatInt(id, 10)] = v
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{
-		"id": sess.ID, "answers": answers, "completed": sess.CompletedAt != nil, "startedAt": timestamp(sess.StartedAt),
+		"id": sess.ID, "answers": answers, "completed": sess.CompletedAt != nil, "startedAt": form.Timestamp(sess.StartedAt),
 	})
 }
 
@@ -163,7 +159,7 @@ func (h *Handler) saveSession(w http.ResponseWriter, r *http.Request, f *form.Fo
 		httpx.WriteError(w, r, err)
 		return
 	}
-	sess, err := h.store.UpdateSession(r.Context(), f.ID, r.PathValue("id"), false, func(sess *store.Session) error {
+	sess, err := h.store.UpdateSession(r.Context(), f.ID, r.PathValue("id"), false, func(sess *form.Submission) error {
 		for key := range body.Answers {
 			id, _ := strconv.ParseInt(key, 10, 64)
 			if v, ok := valid[id]; ok {
@@ -178,7 +174,7 @@ func (h *Handler) saveSession(w http.ResponseWriter, r *http.Request, f *form.Fo
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"id": sess.ID, "savedAt": timestamp(sess.UpdatedAt)})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"id": sess.ID, "savedAt": form.Timestamp(sess.UpdatedAt)})
 }
 
 // completeSession serves POST /f/{token}/sessions/{id}/complete: the saved answers,
@@ -195,7 +191,7 @@ func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request, f *for
 		httpx.WriteError(w, r, err)
 		return
 	}
-	sess, err := h.store.UpdateSession(r.Context(), f.ID, r.PathValue("id"), true, func(sess *store.Session) error {
+	sess, err := h.store.UpdateSession(r.Context(), f.ID, r.PathValue("id"), true, func(sess *form.Submission) error {
 		raw, err := mergeRaw(sess.Answers, body.Answers)
 		if err != nil {
 			return err

@@ -57,7 +57,7 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	wopts := webhook.DefaultOptions()
 	wopts.Workers, wopts.AllowPrivate = max(cfg.WebhookWorkers, 1), cfg.AllowPrivateWebhooks
 	deliverer := webhook.NewDeliverer(st, renderer, wopts, log)
-	rcfg.OnComplete = func(ctx context.Context, tx *sql.Tx, f *form.Form, sess *store.Session) error {
+	rcfg.OnComplete = func(ctx context.Context, tx *sql.Tx, f *form.Form, sess *form.Submission) error {
 		if !f.WebhookEnabled || f.WebhookURL == nil {
 			return nil
 		}

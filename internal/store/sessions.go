@@ -11,24 +11,12 @@ import (
 	"forma/internal/form"
 )
 
-// Session is a respondent's submission: started, possibly saved several times, and
-// completed once. Answers are keyed by question id.
-type Session struct {
-	ID          string
-	FormID      int64
-	StartedAt   time.Time
-	UpdatedAt   time.Time
-	CompletedAt *time.Time
-	Answers     map[int64]any
-	Score       *float64
-}
-
 const sessionColumns = `id, form_id, started_at, updated_at, completed_at, answers, score`
 
 // StartSession records a new, empty session of a form.
-func (s *Store) StartSession(ctx context.Context, formID int64, id string) (*Session, error) {
+func (s *Store) StartSession(ctx context.Context, formID int64, id string) (*form.Submission, error) {
 	now := s.Now()
-	sess := &Session{ID: id, FormID: formID, StartedAt: now, UpdatedAt: now, Answers: map[int64]any{}}
+	sess := &form.Submission{ID: id, FormID: formID, StartedAt: now, UpdatedAt: now, Answers: map[int64]any{}}
 	_, err := s.write.ExecContext(ctx,
 		`INSERT INTO sessions (id, form_id, started_at, updated_at, answers) VALUES ($1, $2, $3, $3, '{}')`,
 		id, formID, ms(now))
@@ -36,7 +24,7 @@ func (s *Store) StartSession(ctx context.Context, formID int64, id string) (*Ses
 }
 
 // GetSession returns a session of a form, completed or not; NotFound otherwise.
-func (s *Store) GetSession(ctx context.Context, formID int64, id string) (*Session, error) {
+func (s *Store) GetSession(ctx context.Context, formID int64, id string) (*form.Submission, error) {
 	return scanSession(s.read.QueryRowContext(ctx,
 		`SELECT `+sessionColumns+` FROM sessions WHERE id = $1 AND form_id = $2`, id, formID))
 }
@@ -47,8 +35,8 @@ func (s *Store) GetSession(ctx context.Context, formID int64, id string) (*Sessi
 // transaction after completion (to queue work that must exist iff the submission
 // does).
 func (s *Store) UpdateSession(ctx context.Context, formID int64, id string, complete bool,
-	change func(sess *Session) error, afterComplete func(ctx context.Context, tx *sql.Tx, sess *Session) error) (*Session, error) {
-	var sess *Session
+	change func(sess *form.Submission) error, afterComplete func(ctx context.Context, tx *sql.Tx, sess *form.Submission) error) (*form.Submission, error) {
+	var sess *form.Submission
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		sess, err = scanSession(tx.QueryRowContext(ctx,
@@ -83,7 +71,7 @@ func (s *Store) UpdateSession(ctx context.Context, formID int64, id string, comp
 
 // CreateSubmission stores a one-shot submission: a session started and completed at
 // once, with afterComplete (if any) in the same transaction.
-func (s *Store) CreateSubmission(ctx context.Context, sess *Session, afterComplete func(ctx context.Context, tx *sql.Tx, sess *Session) error) error {
+func (s *Store) CreateSubmission(ctx context.Context, sess *form.Submission, afterComplete func(ctx context.Context, tx *sql.Tx, sess *form.Submission) error) error {
 	now := s.Now()
 	sess.StartedAt, sess.UpdatedAt, sess.CompletedAt = now, now, &now
 	return s.inTx(ctx, func(tx *sql.Tx) error {
@@ -103,7 +91,7 @@ func (s *Store) CreateSubmission(ctx context.Context, sess *Session, afterComple
 	})
 }
 
-func saveSession(ctx context.Context, tx *sql.Tx, sess *Session) error {
+func saveSession(ctx context.Context, tx *sql.Tx, sess *form.Submission) error {
 	answers, err := encodeAnswers(sess.Answers)
 	if err != nil {
 		return err
@@ -123,8 +111,8 @@ func encodeAnswers(a map[int64]any) (string, error) {
 	return string(b), err
 }
 
-func scanSession(row scanner) (*Session, error) {
-	var sess Session
+func scanSession(row scanner) (*form.Submission, error) {
+	var sess form.Submission
 	var started, updated int64
 	var completed sql.NullInt64
 	var answers string
@@ -178,7 +166,7 @@ func (f ResponseFilter) orderBy() string {
 }
 
 // ListResponses returns a page of a form's completed submissions and their total.
-func (s *Store) ListResponses(ctx context.Context, formID int64, filter ResponseFilter, limit, offset int) ([]Session, int, error) {
+func (s *Store) ListResponses(ctx context.Context, formID int64, filter ResponseFilter, limit, offset int) ([]form.Submission, int, error) {
 	where, args := filter.where(formID)
 	var total int
 	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM sessions WHERE `+where, args...).Scan(&total); err != nil {
@@ -191,7 +179,7 @@ func (s *Store) ListResponses(ctx context.Context, formID int64, filter Response
 		return nil, 0, err
 	}
 	defer rows.Close()
-	list := []Session{}
+	list := []form.Submission{}
 	for rows.Next() {
 		sess, err := scanSession(rows)
 		if err != nil {
@@ -204,7 +192,7 @@ func (s *Store) ListResponses(ctx context.Context, formID int64, filter Response
 
 // EachResponse calls fn for every completed submission of a form matching filter,
 // reading them one by one so that any number can be exported in bounded memory.
-func (s *Store) EachResponse(ctx context.Context, formID int64, filter ResponseFilter, fn func(*Session) error) error {
+func (s *Store) EachResponse(ctx context.Context, formID int64, filter ResponseFilter, fn func(*form.Submission) error) error {
 	where, args := filter.where(formID)
 	rows, err := s.read.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE `+where+filter.orderBy(), args...)
 	if err != nil {
@@ -224,7 +212,7 @@ func (s *Store) EachResponse(ctx context.Context, formID int64, filter ResponseF
 }
 
 // GetResponse returns one completed submission of a form; NotFound otherwise.
-func (s *Store) GetResponse(ctx context.Context, formID int64, id string) (*Session, error) {
+func (s *Store) GetResponse(ctx context.Context, formID int64, id string) (*form.Submission, error) {
 	return scanSession(s.read.QueryRowContext(ctx,
 		`SELECT `+sessionColumns+` FROM sessions WHERE id = $1 AND form_id = $2 AND completed_at IS NOT NULL`, id, formID))
 }
@@ -251,7 +239,7 @@ func (s *Store) DeleteResponse(ctx context.Context, formID int64, id string) ([]
 
 // deleteSessionUploads removes the upload records a session's file answers name and
 // returns their blob keys.
-func deleteSessionUploads(ctx context.Context, tx *sql.Tx, sess *Session) ([]string, error) {
+func deleteSessionUploads(ctx context.Context, tx *sql.Tx, sess *form.Submission) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id FROM questions WHERE form_id = $1 AND type = $2`, sess.FormID, string(form.FileUpload))
 	if err != nil {
 		return nil, err
@@ -296,7 +284,7 @@ func (s *Store) SessionCounts(ctx context.Context, formID int64) (started, compl
 // ImportSubmissions stores completed submissions in one transaction, as they are
 // (ids, times, answers, score): for bulk loads such as imports and benchmarks. No
 // webhook is queued.
-func (s *Store) ImportSubmissions(ctx context.Context, list []Session) error {
+func (s *Store) ImportSubmissions(ctx context.Context, list []form.Submission) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO sessions (id, form_id, started_at, updated_at, completed_at, answers, score)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`)

@@ -37,7 +37,7 @@ type Payload struct {
 
 // DataRenderer renders a stored submission's answers (respond.Renderer does).
 type DataRenderer interface {
-	Data(ctx context.Context, questions []form.Question, sess *store.Session) (form.Data, error)
+	Data(ctx context.Context, questions []form.Question, sess *form.Submission) (form.Data, error)
 }
 
 // Options tune a Deliverer.
@@ -225,7 +225,7 @@ func (d *Deliverer) payload(ctx context.Context, job *store.WebhookJob) ([]byte,
 		return nil, nil, err
 	}
 	body, err := json.Marshal(Payload{FormID: f.ID, FormName: f.Title, SubmissionID: sess.ID,
-		SubmittedAt: sess.CompletedAt.UTC().Format("2006-01-02T15:04:05.000Z07:00"), Data: data})
+		SubmittedAt: form.Timestamp(*sess.CompletedAt), Data: data})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -25,7 +25,7 @@ func (d *Deliverer) SendTest(ctx context.Context, f *form.Form, url string) (Tes
 	_, _ = rand.Read(b)
 	id := "test_" + hex.EncodeToString(b)
 	body, err := json.Marshal(Payload{FormID: f.ID, FormName: f.Title, SubmissionID: id,
-		SubmittedAt: time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), Data: sampleData(f.Questions)})
+		SubmittedAt: form.Timestamp(time.Now()), Data: sampleData(f.Questions)})
 	if err != nil {
 		return TestResult{}, err
 	}
@@ -77,7 +77,7 @@ func sampleAnswer(q form.Question) any {
 	case form.YesNo:
 		return true
 	case form.FileUpload:
-		return map[string]any{"name": "sample.pdf", "size": 1024, "contentType": "application/pdf", "url": "https://example.com/sample.pdf"}
+		return form.FileAnswer{Name: "sample.pdf", Size: 1024, ContentType: "application/pdf", URL: "https://example.com/sample.pdf"}
 	case form.Textarea:
 		return "A longer sample answer."
 	}

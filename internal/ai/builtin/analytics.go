@@ -136,13 +136,13 @@ func (a *analysis) timeMetrics(m map[string]string) {
 		m["mostRecentResponse"] = notAvailable
 		return
 	}
-	first, last := a.ds.Responses[0].SubmittedAt, a.ds.Responses[0].SubmittedAt
+	first, last := a.ds.Responses[0].SubmittedAt(), a.ds.Responses[0].SubmittedAt()
 	for _, r := range a.ds.Responses {
-		if r.SubmittedAt.Before(first) {
-			first = r.SubmittedAt
+		if r.SubmittedAt().Before(first) {
+			first = r.SubmittedAt()
 		}
-		if r.SubmittedAt.After(last) {
-			last = r.SubmittedAt
+		if r.SubmittedAt().After(last) {
+			last = r.SubmittedAt()
 		}
 	}
 	m["firstResponse"] = first.UTC().Format(time.RFC3339)

@@ -30,16 +30,16 @@ func anaDataset() *query.Dataset {
 		{ID: 5, Order: 5, Type: form.Email, Text: "Email"},
 	}}
 	at := func(s string) time.Time { t, _ := time.Parse("2006-01-02 15:04", s); return t }
-	r := func(id, when string, rating float64, back bool, branch, comment, email string) query.Response {
+	r := func(id, when string, rating float64, back bool, branch, comment, email string) form.Submission {
 		a := map[int64]any{1: rating, 2: back}
 		for k, v := range map[int64]string{3: branch, 4: comment, 5: email} {
 			if v != "" {
 				a[k] = v
 			}
 		}
-		return query.Response{ID: id, SubmittedAt: at(when), Answers: a}
+		return form.Submission{ID: id, CompletedAt: new(at(when)), Answers: a}
 	}
-	return &query.Dataset{Form: f, Started: 8, Responses: []query.Response{
+	return &query.Dataset{Form: f, Started: 8, Responses: []form.Submission{
 		r("r1", "2025-03-10 09:00", 5, true, "North", "Wonderful staff, great coffee", ""),
 		r("r2", "2025-03-09 18:00", 4, true, "North", "", ""),
 		r("r3", "2025-03-05 12:00", 2, false, "South", "Terrible service and cold food", "x@example.com"),

@@ -211,7 +211,7 @@ func fbCommentFor(r *rand.Rand, i, rating int) string {
 // fbDataset converts rows to the engine's dataset as answers are stored (a JSON
 // round trip turns multi_select answers into []any; every third stays []string).
 func fbDataset(rows []fbRow) *query.Dataset {
-	ds := &query.Dataset{Form: fbForm(), Started: len(rows) + len(rows)/8, Responses: make([]query.Response, len(rows))}
+	ds := &query.Dataset{Form: fbForm(), Started: len(rows) + len(rows)/8, Responses: make([]form.Submission, len(rows))}
 	for i, row := range rows {
 		a := map[int64]any{fbRating: float64(row.rating), fbRecommend: row.recommend, fbPlan: row.plan,
 			fbSpend: row.spend, fbEase: float64(row.ease)}
@@ -229,7 +229,7 @@ func fbDataset(rows []fbRow) *query.Dataset {
 				a[id] = s
 			}
 		}
-		ds.Responses[i] = query.Response{ID: row.id, SubmittedAt: row.at, Answers: a}
+		ds.Responses[i] = form.Submission{ID: row.id, CompletedAt: new(row.at), Answers: a}
 	}
 	return ds
 }

@@ -35,7 +35,7 @@ func testDataset() *query.Dataset {
 		if c, ok := comments[i]; ok {
 			ans[13] = c
 		}
-		ds.Responses = append(ds.Responses, query.Response{ID: fmt.Sprintf("sub_%d", i), SubmittedAt: start.Add(time.Duration(i) * 24 * time.Hour), Answers: ans})
+		ds.Responses = append(ds.Responses, form.Submission{ID: fmt.Sprintf("sub_%d", i), CompletedAt: new(start.Add(time.Duration(i) * 24 * time.Hour)), Answers: ans})
 	}
 	return ds
 }

@@ -202,7 +202,7 @@ func chooseInterval(first, last time.Time) string {
 // timeSpan returns the earliest and latest submission among idx.
 func (e *Engine) timeSpan(idx []int) (first, last time.Time) {
 	for n, i := range idx {
-		t := e.ds.Responses[i].SubmittedAt
+		t := e.ds.Responses[i].SubmittedAt()
 		if n == 0 || t.Before(first) {
 			first = t
 		}
@@ -250,7 +250,7 @@ func (e *Engine) periodTotals(interval string, qu *form.Question, idx []int) (ma
 	}
 	for _, i := range idx {
 		r := &e.ds.Responses[i]
-		p := periodStart(r.SubmittedAt, interval)
+		p := periodStart(r.SubmittedAt(), interval)
 		if qu == nil {
 			counts[p]++
 			continue

@@ -44,7 +44,7 @@ func New(ds *Dataset) *Engine {
 		e.newest[i] = i
 	}
 	slices.SortFunc(e.newest, func(a, b int) int {
-		if c := ds.Responses[b].SubmittedAt.Compare(ds.Responses[a].SubmittedAt); c != 0 {
+		if c := ds.Responses[b].SubmittedAt().Compare(ds.Responses[a].SubmittedAt()); c != 0 {
 			return c
 		}
 		return a - b

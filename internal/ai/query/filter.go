@@ -283,7 +283,7 @@ func (e *Engine) compileSubmitted(f Filter) (predicate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("submittedAt: %w", err)
 	}
-	return func(i int) bool { return test(rs[i].SubmittedAt) }, nil
+	return func(i int) bool { return test(rs[i].SubmittedAt()) }, nil
 }
 
 // timeTest compiles a comparison of times against instants.

@@ -150,7 +150,7 @@ func (e *Engine) list(limit int, qu *form.Question, idx []int, res *Result) erro
 		}
 		res.N++
 		if len(res.Items) < limit {
-			res.Items = append(res.Items, Item{Response: r.ID, SubmittedAt: r.SubmittedAt, Text: asText(v)})
+			res.Items = append(res.Items, Item{Response: r.ID, SubmittedAt: r.SubmittedAt(), Text: asText(v)})
 		}
 	}
 	return nil

@@ -25,22 +25,11 @@ import (
 	"forma/internal/form"
 )
 
-// Response is one completed submission of a form.
-type Response struct {
-	ID          string
-	SubmittedAt time.Time
-	// Answers maps question ids to stored answer values: string (text-like, select,
-	// date "YYYY-MM-DD", time "HH:MM", upload id), float64 (number, currency, slider,
-	// rating), bool (yes_no) or []any / []string (multi_select).
-	Answers map[int64]any
-	// Score is the form's score of the submission, nil when the form has no scoring.
-	Score *float64
-}
-
 // Dataset is a form with its completed responses.
 type Dataset struct {
 	Form      *form.Form
-	Responses []Response
+	// Responses are the completed submissions.
+	Responses []form.Submission
 	// Started counts the sessions started on the form, completed or not; it is the
 	// denominator of the completion rate.
 	Started int

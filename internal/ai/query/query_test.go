@@ -48,29 +48,29 @@ func testData() *Dataset {
 		{ID: qTime, Order: 8, Type: form.Time, Text: "Time"},
 		{ID: qEmail, Order: 9, Type: form.Email, Text: "Email"},
 	}}
-	rs := []Response{
-		{ID: "r1", SubmittedAt: at("2025-01-06T10:00:00Z"), Score: fp(10), Answers: map[int64]any{
+	rs := []form.Submission{
+		{ID: "r1", CompletedAt: new(at("2025-01-06T10:00:00Z")), Score: fp(10), Answers: map[int64]any{
 			qRating: 5.0, qRecommend: true, qPlan: "Pro", qFeatures: []any{"Reports", "API"}, qVisits: 10.0,
 			qStart: "2024-12-01", qComment: "Great product, love it", qTime: "09:30", qEmail: "a@example.com"}},
-		{ID: "r2", SubmittedAt: at("2025-01-07T12:00:00Z"), Score: fp(5), Answers: map[int64]any{
+		{ID: "r2", CompletedAt: new(at("2025-01-07T12:00:00Z")), Score: fp(5), Answers: map[int64]any{
 			qRating: 4.0, qRecommend: true, qPlan: "Free", qFeatures: []any{"Reports"}, qVisits: 3.0,
 			qStart: "2025-01-02", qComment: "Good but slow", qTime: "14:00"}},
-		{ID: "r3", SubmittedAt: at("2025-01-15T08:00:00Z"), Answers: map[int64]any{
+		{ID: "r3", CompletedAt: new(at("2025-01-15T08:00:00Z")), Answers: map[int64]any{
 			qRating: 2.0, qRecommend: false, qPlan: "Free", qFeatures: []any{}, qVisits: 1.0,
 			qStart: "2024-06-15", qComment: "Terrible support, very disappointed", qTime: "08:15"}},
-		{ID: "r4", SubmittedAt: at("2025-02-01T09:00:00Z"), Answers: map[int64]any{
+		{ID: "r4", CompletedAt: new(at("2025-02-01T09:00:00Z")), Answers: map[int64]any{
 			qRating: 3.0, qRecommend: false, qPlan: "Team", qFeatures: []any{"API", "Mobile"}, qVisits: 0.0,
 			qComment: "  "}},
-		{ID: "r5", SubmittedAt: at("2025-02-10T18:00:00Z"), Answers: map[int64]any{
+		{ID: "r5", CompletedAt: new(at("2025-02-10T18:00:00Z")), Answers: map[int64]any{
 			qRating: 5.0, qRecommend: true, qPlan: "Pro", qFeatures: []any{"Mobile"}, qVisits: 7.0,
 			qStart: "2025-01-20", qComment: "It is ok"}},
-		{ID: "r6", SubmittedAt: at("2025-03-03T07:00:00Z"), Answers: map[int64]any{
+		{ID: "r6", CompletedAt: new(at("2025-03-03T07:00:00Z")), Answers: map[int64]any{
 			qRating: 1.0, qRecommend: false, qFeatures: []any{"Reports", "Mobile"}, qVisits: 2.0,
 			qStart: "2023-11-30"}},
-		{ID: "r7", SubmittedAt: at("2025-03-04T23:59:00Z"), Answers: map[int64]any{
+		{ID: "r7", CompletedAt: new(at("2025-03-04T23:59:00Z")), Answers: map[int64]any{
 			qRating: 4.0, qPlan: "pro", qFeatures: []string{"API", "Reports"}, qVisits: 5.5,
 			qStart: "2025-02-28", qComment: "Love the API"}},
-		{ID: "r8", SubmittedAt: at("2025-03-31T10:00:00Z"), Answers: map[int64]any{
+		{ID: "r8", CompletedAt: new(at("2025-03-31T10:00:00Z")), Answers: map[int64]any{
 			qRecommend: true, qPlan: "Team", qComment: "Awful experience"}},
 	}
 	return &Dataset{Form: f, Responses: rs, Started: 10}
