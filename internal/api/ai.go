@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -19,31 +18,28 @@ import (
 // MaxChatMessageLen bounds a chat message, in characters.
 const MaxChatMessageLen = 5000
 
-// spend charges the credits of an AI operation whose result save stores, in one
-// transaction, and reports the charge in the credit headers. A free plan without
-// enough credits is refused before any work.
-func (a *API) spend(w http.ResponseWriter, r *http.Request, c *store.Charge, save func(ctx context.Context, tx *sql.Tx) error) error {
+// charge prices an AI operation for the caller: the store records it with the
+// operation's result (see store.Charge).
+func (a *API) charge(r *http.Request, endpoint string, f *form.Form) *store.Charge {
 	p := caller(r)
 	start, _ := quota.Cycle(p.account.CreatedAt, a.store.Now())
-	c.AccountID, c.Credits, c.CycleStart = p.account.ID, a.cfg.Costs[c.Endpoint], start
-	c.Allowance, c.Overage = p.plan.MonthlyAllowance, p.plan.Overage
-	used, err := a.store.ChargeCredits(r.Context(), c, save)
-	if err != nil {
-		return err
+	c := &store.Charge{AccountID: p.account.ID, Endpoint: endpoint, Credits: a.cfg.Costs[endpoint], CycleStart: start, Plan: p.plan}
+	if f != nil {
+		c.FormID, c.FormName = &f.ID, f.Title
 	}
-	setCreditHeaders(w.Header(), quota.Balance{Allowance: c.Allowance, Used: used}, c.Credits)
-	return nil
+	return c
 }
 
-// affordable refuses, before any work, an operation the caller's free plan cannot
-// pay for.
+// reportCharge puts a recorded charge in the credit headers.
+func reportCharge(w http.ResponseWriter, c *store.Charge) {
+	setCreditHeaders(w.Header(), quota.Balance{Allowance: c.Plan.MonthlyAllowance, Used: c.Used}, c.Credits)
+}
+
+// affordable refuses, before any work, an operation the caller's plan cannot pay
+// for; the store checks again, under a lock, when it records the charge.
 func (a *API) affordable(r *http.Request, endpoint string) error {
 	p := caller(r)
-	cost := a.cfg.Costs[endpoint]
-	if !p.plan.Overage && p.balance.Remaining() < cost {
-		return store.InsufficientCredits(cost, p.balance.Remaining())
-	}
-	return nil
+	return p.plan.Afford(p.balance.Used, a.cfg.Costs[endpoint])
 }
 
 // generateForm serves POST /forms/generate: a form from a plain-English prompt.
@@ -73,20 +69,15 @@ func (a *API) generateForm(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = a.prepareNewForm(r, f)
 	}
+	c := a.charge(r, "forms.generate", nil)
 	if err == nil {
-		c := &store.Charge{Endpoint: "forms.generate"}
-		err = a.spend(w, r, c, func(ctx context.Context, tx *sql.Tx) error {
-			if err := a.store.CreateFormTx(ctx, tx, f); err != nil {
-				return err
-			}
-			c.FormID, c.FormName = &f.ID, f.Title
-			return nil
-		})
+		err = a.store.CreateGeneratedForm(r.Context(), f, c)
 	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	reportCharge(w, c)
 	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(f, true))
 }
 
@@ -133,12 +124,12 @@ func (a *API) generateAnalytics(w http.ResponseWriter, r *http.Request) {
 	}
 	body, _ := json.Marshal(insights{Summary: res.Summary, Insights: nonNil(res.Insights), Recommendations: nonNil(res.Recommendations), KeyMetrics: res.KeyMetrics})
 	rec := &store.AnalyticsRecord{FormID: f.ID, TotalResponses: res.TotalResponses, CompletionRate: res.CompletionRate, Insights: string(body)}
-	err = a.spend(w, r, &store.Charge{Endpoint: "analytics.generate", FormID: &f.ID, FormName: f.Title},
-		func(ctx context.Context, tx *sql.Tx) error { return a.store.SaveAnalytics(ctx, tx, rec) })
-	if err != nil {
+	c := a.charge(r, "analytics.generate", f)
+	if err := a.store.SaveAnalytics(r.Context(), rec, c); err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	reportCharge(w, c)
 	httpx.WriteJSON(w, http.StatusOK, viewAnalytics(rec))
 }
 
@@ -250,18 +241,15 @@ func (a *API) sendMessage(w http.ResponseWriter, r *http.Request) {
 		answer, err = a.answer(r.Context(), f, c, *body.Message)
 	}
 	var user, assistant *store.Message
+	charge := a.charge(r, "chat.message", f)
 	if err == nil {
-		err = a.spend(w, r, &store.Charge{Endpoint: "chat.message", FormID: &f.ID, FormName: f.Title},
-			func(ctx context.Context, tx *sql.Tx) error {
-				var err error
-				user, assistant, err = a.store.AddExchange(ctx, tx, c.ID, *body.Message, answer)
-				return err
-			})
+		user, assistant, err = a.store.AddExchange(r.Context(), c.ID, *body.Message, answer, charge)
 	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	reportCharge(w, charge)
 	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"userMessage": viewMessage(user), "assistantMessage": viewMessage(assistant)})
 }
 

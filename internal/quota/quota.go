@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"forma/internal/form"
 )
 
 // Plan is a tier with its daily request limit and monthly credit allowance.
@@ -59,6 +61,24 @@ func (ps Plans) WithAllowances(spec string) (Plans, error) {
 		out[tier] = p
 	}
 	return out, nil
+}
+
+// Afford is the one credit check of Forma: an operation costing cost may run on
+// plan p after used credits of the current cycle unless the plan cannot go past
+// its allowance (no overage) and the operation would. A free operation always
+// may. The error is InsufficientCredits.
+func (p Plan) Afford(used, cost int) error {
+	if cost > 0 && !p.Overage && used+cost > p.MonthlyAllowance {
+		return InsufficientCredits(cost, p.MonthlyAllowance-used)
+	}
+	return nil
+}
+
+// InsufficientCredits is the error of an operation that costs more than remains
+// of the billing cycle's allowance.
+func InsufficientCredits(cost, remaining int) error {
+	return form.Errorf(form.InsufficientCredits,
+		"This operation costs %d credits and %d remain in this billing cycle; upgrade your plan at /settings/billing", cost, max(remaining, 0))
 }
 
 // KeyLimits are the daily limits a key may be given at creation.

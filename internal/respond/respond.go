@@ -4,9 +4,7 @@
 package respond
 
 import (
-	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/base64"
 	"net/http"
 	"strings"
@@ -34,11 +32,8 @@ type Config struct {
 	// MinFillTime is how long the HTML form must have been open before it may be
 	// submitted (bots submit at once).
 	MinFillTime time.Duration
-	// OnComplete, when set, runs in the transaction that completes a submission (to
-	// queue its webhook delivery).
-	OnComplete func(ctx context.Context, tx *sql.Tx, f *form.Form, sess *form.Submission) error
 	// Committed, when set, is called after a completed submission is committed (to
-	// wake the webhook workers).
+	// wake the webhook workers, which take the jobs the store queued with it).
 	Committed func()
 }
 

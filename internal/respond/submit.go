@@ -2,7 +2,6 @@ package respond
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"mime"
 	"net/http"
@@ -64,7 +63,7 @@ func (h *Handler) createSubmission(ctx context.Context, f *form.Form, raw map[st
 		return nil, err
 	}
 	sess := &form.Submission{ID: newID(), FormID: f.ID, Answers: sub.Answers, Score: sub.Score}
-	if err := h.store.CreateSubmission(ctx, sess, h.afterComplete(f)); err != nil {
+	if err := h.store.CreateSubmission(ctx, sess); err != nil {
 		return nil, err
 	}
 	h.committed()
@@ -110,15 +109,6 @@ func (h *Handler) checkUploads(ctx context.Context, f *form.Form, answers map[in
 	return p.Err()
 }
 
-func (h *Handler) afterComplete(f *form.Form) func(ctx context.Context, tx *sql.Tx, sess *form.Submission) error {
-	if h.cfg.OnComplete == nil {
-		return nil
-	}
-	return func(ctx context.Context, tx *sql.Tx, sess *form.Submission) error {
-		return h.cfg.OnComplete(ctx, tx, f, sess)
-	}
-}
-
 // startSession serves POST /f/{token}/sessions: a respondent begins filling in.
 func (h *Handler) startSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	sess, err := h.store.StartSession(r.Context(), f.ID, newID())
@@ -159,7 +149,7 @@ func (h *Handler) saveSession(w http.ResponseWriter, r *http.Request, f *form.Fo
 		httpx.WriteError(w, r, err)
 		return
 	}
-	sess, err := h.store.UpdateSession(r.Context(), f.ID, r.PathValue("id"), false, func(sess *form.Submission) error {
+	sess, err := h.store.UpdateSession(r.Context(), f.ID, r.PathValue("id"), func(sess *form.Submission) error {
 		for key := range body.Answers {
 			id, _ := strconv.ParseInt(key, 10, 64)
 			if v, ok := valid[id]; ok {
@@ -169,7 +159,7 @@ func (h *Handler) saveSession(w http.ResponseWriter, r *http.Request, f *form.Fo
 			}
 		}
 		return nil
-	}, nil)
+	})
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -191,7 +181,7 @@ func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request, f *for
 		httpx.WriteError(w, r, err)
 		return
 	}
-	sess, err := h.store.UpdateSession(r.Context(), f.ID, r.PathValue("id"), true, func(sess *form.Submission) error {
+	sess, err := h.store.CompleteSession(r.Context(), f.ID, r.PathValue("id"), func(sess *form.Submission) error {
 		raw, err := mergeRaw(sess.Answers, body.Answers)
 		if err != nil {
 			return err
@@ -202,7 +192,7 @@ func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request, f *for
 		}
 		sess.Answers, sess.Score = sub.Answers, sub.Score
 		return nil
-	}, h.afterComplete(f))
+	})
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

@@ -4,7 +4,6 @@ package server
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,7 +17,6 @@ import (
 	"forma/internal/api"
 	"forma/internal/blob"
 	"forma/internal/config"
-	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/quota"
 	"forma/internal/respond"
@@ -57,12 +55,6 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	wopts := webhook.DefaultOptions()
 	wopts.Workers, wopts.AllowPrivate = max(cfg.WebhookWorkers, 1), cfg.AllowPrivateWebhooks
 	deliverer := webhook.NewDeliverer(st, renderer, wopts, log)
-	rcfg.OnComplete = func(ctx context.Context, tx *sql.Tx, f *form.Form, sess *form.Submission) error {
-		if !f.WebhookEnabled || f.WebhookURL == nil {
-			return nil
-		}
-		return st.EnqueueWebhook(ctx, tx, f.ID, sess.ID, *f.WebhookURL)
-	}
 	rcfg.Committed = deliverer.Notify
 	acfg, err := apiConfig(cfg)
 	if err != nil {

@@ -8,54 +8,6 @@ import (
 	"forma/internal/form"
 )
 
-// Charge is a credit charge for an AI operation.
-type Charge struct {
-	AccountID  int64
-	Endpoint   string // usage-history name, such as forms.generate
-	Credits    int
-	FormID     *int64
-	FormName   string
-	CycleStart time.Time // the account's current billing cycle
-	Allowance  int
-	Overage    bool // whether the plan may go past its allowance
-}
-
-// ChargeCredits runs save and records the charge in one transaction, after checking
-// the balance under a lock on the account: of two concurrent charges that only one
-// fits, exactly one succeeds and the other gets InsufficientCredits, and nothing is
-// charged or saved when save fails. save may fill in c.FormID and c.FormName (for a
-// form it creates). It returns the credits used in the cycle after the charge.
-func (s *Store) ChargeCredits(ctx context.Context, c *Charge, save func(ctx context.Context, tx *sql.Tx) error) (int, error) {
-	var used int
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var id int64
-		if err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = $1`+s.forUpdate(), c.AccountID).Scan(&id); err != nil {
-			return translate(err, "Account")
-		}
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(credits), 0) FROM credit_ledger WHERE account_id = $1 AND created_at >= $2`,
-			c.AccountID, ms(c.CycleStart)).Scan(&used); err != nil {
-			return err
-		}
-		if !c.Overage && used+c.Credits > c.Allowance {
-			return InsufficientCredits(c.Credits, c.Allowance-used)
-		}
-		if err := save(ctx, tx); err != nil {
-			return err
-		}
-		used += c.Credits
-		_, err := tx.ExecContext(ctx, `INSERT INTO credit_ledger (account_id, endpoint, credits, form_id, form_name, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6)`, c.AccountID, c.Endpoint, c.Credits, c.FormID, c.FormName, ms(s.Now()))
-		return err
-	})
-	return used, err
-}
-
-// InsufficientCredits is the error of an operation that costs more than remains.
-func InsufficientCredits(cost, remaining int) error {
-	return form.Errorf(form.InsufficientCredits,
-		"This operation costs %d credits and %d remain in this billing cycle; upgrade your plan at /settings/billing", cost, max(remaining, 0))
-}
-
 // AnalyticsRecord is the stored analysis of a form (one per form).
 type AnalyticsRecord struct {
 	ID             int64
@@ -66,15 +18,18 @@ type AnalyticsRecord struct {
 	AnalyzedAt     time.Time
 }
 
-// SaveAnalytics stores a form's analysis inside tx, replacing the previous one in
-// place (the id stays the same), and sets its id and time.
-func (s *Store) SaveAnalytics(ctx context.Context, tx *sql.Tx, a *AnalyticsRecord) error {
-	a.AnalyzedAt = s.Now()
-	return tx.QueryRowContext(ctx, `INSERT INTO analytics (form_id, total_responses, completion_rate, insights, analyzed_at)
+// SaveAnalytics stores a form's analysis, replacing the previous one in place (the
+// id stays the same), sets its id and time, and records charge c, in one
+// transaction (see charge).
+func (s *Store) SaveAnalytics(ctx context.Context, a *AnalyticsRecord, c *Charge) error {
+	return s.charge(ctx, c, func(tx *sql.Tx) error {
+		a.AnalyzedAt = s.Now()
+		return tx.QueryRowContext(ctx, `INSERT INTO analytics (form_id, total_responses, completion_rate, insights, analyzed_at)
 		VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (form_id) DO UPDATE SET total_responses = excluded.total_responses,
 			completion_rate = excluded.completion_rate, insights = excluded.insights, analyzed_at = excluded.analyzed_at
 		RETURNING id`, a.FormID, a.TotalResponses, a.CompletionRate, a.Insights, ms(a.AnalyzedAt)).Scan(&a.ID)
+	})
 }
 
 // GetAnalytics returns a form's analysis; NotFound before the first.
@@ -194,18 +149,24 @@ func (s *Store) Messages(ctx context.Context, conversationID int64, limit, offse
 	return list, total, rows.Err()
 }
 
-// AddExchange stores a user message and the assistant's answer inside tx and moves
-// the conversation's updatedAt.
-func (s *Store) AddExchange(ctx context.Context, tx *sql.Tx, conversationID int64, user, assistant string) (*Message, *Message, error) {
+// AddExchange stores a user message and the assistant's answer, moves the
+// conversation's updatedAt, and records charge c, in one transaction (see charge).
+func (s *Store) AddExchange(ctx context.Context, conversationID int64, user, assistant string, c *Charge) (*Message, *Message, error) {
 	now := s.Now()
 	msgs := []*Message{{ConversationID: conversationID, Role: "user", Content: user, CreatedAt: now},
 		{ConversationID: conversationID, Role: "assistant", Content: assistant, CreatedAt: now}}
-	for _, m := range msgs {
-		if err := tx.QueryRowContext(ctx, `INSERT INTO messages (conversation_id, role, content, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
-			m.ConversationID, m.Role, m.Content, ms(now)).Scan(&m.ID); err != nil {
-			return nil, nil, err
+	err := s.charge(ctx, c, func(tx *sql.Tx) error {
+		for _, m := range msgs {
+			if err := tx.QueryRowContext(ctx, `INSERT INTO messages (conversation_id, role, content, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+				m.ConversationID, m.Role, m.Content, ms(now)).Scan(&m.ID); err != nil {
+				return err
+			}
 		}
+		_, err := tx.ExecContext(ctx, `UPDATE conversations SET updated_at = $1 WHERE id = $2`, ms(now), conversationID)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	_, err := tx.ExecContext(ctx, `UPDATE conversations SET updated_at = $1 WHERE id = $2`, ms(now), conversationID)
-	return msgs[0], msgs[1], err
+	return msgs[0], msgs[1], nil
 }

@@ -2,8 +2,57 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"time"
+
+	"forma/internal/quota"
 )
+
+// Charge is the credit charge of an AI operation. The store records it in the
+// transaction that saves the operation's result, so that a result exists if and
+// only if it was paid for.
+type Charge struct {
+	AccountID int64
+	Endpoint  string // usage-history name, such as forms.generate
+	Credits   int
+	// FormID and FormName name the form concerned; CreateGeneratedForm sets them to
+	// the form it creates.
+	FormID   *int64
+	FormName string
+	// CycleStart is the start of the account's current billing cycle, and Plan the
+	// account's plan, whose allowance and overage decide whether the charge fits.
+	CycleStart time.Time
+	Plan       quota.Plan
+	// Used is set by the store: the credits used in the cycle after this charge.
+	Used int
+}
+
+// charge runs save and records c in one transaction, after checking the balance
+// (quota.Plan.Afford) under a lock on the account: of two concurrent charges that
+// only one fits, exactly one succeeds and the other gets InsufficientCredits, and
+// nothing is charged or saved when save fails.
+func (s *Store) charge(ctx context.Context, c *Charge, save func(tx *sql.Tx) error) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = $1`+s.forUpdate(), c.AccountID).Scan(&id); err != nil {
+			return translate(err, "Account")
+		}
+		used, err := creditsUsed(ctx, tx, c.AccountID, c.CycleStart)
+		if err != nil {
+			return err
+		}
+		if err := c.Plan.Afford(used, c.Credits); err != nil {
+			return err
+		}
+		if err := save(tx); err != nil {
+			return err
+		}
+		c.Used = used + c.Credits
+		_, err = tx.ExecContext(ctx, `INSERT INTO credit_ledger (account_id, endpoint, credits, form_id, form_name, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, c.AccountID, c.Endpoint, c.Credits, c.FormID, c.FormName, ms(s.Now()))
+		return err
+	})
+}
 
 // UsageEntry is one charge of credits: an entry of the usage history.
 type UsageEntry struct {
@@ -17,8 +66,12 @@ type UsageEntry struct {
 
 // CreditsUsed sums the credits an account was charged from since (inclusive) on.
 func (s *Store) CreditsUsed(ctx context.Context, accountID int64, since time.Time) (int, error) {
+	return creditsUsed(ctx, s.read, accountID, since)
+}
+
+func creditsUsed(ctx context.Context, q querier, accountID int64, since time.Time) (int, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx,
+	err := q.QueryRowContext(ctx,
 		`SELECT COALESCE(SUM(credits), 0) FROM credit_ledger WHERE account_id = $1 AND created_at >= $2`,
 		accountID, ms(since)).Scan(&n)
 	return n, err

@@ -13,11 +13,22 @@ const formColumns = `id, account_id, title, description, display_mode, share_tok
 // CreateForm stores f and its questions in one transaction and sets their ids,
 // orders and timestamps. f.AccountID and f.ShareToken must be set.
 func (s *Store) CreateForm(ctx context.Context, f *form.Form) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error { return s.CreateFormTx(ctx, tx, f) })
+	return s.inTx(ctx, func(tx *sql.Tx) error { return s.insertForm(ctx, tx, f) })
 }
 
-// CreateFormTx is CreateForm inside the caller's transaction.
-func (s *Store) CreateFormTx(ctx context.Context, tx *sql.Tx, f *form.Form) error {
+// CreateGeneratedForm is CreateForm for a form an AI operation generated: the form
+// and charge c, which it names, are recorded in one transaction (see charge).
+func (s *Store) CreateGeneratedForm(ctx context.Context, f *form.Form, c *Charge) error {
+	return s.charge(ctx, c, func(tx *sql.Tx) error {
+		if err := s.insertForm(ctx, tx, f); err != nil {
+			return err
+		}
+		c.FormID, c.FormName = &f.ID, f.Title
+		return nil
+	})
+}
+
+func (s *Store) insertForm(ctx context.Context, tx *sql.Tx, f *form.Form) error {
 	now := s.Now()
 	f.CreatedAt, f.UpdatedAt = now, now
 	err := tx.QueryRowContext(ctx,

@@ -19,7 +19,8 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	"modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"forma/internal/form"
 )
@@ -190,8 +191,9 @@ func (s *Store) forUpdate() string {
 	return ""
 }
 
-// translate turns driver errors into domain errors: no rows → not found, unique
-// violations → conflict.
+// translate turns a driver error into a domain error: no rows → NotFound, a unique
+// violation → Conflict; other errors are returned as they are. Each dialect's
+// errors are recognised by their codes, never by message text.
 func translate(err error, what string) error {
 	if err == nil {
 		return nil
@@ -200,13 +202,35 @@ func translate(err error, what string) error {
 		return form.Errorf(form.NotFound, "%s not found", what)
 	}
 	var pg *pgconn.PgError
-	if errors.As(err, &pg) && pg.Code == "23505" {
-		return form.Errorf(form.Conflict, "%s already exists", strings.ToLower(what))
+	if errors.As(err, &pg) {
+		return translatePostgres(pg, what)
 	}
-	if strings.Contains(err.Error(), "UNIQUE constraint failed") {
-		return form.Errorf(form.Conflict, "%s already exists", strings.ToLower(what))
+	var lite *sqlite.Error
+	if errors.As(err, &lite) {
+		return translateSQLite(lite, what)
 	}
 	return err
+}
+
+// translatePostgres maps PostgreSQL's SQLSTATE codes.
+func translatePostgres(err *pgconn.PgError, what string) error {
+	if err.Code == "23505" { // unique_violation
+		return conflict(what)
+	}
+	return err
+}
+
+// translateSQLite maps SQLite's extended result codes.
+func translateSQLite(err *sqlite.Error, what string) error {
+	switch err.Code() {
+	case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+		return conflict(what)
+	}
+	return err
+}
+
+func conflict(what string) error {
+	return form.Errorf(form.Conflict, "%s already exists", strings.ToLower(what))
 }
 
 // ms converts a time to the stored integer milliseconds.

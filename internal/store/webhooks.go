@@ -31,14 +31,6 @@ type Delivery struct {
 	CreatedAt    time.Time
 }
 
-// EnqueueWebhook writes a delivery job inside tx, the transaction that completes the
-// submission, so the job exists if and only if the submission does.
-func (s *Store) EnqueueWebhook(ctx context.Context, tx *sql.Tx, formID int64, sessionID, url string) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO webhook_jobs (form_id, session_id, url, created_at) VALUES ($1, $2, $3, $4)`,
-		formID, sessionID, url, ms(s.Now()))
-	return err
-}
-
 // ClaimWebhookJob takes the oldest unclaimed job, skipping the forms in busy, and
 // marks it claimed by worker; nil when there is none. On PostgreSQL, SKIP LOCKED lets
 // several nodes claim at once without ever taking the same job.

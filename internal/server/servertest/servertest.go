@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -19,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"forma/internal/auth"
 	"forma/internal/config"
@@ -52,19 +53,20 @@ func DatabaseURL(t testing.TB, d store.Dialect) string {
 		return ""
 	}
 	base := os.Getenv(DatabaseEnv)
-	admin, err := sql.Open("pgx", base)
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, base)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("connect to %s: %v", DatabaseEnv, err)
 	}
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	schema := "forma_test_" + hex.EncodeToString(b)
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
 		t.Fatalf("create test schema: %v", err)
 	}
 	t.Cleanup(func() {
-		_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
-		admin.Close()
+		_, _ = admin.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE")
+		admin.Close(ctx)
 	})
 	u, err := url.Parse(base)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"forma/internal/form"
 )
 
-const sessionColumns = `id, form_id, started_at, updated_at, completed_at, answers, score`
+const submissionColumns = `id, form_id, started_at, updated_at, completed_at, answers, score`
 
 // StartSession records a new, empty session of a form.
 func (s *Store) StartSession(ctx context.Context, formID int64, id string) (*form.Submission, error) {
@@ -25,70 +25,87 @@ func (s *Store) StartSession(ctx context.Context, formID int64, id string) (*for
 
 // GetSession returns a session of a form, completed or not; NotFound otherwise.
 func (s *Store) GetSession(ctx context.Context, formID int64, id string) (*form.Submission, error) {
-	return scanSession(s.read.QueryRowContext(ctx,
-		`SELECT `+sessionColumns+` FROM sessions WHERE id = $1 AND form_id = $2`, id, formID))
+	return scanSubmission(s.read.QueryRowContext(ctx,
+		`SELECT `+submissionColumns+` FROM sessions WHERE id = $1 AND form_id = $2`, id, formID))
 }
 
-// UpdateSession loads an open session, lets change modify it, and saves its answers
-// and score; when complete is true it also marks it completed. A completed session
-// cannot change (AlreadyCompleted). afterComplete, when not nil, runs in the same
-// transaction after completion (to queue work that must exist iff the submission
-// does).
-func (s *Store) UpdateSession(ctx context.Context, formID int64, id string, complete bool,
-	change func(sess *form.Submission) error, afterComplete func(ctx context.Context, tx *sql.Tx, sess *form.Submission) error) (*form.Submission, error) {
-	var sess *form.Submission
+// UpdateSession loads an open session of a form, lets change modify its answers,
+// and saves them; a completed submission cannot change (AlreadyCompleted).
+func (s *Store) UpdateSession(ctx context.Context, formID int64, id string, change func(sub *form.Submission) error) (*form.Submission, error) {
+	return s.updateSession(ctx, formID, id, false, change)
+}
+
+// CompleteSession loads an open session of a form, lets complete set its final
+// answers and score (or refuse), and saves it as completed with its completion
+// jobs (queueCompletionJobs), in one transaction. A second completion is
+// AlreadyCompleted.
+func (s *Store) CompleteSession(ctx context.Context, formID int64, id string, complete func(sub *form.Submission) error) (*form.Submission, error) {
+	return s.updateSession(ctx, formID, id, true, complete)
+}
+
+func (s *Store) updateSession(ctx context.Context, formID int64, id string, complete bool, change func(sub *form.Submission) error) (*form.Submission, error) {
+	var sub *form.Submission
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
-		sess, err = scanSession(tx.QueryRowContext(ctx,
-			`SELECT `+sessionColumns+` FROM sessions WHERE id = $1 AND form_id = $2`+s.forUpdate(), id, formID))
+		sub, err = scanSubmission(tx.QueryRowContext(ctx,
+			`SELECT `+submissionColumns+` FROM sessions WHERE id = $1 AND form_id = $2`+s.forUpdate(), id, formID))
 		if err != nil {
 			return err
 		}
-		if sess.CompletedAt != nil {
+		if sub.Completed() {
 			return form.Errorf(form.AlreadyCompleted, "This submission was already completed")
 		}
-		if err := change(sess); err != nil {
+		if err := change(sub); err != nil {
 			return err
 		}
 		now := s.Now()
-		sess.UpdatedAt = now
+		sub.UpdatedAt = now
 		if complete {
-			sess.CompletedAt = &now
+			sub.CompletedAt = &now
 		}
-		if err := saveSession(ctx, tx, sess); err != nil {
+		if err := saveSession(ctx, tx, sub); err != nil {
 			return err
 		}
-		if complete && afterComplete != nil {
-			return afterComplete(ctx, tx, sess)
+		if complete {
+			return s.queueCompletionJobs(ctx, tx, sub)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return sess, nil
+	return sub, nil
 }
 
-// CreateSubmission stores a one-shot submission: a session started and completed at
-// once, with afterComplete (if any) in the same transaction.
-func (s *Store) CreateSubmission(ctx context.Context, sess *form.Submission, afterComplete func(ctx context.Context, tx *sql.Tx, sess *form.Submission) error) error {
+// CreateSubmission stores a one-shot submission, started and completed now, with
+// its completion jobs (queueCompletionJobs), in one transaction.
+func (s *Store) CreateSubmission(ctx context.Context, sub *form.Submission) error {
 	now := s.Now()
-	sess.StartedAt, sess.UpdatedAt, sess.CompletedAt = now, now, &now
+	sub.StartedAt, sub.UpdatedAt, sub.CompletedAt = now, now, &now
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		answers, err := encodeAnswers(sess.Answers)
+		answers, err := encodeAnswers(sub.Answers)
 		if err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO sessions (id, form_id, started_at, updated_at, completed_at, answers, score)
-			 VALUES ($1, $2, $3, $3, $3, $4, $5)`, sess.ID, sess.FormID, ms(now), answers, sess.Score); err != nil {
-			return translate(err, "Session")
+			 VALUES ($1, $2, $3, $3, $3, $4, $5)`, sub.ID, sub.FormID, ms(now), answers, sub.Score); err != nil {
+			return translate(err, "Submission")
 		}
-		if afterComplete != nil {
-			return afterComplete(ctx, tx, sess)
-		}
-		return nil
+		return s.queueCompletionJobs(ctx, tx, sub)
 	})
+}
+
+// queueCompletionJobs is the one place that writes the work a completed submission
+// sets off: a webhook delivery when its form's webhook is enabled with a URL, as
+// the form is when the submission commits. It runs in the transaction that
+// completes the submission, so the jobs exist if and only if the submission does;
+// the outbox workers (package webhook) take them from there.
+func (s *Store) queueCompletionJobs(ctx context.Context, tx *sql.Tx, sub *form.Submission) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO webhook_jobs (form_id, session_id, url, created_at)
+		SELECT id, $2, webhook_url, $3 FROM forms WHERE id = $1 AND webhook_enabled AND webhook_url IS NOT NULL`,
+		sub.FormID, sub.ID, ms(s.Now()))
+	return err
 }
 
 func saveSession(ctx context.Context, tx *sql.Tx, sess *form.Submission) error {
@@ -111,7 +128,7 @@ func encodeAnswers(a map[int64]any) (string, error) {
 	return string(b), err
 }
 
-func scanSession(row scanner) (*form.Submission, error) {
+func scanSubmission(row scanner) (*form.Submission, error) {
 	var sess form.Submission
 	var started, updated int64
 	var completed sql.NullInt64
@@ -173,7 +190,7 @@ func (s *Store) ListResponses(ctx context.Context, formID int64, filter Response
 		return nil, 0, err
 	}
 	n := len(args)
-	rows, err := s.read.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE `+where+filter.orderBy()+
+	rows, err := s.read.QueryContext(ctx, `SELECT `+submissionColumns+` FROM sessions WHERE `+where+filter.orderBy()+
 		` LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2), append(args, limit, offset)...)
 	if err != nil {
 		return nil, 0, err
@@ -181,7 +198,7 @@ func (s *Store) ListResponses(ctx context.Context, formID int64, filter Response
 	defer rows.Close()
 	list := []form.Submission{}
 	for rows.Next() {
-		sess, err := scanSession(rows)
+		sess, err := scanSubmission(rows)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -194,13 +211,13 @@ func (s *Store) ListResponses(ctx context.Context, formID int64, filter Response
 // reading them one by one so that any number can be exported in bounded memory.
 func (s *Store) EachResponse(ctx context.Context, formID int64, filter ResponseFilter, fn func(*form.Submission) error) error {
 	where, args := filter.where(formID)
-	rows, err := s.read.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE `+where+filter.orderBy(), args...)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+submissionColumns+` FROM sessions WHERE `+where+filter.orderBy(), args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		sess, err := scanSession(rows)
+		sess, err := scanSubmission(rows)
 		if err != nil {
 			return err
 		}
@@ -213,8 +230,8 @@ func (s *Store) EachResponse(ctx context.Context, formID int64, filter ResponseF
 
 // GetResponse returns one completed submission of a form; NotFound otherwise.
 func (s *Store) GetResponse(ctx context.Context, formID int64, id string) (*form.Submission, error) {
-	return scanSession(s.read.QueryRowContext(ctx,
-		`SELECT `+sessionColumns+` FROM sessions WHERE id = $1 AND form_id = $2 AND completed_at IS NOT NULL`, id, formID))
+	return scanSubmission(s.read.QueryRowContext(ctx,
+		`SELECT `+submissionColumns+` FROM sessions WHERE id = $1 AND form_id = $2 AND completed_at IS NOT NULL`, id, formID))
 }
 
 // DeleteResponse removes a completed submission of a form and the records of the
@@ -223,7 +240,7 @@ func (s *Store) GetResponse(ctx context.Context, formID int64, id string) (*form
 func (s *Store) DeleteResponse(ctx context.Context, formID int64, id string) ([]string, error) {
 	var keys []string
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		sess, err := scanSession(tx.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions
+		sess, err := scanSubmission(tx.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM sessions
 			WHERE id = $1 AND form_id = $2 AND completed_at IS NOT NULL`+s.forUpdate(), id, formID))
 		if err != nil {
 			return err
