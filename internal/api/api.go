@@ -12,7 +12,7 @@ import (
 	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/quota"
-	"forma/internal/respond"
+	"forma/internal/render"
 	"forma/internal/store"
 	"forma/internal/webhook"
 )
@@ -30,8 +30,8 @@ type Config struct {
 	Costs quota.Costs
 	// Plans are the plans by tier.
 	Plans quota.Plans
-	// Responses renders stored submissions.
-	Responses *respond.Renderer
+	// Submissions renders stored submissions.
+	Submissions *render.Submissions
 	// Blobs holds uploaded files (removed with their form).
 	Blobs blob.Store
 	// Webhooks sends test deliveries.

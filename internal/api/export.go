@@ -71,7 +71,7 @@ func (a *API) csvWriter(r *http.Request, bw *bufio.Writer, questions []form.Ques
 		if headerErr != nil {
 			return headerErr
 		}
-		data, err := a.cfg.Responses.Data(r.Context(), questions, sess)
+		data, err := a.cfg.Submissions.Data(r.Context(), questions, sess)
 		if err != nil {
 			return err
 		}

@@ -30,7 +30,7 @@ func (a *API) responseForm(r *http.Request) (*form.Form, []form.Question, error)
 }
 
 func (a *API) viewResponse(ctx context.Context, questions []form.Question, sess *form.Submission) (responseView, error) {
-	data, err := a.cfg.Responses.Data(ctx, questions, sess)
+	data, err := a.cfg.Submissions.Data(ctx, questions, sess)
 	return responseView{ID: sess.ID, SubmittedAt: form.Timestamp(*sess.CompletedAt), Data: data, Score: sess.Score}, err
 }
 

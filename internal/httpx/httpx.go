@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"mime"
 	"net/http"
 	"strings"
@@ -51,7 +50,7 @@ func WriteJSON(w http.ResponseWriter, code int, v any) {
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *form.Error
 	if !errors.As(err, &e) || e.Code == form.Internal {
-		slog.ErrorContext(r.Context(), "request failed", "err", err, "request_id", RequestID(r.Context()))
+		LogError(r.Context(), "request failed", err)
 		writeProblem(w, http.StatusInternalServerError, "internal_error", "An unexpected error occurred; it has been logged. Request id: "+RequestID(r.Context()), nil)
 		return
 	}
@@ -69,9 +68,12 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	writeProblem(w, s.code, s.wire, e.Message, body)
 }
 
-// LogError logs an unexpected error that does not change the response.
+// LogError logs an unexpected error with the request id, to the logger the
+// request is served with (Observe). WriteError logs through it; handlers call it
+// for errors that do not change the response, or that they answer themselves
+// (the public pages answer with HTML).
 func LogError(ctx context.Context, what string, err error) {
-	slog.ErrorContext(ctx, what, "err", err, "request_id", RequestID(ctx))
+	logger(ctx).ErrorContext(ctx, what, "err", err, "request_id", RequestID(ctx))
 }
 
 // WriteProblem writes an error body for a status that has no domain code (404 for an

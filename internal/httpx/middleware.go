@@ -14,11 +14,13 @@ type ctxKey int
 
 const infoKey ctxKey = 0
 
-// requestInfo is what the request log line needs from inner handlers.
+// requestInfo is what the request log line needs from inner handlers, and the
+// logger they log to.
 type requestInfo struct {
 	id    string
 	route string
 	keyID int64
+	log   *slog.Logger
 }
 
 var safeRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
@@ -29,6 +31,15 @@ func RequestID(ctx context.Context) string {
 		return info.id
 	}
 	return ""
+}
+
+// logger returns the logger of the request being served (the default logger
+// outside a request).
+func logger(ctx context.Context) *slog.Logger {
+	if info, ok := ctx.Value(infoKey).(*requestInfo); ok {
+		return info.log
+	}
+	return slog.Default()
 }
 
 // SetKeyID records which API key made the request, for the request log.
@@ -75,7 +86,7 @@ func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter 
 func Observe(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		info := &requestInfo{id: r.Header.Get("X-Request-Id")}
+		info := &requestInfo{id: r.Header.Get("X-Request-Id"), log: log}
 		if !safeRequestID.MatchString(info.id) {
 			info.id = newRequestID()
 		}

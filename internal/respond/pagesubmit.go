@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"forma/internal/form"
+	"forma/internal/httpx"
 )
 
 // honeypotField is a field people never see and bots fill in.
@@ -29,7 +30,7 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) freshState(f *form.Form) pageState {
-	return pageState{Values: map[int64][]string{}, Errors: map[int64]string{}, Files: map[int64]string{}, StartToken: h.links.startToken(f.ShareToken, time.Now())}
+	return pageState{Values: map[int64][]string{}, Errors: map[int64]string{}, Files: map[int64]string{}, StartToken: h.fill.startToken(f.ShareToken, time.Now())}
 }
 
 // thanks serves GET /f/{token}/thanks: the page after a completed submission.
@@ -42,13 +43,16 @@ func (h *Handler) thanks(w http.ResponseWriter, r *http.Request) {
 	h.renderThanks(w, f)
 }
 
-// pageError answers a page request that failed: the not-found page, or a 500.
+// pageError answers a page request that failed: the not-found page, or a 500
+// whose cause is logged with the request id.
 func (h *Handler) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	if form.ErrorCode(err) == form.NotFound {
 		renderNotFound(w)
 		return
 	}
-	http.Error(w, "Something went wrong on our side. Please try again in a moment.", http.StatusInternalServerError)
+	httpx.LogError(r.Context(), "form page failed", err)
+	http.Error(w, "Something went wrong on our side. Please try again in a moment. Request id: "+httpx.RequestID(r.Context()),
+		http.StatusInternalServerError)
 }
 
 // submitPage handles the HTML form's post (multipart/form-data, or url-encoded when
@@ -131,7 +135,7 @@ func (h *Handler) screen(r *http.Request, f *form.Form) (string, int) {
 	if r.PostForm.Get(honeypotField) != "" {
 		return "This submission looks automated and was not accepted. If you are a person, leave the “Website” field empty and submit again.", http.StatusBadRequest
 	}
-	opened, err := h.links.openedAt(f.ShareToken, r.PostForm.Get(startField))
+	opened, err := h.fill.openedAt(f.ShareToken, r.PostForm.Get(startField))
 	if err != nil {
 		return "This form has expired or was changed. Please check your answers and submit again.", http.StatusBadRequest
 	}

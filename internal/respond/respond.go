@@ -53,13 +53,16 @@ type Handler struct {
 	store   *store.Store
 	blobs   blob.Store
 	cfg     Config
-	links   *Links
+	links   *blob.Links
+	fill    fillTimer
 	limiter *limiter
 }
 
-// New returns the respondent handler. links signs file URLs and fill-time tokens.
-func New(st *store.Store, blobs blob.Store, links *Links, cfg Config) *Handler {
-	return &Handler{store: st, blobs: blobs, cfg: cfg, links: links, limiter: newLimiter(cfg.SubmitLimit, cfg.SubmitWindow)}
+// New returns the respondent handler. links checks file download links; secret
+// signs the fill-time tokens of the HTML form.
+func New(st *store.Store, blobs blob.Store, links *blob.Links, secret string, cfg Config) *Handler {
+	return &Handler{store: st, blobs: blobs, cfg: cfg, links: links, fill: fillTimer{secret: []byte(secret)},
+		limiter: newLimiter(cfg.SubmitLimit, cfg.SubmitWindow)}
 }
 
 // Routes registers the public routes on mux.

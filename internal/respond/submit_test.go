@@ -8,6 +8,8 @@ import (
 	"image/png"
 	"mime/multipart"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -237,4 +239,36 @@ func TestSubmissionRateLimitPerClient(t *testing.T) {
 	// Another form is counted on its own.
 	_, token2, q2 := published(t, env, key, `{"title":"R2","questions":[{"question":"Q"}]}`)
 	expect(t, env.Do("POST", "/f/"+token2+"/submissions", "", fmt.Sprintf(`{"answers":{"%d":"x"}}`, q2[0])), 201)
+}
+
+// TestUploadFailures: a body the client broke off is the client's 400; a store that
+// cannot write is a 500 that names nothing of the server, logged with the request
+// id.
+func TestUploadFailures(t *testing.T) {
+	env := servertest.Start(t, servertest.OpenStore(t, store.SQLite))
+	key := env.NewKey()
+	_, token, _ := published(t, env, key, `{"title":"CV","questions":[{"type":"file_upload","question":"Resume"}]}`)
+
+	truncated := "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\nhello, wor"
+	req, _ := http.NewRequest("POST", env.URL+"/f/"+token+"/uploads", strings.NewReader(truncated))
+	req.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+	expect(t, env.Send(req), 400, `"field":"file"`, "could not be read")
+
+	// The uploads folder becomes a file: every write of the disk store fails.
+	uploads := filepath.Join(env.Config.DataDir, "uploads")
+	if err := os.RemoveAll(uploads); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(uploads, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := uploadFile(t, env, token, "cv.png", pngBytes(t))
+	expect(t, r, 500, `"internal_error"`)
+	if strings.Contains(string(r.Body), env.Config.DataDir) || strings.Contains(string(r.Body), "uploads") {
+		t.Errorf("the 500 reveals server paths: %s", r.Body)
+	}
+	id := r.Header.Get("X-Request-Id")
+	if logs := env.Logs(); !strings.Contains(logs, "request_id="+id) || !strings.Contains(logs, uploads) {
+		t.Errorf("the failure is not logged with request id %s and its cause:\n%s", id, logs)
+	}
 }

@@ -3,9 +3,6 @@ package respond
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -71,7 +68,7 @@ func filePart(r *http.Request) (*multipart.Part, error) {
 			return nil, form.FieldInvalid("file", "is required")
 		}
 		if err != nil {
-			return nil, err
+			return nil, clientError{err}
 		}
 		if part.FormName() == "file" {
 			return part, nil
@@ -80,22 +77,46 @@ func filePart(r *http.Request) (*multipart.Part, error) {
 	}
 }
 
+// uploadError turns what went wrong with an upload into the caller's error: too
+// large (413) and unreadable request bodies (400) are the client's; a failure to
+// store the file or record it stays an unexpected error, answered 500 without its
+// text (which may name server paths) and logged.
 func (h *Handler) uploadError(err error) error {
 	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) || errors.Is(err, errTooLarge) {
+	var client clientError
+	switch {
+	case errors.As(err, &tooBig) || errors.Is(err, errTooLarge):
 		return form.Errorf(form.TooLarge, "file: larger than the %d MiB limit", h.cfg.MaxUploadBytes>>20)
-	}
-	if form.ErrorCode(err) == form.Internal && !errors.Is(err, context.Canceled) {
-		return form.FieldInvalid("file", "could not be read: %v", err)
+	case errors.As(err, &client):
+		return form.FieldInvalid("file", "could not be read: the upload was interrupted or is not valid multipart data")
 	}
 	return err
 }
 
 var errTooLarge = errors.New("file too large")
 
+// clientError is an error reading what the client sent.
+type clientError struct{ err error }
+
+func (e clientError) Error() string { return "reading the upload: " + e.err.Error() }
+func (e clientError) Unwrap() error { return e.err }
+
+// clientReader marks the read errors of what the client sends as clientError, so
+// that they can be told apart from the blob store's errors.
+type clientReader struct{ r io.Reader }
+
+func (c clientReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = clientError{err}
+	}
+	return n, err
+}
+
 // storeFile checks the size and sniffed type of a file and stores it under a random
 // name; nothing is recorded when a check fails.
 func (h *Handler) storeFile(ctx context.Context, f *form.Form, name string, r io.Reader) (*store.Upload, error) {
+	r = clientReader{r}
 	head := make([]byte, 512)
 	n, err := io.ReadFull(r, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
@@ -169,50 +190,11 @@ func cleanFileName(name string) string {
 	return name
 }
 
-// Links signs and checks expiring download links for uploaded files, so that a
-// file URL in a response or webhook works for whoever holds it, for a while.
-type Links struct {
-	secret    []byte
-	publicURL string
-	// TTL is how long a link works.
-	TTL time.Duration
-}
-
-// NewLinks returns a signer with the server secret.
-func NewLinks(secret, publicURL string) *Links {
-	return &Links{secret: []byte(secret), publicURL: strings.TrimRight(publicURL, "/"), TTL: 7 * 24 * time.Hour}
-}
-
-// FileURL is a signed link to an upload, valid for TTL from now.
-func (l *Links) FileURL(uploadID string, now time.Time) string {
-	exp := strconv.FormatInt(now.Add(l.TTL).Unix(), 10)
-	return fmt.Sprintf("%s/files/%s?exp=%s&sig=%s", l.publicURL, url.PathEscape(uploadID), exp, l.sign("file", uploadID, exp))
-}
-
-func (l *Links) sign(kind, id, exp string) string {
-	m := hmac.New(sha256.New, l.secret)
-	fmt.Fprintf(m, "%s|%s|%s", kind, id, exp)
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
-}
-
-// valid checks a signature and that exp is still in the future.
-func (l *Links) valid(kind, id, exp, sig string, now time.Time) bool {
-	e, err := strconv.ParseInt(exp, 10, 64)
-	if err != nil || now.Unix() > e {
-		return false
-	}
-	return l.validSig(kind, id, exp, sig)
-}
-
-func (l *Links) validSig(kind, id, value, sig string) bool {
-	return hmac.Equal([]byte(sig), []byte(l.sign(kind, id, value)))
-}
-
 // download serves GET /files/{id}?exp=…&sig=…: the file as an attachment that the
 // browser will neither sniff nor run.
 func (h *Handler) download(w http.ResponseWriter, r *http.Request) {
 	id, q := r.PathValue("id"), r.URL.Query()
-	if !h.links.valid("file", id, q.Get("exp"), q.Get("sig"), time.Now()) {
+	if !h.links.Valid(id, q.Get("exp"), q.Get("sig"), time.Now()) {
 		httpx.WriteProblem(w, http.StatusNotFound, "not_found", "File not found, or the link has expired")
 		return
 	}

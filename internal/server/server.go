@@ -19,6 +19,7 @@ import (
 	"forma/internal/config"
 	"forma/internal/httpx"
 	"forma/internal/quota"
+	"forma/internal/render"
 	"forma/internal/respond"
 	"forma/internal/store"
 	"forma/internal/webhook"
@@ -46,12 +47,12 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	if err != nil {
 		return nil, err
 	}
-	links := respond.NewLinks(secret, cfg.PublicURL)
+	links := blob.NewLinks(secret, cfg.PublicURL)
 	rcfg := respond.DefaultConfig(cfg.PublicURL)
 	rcfg.MaxUploadBytes = int64(cfg.MaxUploadMB) << 20
 	rcfg.SubmitLimit, rcfg.TrustProxy = cfg.SubmitLimit, cfg.TrustProxy
 	rcfg.MinFillTime = time.Duration(cfg.MinFillSeconds) * time.Second
-	renderer := respond.NewRenderer(st, links)
+	renderer := render.NewSubmissions(st, links)
 	wopts := webhook.DefaultOptions()
 	wopts.Workers, wopts.AllowPrivate = max(cfg.WebhookWorkers, 1), cfg.AllowPrivateWebhooks
 	deliverer := webhook.NewDeliverer(st, renderer, wopts, log)
@@ -60,9 +61,9 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	if err != nil {
 		return nil, err
 	}
-	acfg.Responses, acfg.Blobs, acfg.Webhooks = renderer, blobs, deliverer
+	acfg.Submissions, acfg.Blobs, acfg.Webhooks = renderer, blobs, deliverer
 	mux := http.NewServeMux()
-	respond.New(st, blobs, links, rcfg).Routes(mux)
+	respond.New(st, blobs, links, secret, rcfg).Routes(mux)
 	a := api.New(st, acfg)
 	mux.Handle("GET /api/v1/openapi.json", api.OpenAPIHandler(cfg.PublicURL))
 	mux.HandleFunc("/api/v1/openapi.json", func(w http.ResponseWriter, r *http.Request) {

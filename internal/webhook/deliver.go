@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"forma/internal/form"
+	"forma/internal/render"
 	"forma/internal/store"
 )
 
@@ -33,11 +34,6 @@ type Payload struct {
 	SubmissionID string    `json:"submission_id"`
 	SubmittedAt  string    `json:"submitted_at"`
 	Data         form.Data `json:"data"`
-}
-
-// DataRenderer renders a stored submission's answers (respond.Renderer does).
-type DataRenderer interface {
-	Data(ctx context.Context, questions []form.Question, sess *form.Submission) (form.Data, error)
 }
 
 // Options tune a Deliverer.
@@ -62,7 +58,7 @@ func DefaultOptions() Options {
 // once, signed, through the SSRF-safe client, and logs every attempt.
 type Deliverer struct {
 	store   *store.Store
-	render  DataRenderer
+	render  *render.Submissions
 	client  *http.Client
 	opts    Options
 	log     *slog.Logger
@@ -75,12 +71,12 @@ type Deliverer struct {
 }
 
 // NewDeliverer returns a Deliverer; Run starts it.
-func NewDeliverer(st *store.Store, render DataRenderer, opts Options, log *slog.Logger) *Deliverer {
+func NewDeliverer(st *store.Store, submissions *render.Submissions, opts Options, log *slog.Logger) *Deliverer {
 	host, _ := os.Hostname()
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	return &Deliverer{
-		store: st, render: render, client: NewClient(opts.AllowPrivate), opts: opts, log: log,
+		store: st, render: submissions, client: NewClient(opts.AllowPrivate), opts: opts, log: log,
 		name: host + "-" + hex.EncodeToString(b), wake: make(chan struct{}, 1),
 		Metrics: &Metrics{}, inFlight: map[int64]int{},
 	}

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -95,6 +96,28 @@ type Env struct {
 	Store  *store.Store
 	Config config.Config
 	Server *server.Server
+	logs   *logBuffer
+}
+
+// Logs returns what the server has logged at warning level and above, as text.
+func (e *Env) Logs() string { return e.logs.String() }
+
+// logBuffer is a bytes.Buffer safe for the server's concurrent writes.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // Start serves a Forma over st on a loopback port until the test ends. configure,
@@ -106,7 +129,8 @@ func Start(t testing.TB, st *store.Store, configure ...func(*config.Config)) *En
 	for _, c := range configure {
 		c(&cfg)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := &logBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s, err := server.New(context.Background(), cfg, st, log)
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +145,7 @@ func Start(t testing.TB, st *store.Store, configure ...func(*config.Config)) *En
 		<-workers
 		srv.Close()
 	})
-	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg, Server: s}
+	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg, Server: s, logs: logs}
 }
 
 // New opens a fresh store of dialect d and starts a server on it.
