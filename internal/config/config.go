@@ -1,5 +1,9 @@
 // Package config reads Forma's settings from flags with FORMA_* environment
 // equivalents, supplies defaults that run out of the box, and validates them.
+//
+// Every setting is stated once, in the table of settings(): its flag, its
+// environment variable, its default and its help. Defaults, the flags of each
+// subcommand and the README's table all follow from it.
 package config
 
 import (
@@ -42,42 +46,154 @@ type Config struct {
 	// WebhookWorkers bounds concurrent webhook deliveries; 0 runs no delivery workers
 	// in this process (jobs wait in the outbox for a process that does).
 	WebhookWorkers int
+
+	// envProblems are the malformed environment values met while reading flags'
+	// defaults from the environment; Validate reports them.
+	envProblems []string
 }
 
-// StorageFlags registers the storage settings every subcommand shares.
-func (c *Config) StorageFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.DataDir, "data", env("FORMA_DATA_DIR", "./data"), "data folder: the SQLite file and uploads (env FORMA_DATA_DIR)")
-	fs.StringVar(&c.DatabaseURL, "database", env("FORMA_DATABASE_URL", ""), "postgres:// URL; empty means SQLite in the data folder (env FORMA_DATABASE_URL)")
+// setting is one configurable value.
+type setting struct {
+	flag  string // the flag's name; "" for a setting read only from the environment
+	env   string
+	def   string // the default, as it would be written on the command line
+	usage string
+	// storage settings are taken by every subcommand; the others by serve only.
+	storage bool
+	set     func(c *Config, v string) error
+	// isBool flags take no value on the command line (--trust-proxy).
+	isBool bool
 }
 
-// ServeFlags registers the settings of `forma serve`.
-func (c *Config) ServeFlags(fs *flag.FlagSet) {
-	c.StorageFlags(fs)
-	fs.StringVar(&c.Addr, "addr", env("FORMA_ADDR", ":8080"), "listen address (env FORMA_ADDR)")
-	fs.StringVar(&c.PublicURL, "public-url", env("FORMA_PUBLIC_URL", "http://localhost:8080"), "public base URL of form pages and the API (env FORMA_PUBLIC_URL)")
-	fs.BoolVar(&c.AllowPrivateWebhooks, "allow-private-webhooks", envBool("FORMA_ALLOW_PRIVATE_WEBHOOKS"), "allow webhooks to private and loopback addresses; development only (env FORMA_ALLOW_PRIVATE_WEBHOOKS=true)")
-	fs.IntVar(&c.MaxUploadMB, "max-upload-mb", envInt("FORMA_MAX_UPLOAD_MB", 10), "largest uploaded file, in MiB (env FORMA_MAX_UPLOAD_MB)")
-	fs.IntVar(&c.SubmitLimit, "submit-limit", envInt("FORMA_SUBMIT_LIMIT", 60), "submissions per hour one client address may make to one form; 0 = no limit (env FORMA_SUBMIT_LIMIT)")
-	fs.IntVar(&c.MinFillSeconds, "min-fill-seconds", envInt("FORMA_MIN_FILL_SECONDS", 3), "seconds the HTML form must be open before it is submitted (env FORMA_MIN_FILL_SECONDS)")
-	fs.IntVar(&c.WebhookWorkers, "webhook-workers", envInt("FORMA_WEBHOOK_WORKERS", 16), "concurrent webhook deliveries; 0 = deliver none from this process (env FORMA_WEBHOOK_WORKERS)")
-	fs.StringVar(&c.AIProvider, "ai-provider", env("FORMA_AI_PROVIDER", "builtin"), "AI provider: builtin (offline) or openai (any OpenAI-compatible API) (env FORMA_AI_PROVIDER)")
-	fs.StringVar(&c.AIBaseURL, "ai-base-url", env("FORMA_AI_BASE_URL", ""), "base URL of the OpenAI-compatible API, e.g. https://api.openai.com/v1 or http://localhost:11434/v1 (env FORMA_AI_BASE_URL)")
-	c.AIAPIKey = env("FORMA_AI_API_KEY", "") // environment only: keys do not belong in process listings
-	fs.StringVar(&c.AIModel, "ai-model", env("FORMA_AI_MODEL", ""), "model name for the openai provider (env FORMA_AI_MODEL)")
-	fs.IntVar(&c.AITimeoutSeconds, "ai-timeout", envInt("FORMA_AI_TIMEOUT", 60), "seconds one model call may take (env FORMA_AI_TIMEOUT)")
-	fs.StringVar(&c.CreditCosts, "credit-costs", env("FORMA_CREDIT_COSTS", ""), "credit prices, e.g. forms.generate=5,analytics.generate=10,chat.message=2 (env FORMA_CREDIT_COSTS)")
-	fs.StringVar(&c.Allowances, "credit-allowances", env("FORMA_CREDIT_ALLOWANCES", ""), "monthly credits per plan, e.g. free=100,builder=1000,scale=5000 (env FORMA_CREDIT_ALLOWANCES)")
-	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("FORMA_TRUST_PROXY"), "take client addresses from X-Forwarded-For; only behind a proxy that sets it (env FORMA_TRUST_PROXY=true)")
+// settings is the table of Forma's settings.
+func settings() []setting {
+	return []setting{
+		{flag: "data", env: "FORMA_DATA_DIR", def: "./data", storage: true,
+			usage: "data folder: the SQLite file and uploads", set: text(func(c *Config) *string { return &c.DataDir })},
+		{flag: "database", env: "FORMA_DATABASE_URL", def: "", storage: true,
+			usage: "postgres:// URL; empty means SQLite in the data folder", set: text(func(c *Config) *string { return &c.DatabaseURL })},
+		{flag: "addr", env: "FORMA_ADDR", def: ":8080",
+			usage: "listen address", set: text(func(c *Config) *string { return &c.Addr })},
+		{flag: "public-url", env: "FORMA_PUBLIC_URL", def: "http://localhost:8080",
+			usage: "public base URL of form pages and the API", set: text(func(c *Config) *string { return &c.PublicURL })},
+		{flag: "allow-private-webhooks", env: "FORMA_ALLOW_PRIVATE_WEBHOOKS", def: "false", isBool: true,
+			usage: "allow webhooks to private and loopback addresses; development only", set: boolean(func(c *Config) *bool { return &c.AllowPrivateWebhooks })},
+		{flag: "max-upload-mb", env: "FORMA_MAX_UPLOAD_MB", def: "10",
+			usage: "largest uploaded file, in MiB", set: integer(func(c *Config) *int { return &c.MaxUploadMB })},
+		{flag: "submit-limit", env: "FORMA_SUBMIT_LIMIT", def: "60",
+			usage: "submissions per hour one client address may make to one form; 0 = no limit", set: integer(func(c *Config) *int { return &c.SubmitLimit })},
+		{flag: "min-fill-seconds", env: "FORMA_MIN_FILL_SECONDS", def: "3",
+			usage: "seconds the HTML form must be open before it is submitted", set: integer(func(c *Config) *int { return &c.MinFillSeconds })},
+		{flag: "webhook-workers", env: "FORMA_WEBHOOK_WORKERS", def: "16",
+			usage: "concurrent webhook deliveries; 0 = deliver none from this process", set: integer(func(c *Config) *int { return &c.WebhookWorkers })},
+		{flag: "trust-proxy", env: "FORMA_TRUST_PROXY", def: "false", isBool: true,
+			usage: "take client addresses from X-Forwarded-For; only behind a proxy that sets it", set: boolean(func(c *Config) *bool { return &c.TrustProxy })},
+		{flag: "ai-provider", env: "FORMA_AI_PROVIDER", def: "builtin",
+			usage: "AI provider: builtin (offline) or openai (any OpenAI-compatible API)", set: text(func(c *Config) *string { return &c.AIProvider })},
+		{flag: "ai-base-url", env: "FORMA_AI_BASE_URL", def: "",
+			usage: "base URL of the OpenAI-compatible API, e.g. https://api.openai.com/v1 or http://localhost:11434/v1", set: text(func(c *Config) *string { return &c.AIBaseURL })},
+		// Environment only: keys do not belong in process listings.
+		{env: "FORMA_AI_API_KEY", def: "", set: text(func(c *Config) *string { return &c.AIAPIKey })},
+		{flag: "ai-model", env: "FORMA_AI_MODEL", def: "",
+			usage: "model name for the openai provider", set: text(func(c *Config) *string { return &c.AIModel })},
+		{flag: "ai-timeout", env: "FORMA_AI_TIMEOUT", def: "60",
+			usage: "seconds one model call may take", set: integer(func(c *Config) *int { return &c.AITimeoutSeconds })},
+		{flag: "credit-costs", env: "FORMA_CREDIT_COSTS", def: "",
+			usage: "credit prices, e.g. forms.generate=5,analytics.generate=10,chat.message=2", set: text(func(c *Config) *string { return &c.CreditCosts })},
+		{flag: "credit-allowances", env: "FORMA_CREDIT_ALLOWANCES", def: "",
+			usage: "monthly credits per plan, e.g. free=100,builder=1000,scale=5000", set: text(func(c *Config) *string { return &c.Allowances })},
+	}
+}
+
+func text(field func(*Config) *string) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		*field(c) = v
+		return nil
+	}
+}
+
+func integer(field func(*Config) *int) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("must be a whole number (got %q)", v)
+		}
+		*field(c) = n
+		return nil
+	}
+}
+
+func boolean(field func(*Config) *bool) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("must be true or false (got %q)", v)
+		}
+		*field(c) = b
+		return nil
+	}
 }
 
 // Defaults returns the configuration `forma serve` has with no flags or
 // environment, for tests and embedding.
 func Defaults() Config {
-	return Config{Addr: ":8080", DataDir: "./data", PublicURL: "http://localhost:8080", MaxUploadMB: 10, SubmitLimit: 60, MinFillSeconds: 3, WebhookWorkers: 16, AIProvider: "builtin", AITimeoutSeconds: 60}
+	var c Config
+	for _, s := range settings() {
+		if err := s.set(&c, s.def); err != nil {
+			panic(fmt.Sprintf("config: default of %s: %v", s.env, err)) // a mistake in the table
+		}
+	}
+	return c
+}
+
+// StorageFlags registers the storage settings every subcommand shares, with their
+// values from the environment or their defaults.
+func (c *Config) StorageFlags(fs *flag.FlagSet) { c.register(fs, true) }
+
+// ServeFlags registers the settings of `forma serve`, with their values from the
+// environment or their defaults.
+func (c *Config) ServeFlags(fs *flag.FlagSet) { c.register(fs, false) }
+
+// register gives c the environment's value or the default of every setting (only
+// the storage ones when onlyStorage) and defines their flags on fs.
+func (c *Config) register(fs *flag.FlagSet, onlyStorage bool) {
+	for _, s := range settings() {
+		if onlyStorage && !s.storage {
+			continue
+		}
+		if err := s.set(c, s.def); err != nil {
+			panic(fmt.Sprintf("config: default of %s: %v", s.env, err))
+		}
+		if v, ok := os.LookupEnv(s.env); ok {
+			if err := s.set(c, v); err != nil {
+				c.envProblems = append(c.envProblems, s.env+" "+err.Error())
+			}
+		}
+		if s.flag == "" {
+			continue
+		}
+		usage := s.usage + " (env " + s.env + defaultNote(s) + ")"
+		apply := func(v string) error { return s.set(c, v) }
+		if s.isBool {
+			fs.BoolFunc(s.flag, usage, apply)
+		} else {
+			fs.Func(s.flag, usage, apply)
+		}
+	}
+}
+
+func defaultNote(s setting) string {
+	if s.def == "" || s.isBool {
+		return ""
+	}
+	return ", default " + s.def
 }
 
 // ValidateStorage checks the storage settings every subcommand uses.
 func (c *Config) ValidateStorage() error {
+	if len(c.envProblems) > 0 {
+		return fmt.Errorf("%s", strings.Join(c.envProblems, "; "))
+	}
 	if c.DatabaseURL == "" && c.DataDir == "" {
 		return fmt.Errorf("--data (FORMA_DATA_DIR) must name a folder when no --database is given")
 	}
@@ -90,9 +206,6 @@ func (c *Config) ValidateStorage() error {
 // Validate reports the first setting of `forma serve` that cannot work, saying what
 // to change.
 func (c *Config) Validate() error {
-	if len(envErrors) > 0 {
-		return fmt.Errorf("%s", strings.Join(envErrors, "; "))
-	}
 	if err := c.ValidateStorage(); err != nil {
 		return err
 	}
@@ -113,41 +226,6 @@ func (c *Config) Validate() error {
 		c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 	}
 	return nil
-}
-
-// envErrors collects malformed numeric and boolean environment values for Validate.
-var envErrors []string
-
-func envBool(name string) bool {
-	v := os.Getenv(name)
-	if v == "" {
-		return false
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		envErrors = append(envErrors, fmt.Sprintf("%s must be true or false (got %q)", name, v))
-	}
-	return b
-}
-
-func envInt(name string, def int) int {
-	v := os.Getenv(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		envErrors = append(envErrors, fmt.Sprintf("%s must be a whole number (got %q)", name, v))
-		return def
-	}
-	return n
-}
-
-func env(name, def string) string {
-	if v, ok := os.LookupEnv(name); ok {
-		return v
-	}
-	return def
 }
 
 func (c *Config) validateAI() error {

@@ -7,7 +7,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"net/http"
-	"strings"
 	"time"
 
 	"forma/internal/blob"
@@ -18,14 +17,11 @@ import (
 
 // Config tunes the public side.
 type Config struct {
-	// PublicURL is {public_base_url}, without a trailing slash.
-	PublicURL string
 	// MaxUploadBytes bounds one uploaded file.
 	MaxUploadBytes int64
 	// SubmitLimit is how many submissions (and uploads) one client address may make
-	// to one form per SubmitWindow; 0 disables the limit.
-	SubmitLimit  int
-	SubmitWindow time.Duration
+	// to one form per hour; 0 disables the limit.
+	SubmitLimit int
 	// TrustProxy takes the client address from X-Forwarded-For (last hop); only for
 	// servers behind a proxy that sets it.
 	TrustProxy bool
@@ -35,17 +31,6 @@ type Config struct {
 	// Committed, when set, is called after a completed submission is committed (to
 	// wake the webhook workers, which take the jobs the store queued with it).
 	Committed func()
-}
-
-// DefaultConfig returns the out-of-the-box settings for publicURL.
-func DefaultConfig(publicURL string) Config {
-	return Config{
-		PublicURL:      strings.TrimRight(publicURL, "/"),
-		MaxUploadBytes: 10 << 20,
-		SubmitLimit:    60,
-		SubmitWindow:   time.Hour,
-		MinFillTime:    3 * time.Second,
-	}
 }
 
 // Handler serves the respondent routes.
@@ -62,7 +47,7 @@ type Handler struct {
 // signs the fill-time tokens of the HTML form.
 func New(st *store.Store, blobs blob.Store, links *blob.Links, secret string, cfg Config) *Handler {
 	return &Handler{store: st, blobs: blobs, cfg: cfg, links: links, fill: fillTimer{secret: []byte(secret)},
-		limiter: newLimiter(cfg.SubmitLimit, cfg.SubmitWindow)}
+		limiter: newLimiter(cfg.SubmitLimit, time.Hour)}
 }
 
 // Routes registers the public routes on mux.

@@ -48,15 +48,16 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 		return nil, err
 	}
 	links := blob.NewLinks(secret, cfg.PublicURL)
-	rcfg := respond.DefaultConfig(cfg.PublicURL)
-	rcfg.MaxUploadBytes = int64(cfg.MaxUploadMB) << 20
-	rcfg.SubmitLimit, rcfg.TrustProxy = cfg.SubmitLimit, cfg.TrustProxy
-	rcfg.MinFillTime = time.Duration(cfg.MinFillSeconds) * time.Second
 	renderer := render.NewSubmissions(st, links)
-	wopts := webhook.DefaultOptions()
-	wopts.Workers, wopts.AllowPrivate = max(cfg.WebhookWorkers, 1), cfg.AllowPrivateWebhooks
-	deliverer := webhook.NewDeliverer(st, renderer, wopts, log)
-	rcfg.Committed = deliverer.Notify
+	deliverer := webhook.NewDeliverer(st, renderer,
+		webhook.Options{Workers: max(cfg.WebhookWorkers, 1), AllowPrivate: cfg.AllowPrivateWebhooks}, log)
+	rcfg := respond.Config{
+		MaxUploadBytes: int64(cfg.MaxUploadMB) << 20,
+		SubmitLimit:    cfg.SubmitLimit,
+		TrustProxy:     cfg.TrustProxy,
+		MinFillTime:    time.Duration(cfg.MinFillSeconds) * time.Second,
+		Committed:      deliverer.Notify,
+	}
 	acfg, err := apiConfig(cfg)
 	if err != nil {
 		return nil, err

@@ -40,19 +40,18 @@ type Payload struct {
 type Options struct {
 	// Workers bounds the deliveries in flight in this process.
 	Workers int
-	// PerForm bounds the deliveries in flight for one form, so that a slow receiver
-	// occupies at most that many workers.
-	PerForm int
-	// Poll is how often the outbox is checked when nothing wakes the workers.
-	Poll time.Duration
 	// AllowPrivate lets deliveries reach private and loopback addresses (development).
 	AllowPrivate bool
 }
 
-// DefaultOptions are the settings of `forma serve`.
-func DefaultOptions() Options {
-	return Options{Workers: 16, PerForm: 4, Poll: 250 * time.Millisecond}
-}
+const (
+	// perForm bounds the deliveries in flight for one form, so that a slow receiver
+	// occupies at most that many workers.
+	perForm = 4
+	// pollInterval is how often the outbox is checked when nothing wakes the
+	// workers (other nodes' jobs, missed wake-ups).
+	pollInterval = 250 * time.Millisecond
+)
 
 // Deliverer takes jobs from the outbox and delivers them: one POST each, at most
 // once, signed, through the SSRF-safe client, and logs every attempt.
@@ -131,7 +130,7 @@ func (d *Deliverer) idle(ctx context.Context, stale <-chan time.Time) {
 	select {
 	case <-ctx.Done():
 	case <-d.wake:
-	case <-time.After(d.opts.Poll):
+	case <-time.After(pollInterval):
 	case <-stale:
 		d.abandonStale(ctx)
 	}
@@ -166,13 +165,13 @@ func (d *Deliverer) track(formID int64, delta int) {
 	}
 }
 
-// busyForms lists the forms that already have PerForm deliveries in flight.
+// busyForms lists the forms that already have perForm deliveries in flight.
 func (d *Deliverer) busyForms() []int64 {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var busy []int64
 	for id, n := range d.inFlight {
-		if n >= d.opts.PerForm {
+		if n >= perForm {
 			busy = append(busy, id)
 		}
 	}
