@@ -17,7 +17,7 @@ import (
 const ownerEmail = "owner@localhost"
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cfg config.Config
+	cfg := config.Defaults()
 	fs := newFlagSet("serve", stderr)
 	cfg.ServeFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -97,7 +97,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 // openStore parses the storage flags (and any extra ones define registers), runs
 // check (when given) on the parsed flags, opens the database and applies migrations.
 func openStore(ctx context.Context, name string, args []string, stderr io.Writer, define func(*flag.FlagSet), check func() error) (*store.Store, error) {
-	var cfg config.Config
+	cfg := config.Defaults()
 	fs := newFlagSet(name, stderr)
 	cfg.StorageFlags(fs)
 	if define != nil {

@@ -170,7 +170,7 @@ func TestExportHundredThousandInBoundedMemory(t *testing.T) {
 		batch = append(batch, form.Submission{ID: fmt.Sprintf("bulk-%06d", i), FormID: formID, StartedAt: at, UpdatedAt: at, CompletedAt: &at,
 			Answers: map[int64]any{qa: strings.Repeat("words ", 20) + fmt.Sprint(i), qb: float64(i)}})
 		if len(batch) == cap(batch) {
-			if err := env.Store.ImportSubmissions(t.Context(), batch); err != nil {
+			if err := env.Store.CreateSubmissions(t.Context(), batch); err != nil {
 				t.Fatal(err)
 			}
 			batch = batch[:0]

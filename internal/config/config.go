@@ -146,23 +146,20 @@ func Defaults() Config {
 	return c
 }
 
-// StorageFlags registers the storage settings every subcommand shares, with their
-// values from the environment or their defaults.
+// StorageFlags registers the storage settings every subcommand shares, taking
+// their values from the environment where it sets them. Start from Defaults.
 func (c *Config) StorageFlags(fs *flag.FlagSet) { c.register(fs, true) }
 
-// ServeFlags registers the settings of `forma serve`, with their values from the
-// environment or their defaults.
+// ServeFlags registers the settings of `forma serve`, taking their values from
+// the environment where it sets them. Start from Defaults.
 func (c *Config) ServeFlags(fs *flag.FlagSet) { c.register(fs, false) }
 
-// register gives c the environment's value or the default of every setting (only
-// the storage ones when onlyStorage) and defines their flags on fs.
+// register gives c the environment's value of every setting it sets (only the
+// storage ones when onlyStorage) and defines their flags on fs.
 func (c *Config) register(fs *flag.FlagSet, onlyStorage bool) {
 	for _, s := range settings() {
 		if onlyStorage && !s.storage {
 			continue
-		}
-		if err := s.set(c, s.def); err != nil {
-			panic(fmt.Sprintf("config: default of %s: %v", s.env, err))
 		}
 		if v, ok := os.LookupEnv(s.env); ok {
 			if err := s.set(c, v); err != nil {

@@ -29,7 +29,7 @@ func TestFlagsEnvironmentAndDefaults(t *testing.T) {
 	t.Setenv("FORMA_ADDR", ":9000")
 	t.Setenv("FORMA_TRUST_PROXY", "true")
 	t.Setenv("FORMA_AI_API_KEY", "sk-test")
-	var c Config
+	c := Defaults()
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	c.ServeFlags(fs)
 	if err := fs.Parse([]string{"--addr", ":9100", "--max-upload-mb=20"}); err != nil {
@@ -43,7 +43,7 @@ func TestFlagsEnvironmentAndDefaults(t *testing.T) {
 	}
 
 	t.Setenv("FORMA_WEBHOOK_WORKERS", "many")
-	var bad Config
+	bad := Defaults()
 	bad.ServeFlags(flag.NewFlagSet("serve", flag.ContinueOnError))
 	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "FORMA_WEBHOOK_WORKERS") {
 		t.Errorf("Validate() = %v, want an error naming FORMA_WEBHOOK_WORKERS", err)
@@ -56,7 +56,7 @@ func TestFlagsEnvironmentAndDefaults(t *testing.T) {
 // TestStorageFlagsOnly: the administration subcommands take only the storage
 // settings.
 func TestStorageFlagsOnly(t *testing.T) {
-	var c Config
+	c := Defaults()
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	c.StorageFlags(fs)

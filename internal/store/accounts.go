@@ -44,12 +44,6 @@ func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, err
 		`SELECT id, email, tier, created_at FROM accounts WHERE email = $1`, email))
 }
 
-// AccountByID finds an account; NotFound when there is none.
-func (s *Store) AccountByID(ctx context.Context, id int64) (*Account, error) {
-	return scanAccount(s.read.QueryRowContext(ctx,
-		`SELECT id, email, tier, created_at FROM accounts WHERE id = $1`, id))
-}
-
 // CountAccounts returns how many accounts exist.
 func (s *Store) CountAccounts(ctx context.Context) (int, error) {
 	var n int

@@ -67,11 +67,6 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 	return s, nil
 }
 
-// OpenWithoutMigrating connects like Open but leaves the schema as it is.
-func OpenWithoutMigrating(databaseURL, dataDir string) (*Store, error) {
-	return connect(databaseURL, dataDir)
-}
-
 func connect(databaseURL, dataDir string) (*Store, error) {
 	s := &Store{Now: func() time.Time { return time.Now().UTC() }}
 	switch {

@@ -82,18 +82,39 @@ func (s *Store) updateSession(ctx context.Context, formID int64, id string, comp
 func (s *Store) CreateSubmission(ctx context.Context, sub *form.Submission) error {
 	now := s.Now()
 	sub.StartedAt, sub.UpdatedAt, sub.CompletedAt = now, now, &now
+	return s.inTx(ctx, func(tx *sql.Tx) error { return s.insertCompleted(ctx, tx, sub) })
+}
+
+// CreateSubmissions stores completed submissions as they are (ids, times,
+// answers, scores), each with its completion jobs, in one transaction: all or
+// none. It is how many submissions are loaded at once.
+func (s *Store) CreateSubmissions(ctx context.Context, subs []form.Submission) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		answers, err := encodeAnswers(sub.Answers)
-		if err != nil {
-			return err
+		for i := range subs {
+			if err := s.insertCompleted(ctx, tx, &subs[i]); err != nil {
+				return err
+			}
 		}
-		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO sessions (id, form_id, started_at, updated_at, completed_at, answers, score)
-			 VALUES ($1, $2, $3, $3, $3, $4, $5)`, sub.ID, sub.FormID, ms(now), answers, sub.Score); err != nil {
-			return translate(err, "Submission")
-		}
-		return s.queueCompletionJobs(ctx, tx, sub)
+		return nil
 	})
+}
+
+// insertCompleted writes a completed submission and its completion jobs.
+func (s *Store) insertCompleted(ctx context.Context, tx *sql.Tx, sub *form.Submission) error {
+	if !sub.Completed() {
+		return fmt.Errorf("submission %s is not completed", sub.ID)
+	}
+	answers, err := encodeAnswers(sub.Answers)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx,
+		`INSERT INTO sessions (id, form_id, started_at, updated_at, completed_at, answers, score)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		sub.ID, sub.FormID, ms(sub.StartedAt), ms(sub.UpdatedAt), ms(*sub.CompletedAt), answers, sub.Score); err != nil {
+		return translate(err, "Submission")
+	}
+	return s.queueCompletionJobs(ctx, tx, sub)
 }
 
 // queueCompletionJobs is the one place that writes the work a completed submission
@@ -296,33 +317,4 @@ func (s *Store) SessionCounts(ctx context.Context, formID int64) (started, compl
 	err = s.read.QueryRowContext(ctx,
 		`SELECT COUNT(*), COUNT(completed_at) FROM sessions WHERE form_id = $1`, formID).Scan(&started, &completed)
 	return started, completed, err
-}
-
-// ImportSubmissions stores completed submissions in one transaction, as they are
-// (ids, times, answers, score): for bulk loads such as imports and benchmarks. No
-// webhook is queued.
-func (s *Store) ImportSubmissions(ctx context.Context, list []form.Submission) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO sessions (id, form_id, started_at, updated_at, completed_at, answers, score)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for i := range list {
-			sess := &list[i]
-			if sess.CompletedAt == nil {
-				return fmt.Errorf("import: submission %s is not completed", sess.ID)
-			}
-			answers, err := encodeAnswers(sess.Answers)
-			if err != nil {
-				return err
-			}
-			if _, err := stmt.ExecContext(ctx, sess.ID, sess.FormID, ms(sess.StartedAt), ms(sess.UpdatedAt),
-				ms(*sess.CompletedAt), answers, sess.Score); err != nil {
-				return translate(err, "Submission")
-			}
-		}
-		return nil
-	})
 }

@@ -122,13 +122,6 @@ func (s *Store) AbandonStaleJobs(ctx context.Context, cutoff time.Time) (int, er
 	return n, err
 }
 
-// PendingWebhookJobs counts the jobs not yet delivered.
-func (s *Store) PendingWebhookJobs(ctx context.Context) (int, error) {
-	var n int
-	err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM webhook_jobs`).Scan(&n)
-	return n, err
-}
-
 const deliveryColumns = `id, form_id, session_id, url, status, response_code, error_message, duration_ms, created_at`
 
 // WebhookLogs returns a page of a form's delivery attempts, newest first, and their

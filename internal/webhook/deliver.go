@@ -56,14 +56,13 @@ const (
 // Deliverer takes jobs from the outbox and delivers them: one POST each, at most
 // once, signed, through the SSRF-safe client, and logs every attempt.
 type Deliverer struct {
-	store   *store.Store
-	render  *render.Submissions
-	client  *http.Client
-	opts    Options
-	log     *slog.Logger
-	name    string
-	wake    chan struct{}
-	Metrics *Metrics
+	store  *store.Store
+	render *render.Submissions
+	client *http.Client
+	opts   Options
+	log    *slog.Logger
+	name   string
+	wake   chan struct{}
 
 	mu       sync.Mutex
 	inFlight map[int64]int // form id → deliveries in flight
@@ -77,7 +76,7 @@ func NewDeliverer(st *store.Store, submissions *render.Submissions, opts Options
 	return &Deliverer{
 		store: st, render: submissions, client: NewClient(opts.AllowPrivate), opts: opts, log: log,
 		name: host + "-" + hex.EncodeToString(b), wake: make(chan struct{}, 1),
-		Metrics: &Metrics{}, inFlight: map[int64]int{},
+		inFlight: map[int64]int{},
 	}
 }
 
@@ -190,7 +189,6 @@ func (d *Deliverer) deliver(ctx context.Context, job *store.WebhookJob) {
 		rec.Status, rec.ResponseCode, rec.ErrorMessage = res.status, res.code, res.err
 	}
 	rec.Duration = time.Since(start)
-	d.Metrics.observe(rec.Status, rec.Duration)
 	d.log.Info("webhook delivery", "form_id", job.FormID, "submission_id", job.SessionID, "status", rec.Status,
 		"response_code", deref(rec.ResponseCode), "duration_ms", rec.Duration.Milliseconds(), "error", derefString(rec.ErrorMessage))
 	if err := d.store.FinishWebhookJob(ctx, job.ID, rec); err != nil {

@@ -377,9 +377,6 @@ func TestJobsSurviveARestart(t *testing.T) {
 		if len(rc.got()) != 0 {
 			t.Fatal("delivered without workers")
 		}
-		if n, _ := st.PendingWebhookJobs(context.Background()); n != 10 {
-			t.Fatalf("%d jobs queued, want 10", n)
-		}
 		// Second server on the same database delivers them, once each.
 		servertest.Start(t, st, allowPrivate)
 		waitFor(t, 5*time.Second, "the queued deliveries", func() bool { return len(rc.got()) >= 10 })

@@ -32,9 +32,6 @@ func TestCreateAccountAndFindIt(t *testing.T) {
 		got, err := st.AccountByEmail(ctx, "ada@example.com")
 		must(t, err)
 		sameAccount(t, got, a)
-		got, err = st.AccountByID(ctx, b.ID)
-		must(t, err)
-		sameAccount(t, got, b)
 		got, err = st.AccountByEmail(ctx, "bob@example.com")
 		must(t, err)
 		sameAccount(t, got, b)
@@ -44,10 +41,8 @@ func TestCreateAccountAndFindIt(t *testing.T) {
 func TestAccountNotFound(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		st, _ := open(t, d)
-		a := newAccount(t, st, "ada@example.com")
+		newAccount(t, st, "ada@example.com")
 		_, err := st.AccountByEmail(ctx, "nobody@example.com")
-		wantCode(t, err, form.NotFound)
-		_, err = st.AccountByID(ctx, a.ID+1000)
 		wantCode(t, err, form.NotFound)
 	})
 }
@@ -84,12 +79,10 @@ func TestSetTier(t *testing.T) {
 		if got.Tier != "team" {
 			t.Fatalf("tier after SetTier = %q, want team", got.Tier)
 		}
-		got, err = st.AccountByID(ctx, b.ID)
-		must(t, err)
-		if got.Tier != "team" || !got.CreatedAt.Equal(b.CreatedAt) || got.Email != b.Email {
+		if got.Tier != "team" || !got.CreatedAt.Equal(b.CreatedAt) || got.ID != b.ID {
 			t.Fatalf("account after SetTier = %+v, want %+v with tier team", *got, *b)
 		}
-		got, err = st.AccountByID(ctx, a.ID)
+		got, err = st.AccountByEmail(ctx, "ada@example.com")
 		must(t, err)
 		sameAccount(t, got, a) // the other account keeps its tier
 
