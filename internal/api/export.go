@@ -67,11 +67,11 @@ func (a *API) csvWriter(r *http.Request, bw *bufio.Writer, questions []form.Ques
 	}
 	headerErr := cw.Write(header)
 	row := make([]string, len(header))
-	write := func(sess *form.Submission) error {
+	write := func(sub *form.Submission) error {
 		if headerErr != nil {
 			return headerErr
 		}
-		data, err := a.cfg.Submissions.Data(r.Context(), questions, sess)
+		data, err := a.cfg.Submissions.Data(r.Context(), questions, sub)
 		if err != nil {
 			return err
 		}
@@ -79,9 +79,9 @@ func (a *API) csvWriter(r *http.Request, bw *bufio.Writer, questions []form.Ques
 		for _, e := range data {
 			byID[e.QuestionID] = e.Value
 		}
-		row[0], row[1], row[2] = sess.ID, form.Timestamp(*sess.CompletedAt), ""
-		if sess.Score != nil {
-			row[2] = strconv.FormatFloat(*sess.Score, 'f', -1, 64)
+		row[0], row[1], row[2] = sub.ID, form.Timestamp(*sub.CompletedAt), ""
+		if sub.Score != nil {
+			row[2] = strconv.FormatFloat(*sub.Score, 'f', -1, 64)
 		}
 		for i, q := range questions {
 			row[3+i] = safeCell(cellText(byID[q.ID]))
@@ -140,8 +140,8 @@ func (a *API) jsonWriter(r *http.Request, bw *bufio.Writer, questions []form.Que
 	enc := json.NewEncoder(bw)
 	first := true
 	_ = bw.WriteByte('[')
-	write := func(sess *form.Submission) error {
-		view, err := a.viewResponse(r.Context(), questions, sess)
+	write := func(sub *form.Submission) error {
+		view, err := a.viewResponse(r.Context(), questions, sub)
 		if err != nil {
 			return err
 		}

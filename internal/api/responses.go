@@ -29,9 +29,9 @@ func (a *API) responseForm(r *http.Request) (*form.Form, []form.Question, error)
 	return f, all, err
 }
 
-func (a *API) viewResponse(ctx context.Context, questions []form.Question, sess *form.Submission) (responseView, error) {
-	data, err := a.cfg.Submissions.Data(ctx, questions, sess)
-	return responseView{ID: sess.ID, SubmittedAt: form.Timestamp(*sess.CompletedAt), Data: data, Score: sess.Score}, err
+func (a *API) viewResponse(ctx context.Context, questions []form.Question, sub *form.Submission) (responseView, error) {
+	data, err := a.cfg.Submissions.Data(ctx, questions, sub)
+	return responseView{ID: sub.ID, SubmittedAt: form.Timestamp(*sub.CompletedAt), Data: data, Score: sub.Score}, err
 }
 
 // parseResponseFilter reads order (desc default, or asc) and the since/until
@@ -100,12 +100,12 @@ func (a *API) getResponse(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	sess, err := a.store.GetResponse(r.Context(), f.ID, r.PathValue("submissionId"))
+	sub, err := a.store.GetResponse(r.Context(), f.ID, r.PathValue("submissionId"))
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	view, err := a.viewResponse(r.Context(), questions, sess)
+	view, err := a.viewResponse(r.Context(), questions, sub)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

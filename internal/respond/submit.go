@@ -38,19 +38,19 @@ func (h *Handler) submitJSON(w http.ResponseWriter, r *http.Request, f *form.For
 		httpx.WriteError(w, r, err)
 		return
 	}
-	sess, err := h.createSubmission(r.Context(), f, body.Answers)
+	sub, err := h.createSubmission(r.Context(), f, body.Answers)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, completion(sess))
+	httpx.WriteJSON(w, http.StatusCreated, completion(sub))
 }
 
 // completion is the body answering a completed submission.
-func completion(sess *form.Submission) map[string]any {
-	out := map[string]any{"id": sess.ID, "submittedAt": form.Timestamp(*sess.CompletedAt)}
-	if sess.Score != nil {
-		out["score"] = *sess.Score
+func completion(sub *form.Submission) map[string]any {
+	out := map[string]any{"id": sub.ID, "submittedAt": form.Timestamp(*sub.CompletedAt)}
+	if sub.Score != nil {
+		out["score"] = *sub.Score
 	}
 	return out
 }
@@ -62,12 +62,12 @@ func (h *Handler) createSubmission(ctx context.Context, f *form.Form, raw map[st
 	if err != nil {
 		return nil, err
 	}
-	sess := &form.Submission{ID: newID(), FormID: f.ID, Answers: sub.Answers, Score: sub.Score}
-	if err := h.store.CreateSubmission(ctx, sess); err != nil {
+	sub.ID, sub.FormID = newID(), f.ID
+	if err := h.store.CreateSubmission(ctx, sub); err != nil {
 		return nil, err
 	}
 	h.committed()
-	return sess, nil
+	return sub, nil
 }
 
 func (h *Handler) committed() {
@@ -111,28 +111,28 @@ func (h *Handler) checkUploads(ctx context.Context, f *form.Form, answers map[in
 
 // startSession serves POST /f/{token}/sessions: a respondent begins filling in.
 func (h *Handler) startSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	sess, err := h.store.StartSession(r.Context(), f.ID, newID())
+	sub, err := h.store.StartSession(r.Context(), f.ID, newID())
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"id": sess.ID, "startedAt": form.Timestamp(sess.StartedAt)})
+	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"id": sub.ID, "startedAt": form.Timestamp(sub.StartedAt)})
 }
 
 // getSession serves GET /f/{token}/sessions/{id} (extension): the saved answers, so
 // that a reload resumes where the respondent was.
 func (h *Handler) getSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	sess, err := h.store.GetSession(r.Context(), f.ID, r.PathValue("id"))
+	sub, err := h.store.GetSession(r.Context(), f.ID, r.PathValue("id"))
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	answers := make(map[string]any, len(sess.Answers))
-	for id, v := range sess.Answers {
+	answers := make(map[string]any, len(sub.Answers))
+	for id, v := range sub.Answers {
 		answers[strconv.FormatInt(id, 10)] = v
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{
-		"id": sess.ID, "answers": answers, "completed": sess.CompletedAt != nil, "startedAt": form.Timestamp(sess.StartedAt),
+		"id": sub.ID, "answers": answers, "completed": sub.CompletedAt != nil, "startedAt": form.Timestamp(sub.StartedAt),
 	})
 }
 
@@ -149,13 +149,13 @@ func (h *Handler) saveSession(w http.ResponseWriter, r *http.Request, f *form.Fo
 		httpx.WriteError(w, r, err)
 		return
 	}
-	sess, err := h.store.UpdateSession(r.Context(), f.ID, r.PathValue("id"), func(sess *form.Submission) error {
+	sub, err := h.store.UpdateSession(r.Context(), f.ID, r.PathValue("id"), func(saved *form.Submission) error {
 		for key := range body.Answers {
 			id, _ := strconv.ParseInt(key, 10, 64)
 			if v, ok := valid[id]; ok {
-				sess.Answers[id] = v
+				saved.Answers[id] = v
 			} else {
-				delete(sess.Answers, id)
+				delete(saved.Answers, id)
 			}
 		}
 		return nil
@@ -164,7 +164,7 @@ func (h *Handler) saveSession(w http.ResponseWriter, r *http.Request, f *form.Fo
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"id": sess.ID, "savedAt": form.Timestamp(sess.UpdatedAt)})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"id": sub.ID, "savedAt": form.Timestamp(sub.UpdatedAt)})
 }
 
 // completeSession serves POST /f/{token}/sessions/{id}/complete: the saved answers,
@@ -181,16 +181,16 @@ func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request, f *for
 		httpx.WriteError(w, r, err)
 		return
 	}
-	sess, err := h.store.CompleteSession(r.Context(), f.ID, r.PathValue("id"), func(sess *form.Submission) error {
-		raw, err := mergeRaw(sess.Answers, body.Answers)
+	sub, err := h.store.CompleteSession(r.Context(), f.ID, r.PathValue("id"), func(saved *form.Submission) error {
+		raw, err := mergeRaw(saved.Answers, body.Answers)
 		if err != nil {
 			return err
 		}
-		sub, err := h.completeAnswers(r.Context(), f, raw)
+		done, err := h.completeAnswers(r.Context(), f, raw)
 		if err != nil {
 			return err
 		}
-		sess.Answers, sess.Score = sub.Answers, sub.Score
+		saved.Answers, saved.Score = done.Answers, done.Score
 		return nil
 	})
 	if err != nil {
@@ -198,7 +198,7 @@ func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request, f *for
 		return
 	}
 	h.committed()
-	httpx.WriteJSON(w, http.StatusOK, completion(sess))
+	httpx.WriteJSON(w, http.StatusOK, completion(sub))
 }
 
 // mergeRaw combines saved answers with those sent at completion (which win).

@@ -16,11 +16,11 @@ const submissionColumns = `id, form_id, started_at, updated_at, completed_at, an
 // StartSession records a new, empty session of a form.
 func (s *Store) StartSession(ctx context.Context, formID int64, id string) (*form.Submission, error) {
 	now := s.Now()
-	sess := &form.Submission{ID: id, FormID: formID, StartedAt: now, UpdatedAt: now, Answers: map[int64]any{}}
+	sub := &form.Submission{ID: id, FormID: formID, StartedAt: now, UpdatedAt: now, Answers: map[int64]any{}}
 	_, err := s.write.ExecContext(ctx,
 		`INSERT INTO sessions (id, form_id, started_at, updated_at, answers) VALUES ($1, $2, $3, $3, '{}')`,
 		id, formID, ms(now))
-	return sess, translate(err, "Session")
+	return sub, translate(err, "Session")
 }
 
 // GetSession returns a session of a form, completed or not; NotFound otherwise.
@@ -129,14 +129,14 @@ func (s *Store) queueCompletionJobs(ctx context.Context, tx *sql.Tx, sub *form.S
 	return err
 }
 
-func saveSession(ctx context.Context, tx *sql.Tx, sess *form.Submission) error {
-	answers, err := encodeAnswers(sess.Answers)
+func saveSession(ctx context.Context, tx *sql.Tx, sub *form.Submission) error {
+	answers, err := encodeAnswers(sub.Answers)
 	if err != nil {
 		return err
 	}
 	_, err = tx.ExecContext(ctx,
 		`UPDATE sessions SET answers = $1, score = $2, updated_at = $3, completed_at = $4 WHERE id = $5`,
-		answers, sess.Score, ms(sess.UpdatedAt), msOrNil(sess.CompletedAt), sess.ID)
+		answers, sub.Score, ms(sub.UpdatedAt), msOrNil(sub.CompletedAt), sub.ID)
 	return err
 }
 
@@ -150,31 +150,31 @@ func encodeAnswers(a map[int64]any) (string, error) {
 }
 
 func scanSubmission(row scanner) (*form.Submission, error) {
-	var sess form.Submission
+	var sub form.Submission
 	var started, updated int64
 	var completed sql.NullInt64
 	var answers string
 	var score sql.NullFloat64
-	if err := row.Scan(&sess.ID, &sess.FormID, &started, &updated, &completed, &answers, &score); err != nil {
+	if err := row.Scan(&sub.ID, &sub.FormID, &started, &updated, &completed, &answers, &score); err != nil {
 		return nil, translate(err, "Submission")
 	}
-	sess.StartedAt, sess.UpdatedAt, sess.CompletedAt = fromMS(started), fromMS(updated), nullMS(completed)
+	sub.StartedAt, sub.UpdatedAt, sub.CompletedAt = fromMS(started), fromMS(updated), nullMS(completed)
 	if score.Valid {
-		sess.Score = &score.Float64
+		sub.Score = &score.Float64
 	}
 	var raw map[string]any
 	if err := json.Unmarshal([]byte(answers), &raw); err != nil {
-		return nil, fmt.Errorf("decode stored answers of session %s: %w", sess.ID, err)
+		return nil, fmt.Errorf("decode stored answers of session %s: %w", sub.ID, err)
 	}
-	sess.Answers = make(map[int64]any, len(raw))
+	sub.Answers = make(map[int64]any, len(raw))
 	for k, v := range raw {
 		id, err := strconv.ParseInt(k, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("stored answers of session %s: bad key %q", sess.ID, k)
+			return nil, fmt.Errorf("stored answers of session %s: bad key %q", sub.ID, k)
 		}
-		sess.Answers[id] = v
+		sub.Answers[id] = v
 	}
-	return &sess, nil
+	return &sub, nil
 }
 
 // ResponseFilter selects and orders completed submissions.
@@ -219,11 +219,11 @@ func (s *Store) ListResponses(ctx context.Context, formID int64, filter Response
 	defer rows.Close()
 	list := []form.Submission{}
 	for rows.Next() {
-		sess, err := scanSubmission(rows)
+		sub, err := scanSubmission(rows)
 		if err != nil {
 			return nil, 0, err
 		}
-		list = append(list, *sess)
+		list = append(list, *sub)
 	}
 	return list, total, rows.Err()
 }
@@ -238,11 +238,11 @@ func (s *Store) EachResponse(ctx context.Context, formID int64, filter ResponseF
 	}
 	defer rows.Close()
 	for rows.Next() {
-		sess, err := scanSubmission(rows)
+		sub, err := scanSubmission(rows)
 		if err != nil {
 			return err
 		}
-		if err := fn(sess); err != nil {
+		if err := fn(sub); err != nil {
 			return err
 		}
 	}
@@ -261,12 +261,12 @@ func (s *Store) GetResponse(ctx context.Context, formID int64, id string) (*form
 func (s *Store) DeleteResponse(ctx context.Context, formID int64, id string) ([]string, error) {
 	var keys []string
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		sess, err := scanSubmission(tx.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM sessions
+		sub, err := scanSubmission(tx.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM sessions
 			WHERE id = $1 AND form_id = $2 AND completed_at IS NOT NULL`+s.forUpdate(), id, formID))
 		if err != nil {
 			return err
 		}
-		if keys, err = deleteSessionUploads(ctx, tx, sess); err != nil {
+		if keys, err = deleteSessionUploads(ctx, tx, sub); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = $1`, id)
@@ -277,8 +277,8 @@ func (s *Store) DeleteResponse(ctx context.Context, formID int64, id string) ([]
 
 // deleteSessionUploads removes the upload records a session's file answers name and
 // returns their blob keys.
-func deleteSessionUploads(ctx context.Context, tx *sql.Tx, sess *form.Submission) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM questions WHERE form_id = $1 AND type = $2`, sess.FormID, string(form.FileUpload))
+func deleteSessionUploads(ctx context.Context, tx *sql.Tx, sub *form.Submission) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM questions WHERE form_id = $1 AND type = $2`, sub.FormID, string(form.FileUpload))
 	if err != nil {
 		return nil, err
 	}
@@ -294,13 +294,13 @@ func deleteSessionUploads(ctx context.Context, tx *sql.Tx, sess *form.Submission
 	rows.Close()
 	var keys []string
 	for _, qid := range fileQuestions {
-		uploadID, ok := sess.Answers[qid].(string)
+		uploadID, ok := sub.Answers[qid].(string)
 		if !ok {
 			continue
 		}
 		var key string
 		err := tx.QueryRowContext(ctx, `DELETE FROM uploads WHERE id = $1 AND form_id = $2 RETURNING blob_key`,
-			uploadID, sess.FormID).Scan(&key)
+			uploadID, sub.FormID).Scan(&key)
 		if err == sql.ErrNoRows {
 			continue
 		}

@@ -202,7 +202,7 @@ func (d *Deliverer) payload(ctx context.Context, job *store.WebhookJob) ([]byte,
 	if err != nil {
 		return nil, nil, fmt.Errorf("form could not be loaded: %w", err)
 	}
-	sess, err := d.store.GetResponse(ctx, job.FormID, job.SessionID)
+	sub, err := d.store.GetResponse(ctx, job.FormID, job.SessionID)
 	if form.ErrorCode(err) == form.NotFound {
 		return nil, nil, errors.New("the submission was deleted before it could be delivered")
 	}
@@ -213,12 +213,12 @@ func (d *Deliverer) payload(ctx context.Context, job *store.WebhookJob) ([]byte,
 	if err != nil {
 		return nil, nil, err
 	}
-	data, err := d.render.Data(ctx, questions, sess)
+	data, err := d.render.Data(ctx, questions, sub)
 	if err != nil {
 		return nil, nil, err
 	}
-	body, err := json.Marshal(Payload{FormID: f.ID, FormName: f.Title, SubmissionID: sess.ID,
-		SubmittedAt: form.Timestamp(*sess.CompletedAt), Data: data})
+	body, err := json.Marshal(Payload{FormID: f.ID, FormName: f.Title, SubmissionID: sub.ID,
+		SubmittedAt: form.Timestamp(*sub.CompletedAt), Data: data})
 	if err != nil {
 		return nil, nil, err
 	}
