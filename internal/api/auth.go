@@ -90,7 +90,7 @@ func (a *API) balance(ctx context.Context, acct *store.Account, plan quota.Plan)
 }
 
 func setLimitHeaders(h http.Header, p *principal, remaining int, reset time.Time) {
-	// Set directly (not with h.Set) to keep api.md's spelling on the wire; header
+	// Set directly (not with h.Set) to keep the documented spelling on the wire (README); header
 	// names are case-insensitive, but people grep logs and captures.
 	h["X-RateLimit-Limit"] = []string{strconv.Itoa(p.limit)}
 	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(max(remaining, 0))}

@@ -112,8 +112,8 @@ func lastDeliveryView(d *store.Delivery) any {
 	return map[string]any{"status": d.Status, "responseCode": codeOrZero(d.ResponseCode), "error": d.ErrorMessage, "attemptedAt": form.Timestamp(d.CreatedAt)}
 }
 
-// codeOrZero is the receiver's HTTP status, or 0 when it gave no HTTP answer (api.md
-// types the field as an integer).
+// codeOrZero is the receiver's HTTP status, or 0 when it gave no HTTP answer (the API
+// contract types the field as an integer; see openapi.json).
 func codeOrZero(code *int) int {
 	if code == nil {
 		return 0

@@ -139,9 +139,10 @@ func (p FormPatch) ApplyPatch(f *Form) error {
 	return probs.Err()
 }
 
-// ApplyWebhook applies the webhook fields of p to f, following api.md's transitions:
-// clearing the URL disables delivery, and enabling needs a URL. checkURL validates a
-// new URL (nil error when it may be saved).
+// ApplyWebhook applies the webhook fields of p to f, following the webhook
+// setting's transitions (README, Webhooks): clearing the URL disables delivery,
+// and enabling needs a URL. checkURL validates a new URL (nil error when it may be
+// saved).
 func (p FormPatch) ApplyWebhook(f *Form, checkURL func(string) error) error {
 	if p.WebhookURL.Set {
 		if p.WebhookURL.Null || p.WebhookURL.Value == "" {

@@ -3,7 +3,7 @@ package form
 // QuestionType is one of the 15 kinds of question.
 type QuestionType string
 
-// The question types, in the order api.md lists them.
+// The question types, in the order the API reference lists them.
 const (
 	Text        QuestionType = "text"
 	Textarea    QuestionType = "textarea"

@@ -20,7 +20,7 @@ type vector struct {
 	Expect    expectation      `json:"expect"`
 }
 
-// vectorQuestion is a question in the JSON shape of api.md.
+// vectorQuestion is a question in the JSON shape of the API (openapi.json).
 type vectorQuestion struct {
 	ID               int64                  `json:"id"`
 	Order            int                    `json:"order"`

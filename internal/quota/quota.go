@@ -23,7 +23,7 @@ type Plan struct {
 // Plans are the plans by tier.
 type Plans map[string]Plan
 
-// DefaultPlans are the plans as decisions.md sets them.
+// DefaultPlans are the plans of the README's "Plans and limits" table.
 func DefaultPlans() Plans {
 	return Plans{
 		"free":    {Tier: "free", DailyLimit: 1000, MonthlyAllowance: 100},
@@ -143,7 +143,7 @@ func cycleStart(created time.Time, y int, m time.Month) time.Time {
 // Costs are the credit prices of the AI operations, by usage-history endpoint name.
 type Costs map[string]int
 
-// DefaultCosts are decisions.md's default prices.
+// DefaultCosts are the default prices (README, "AI: generation, analytics, chat").
 func DefaultCosts() Costs {
 	return Costs{"forms.generate": 5, "analytics.generate": 10, "chat.message": 2}
 }
