@@ -28,7 +28,7 @@ func (a *API) createForm(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	if err := a.prepareNewForm(r, f); err == nil {
+	if err = a.prepareNewForm(r, f); err == nil {
 		err = a.store.CreateForm(r.Context(), f)
 	}
 	if err != nil {
