@@ -1,7 +1,6 @@
 package storetest_test
 
 import (
-	"sync"
 	"testing"
 	"time"
 
@@ -121,24 +120,10 @@ func TestConcurrentChargesForTheLastCredits(t *testing.T) {
 		f := newForm(t, stores[0], acct, "Chat", "Q")
 		conv, err := stores[0].CreateConversation(ctx, f.ID)
 		must(t, err)
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		codes := map[form.Code]int{}
-		for i := range 10 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, _, err := stores[i%2].AddExchange(ctx, conv.ID, "q", "a", charge(acct, free, "chat.message", 3, f))
-				code := form.Code("ok")
-				if err != nil {
-					code = form.ErrorCode(err)
-				}
-				mu.Lock()
-				codes[code]++
-				mu.Unlock()
-			}()
-		}
-		wg.Wait()
+		codes := race(10, func(i int) error {
+			_, _, err := stores[i%2].AddExchange(ctx, conv.ID, "q", "a", charge(acct, free, "chat.message", 3, f))
+			return err
+		})
 		if codes["ok"] != 3 || codes[form.InsufficientCredits] != 7 {
 			t.Fatalf("outcomes %v, want 3 ok and 7 insufficient_credits", codes)
 		}

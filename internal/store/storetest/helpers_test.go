@@ -190,3 +190,26 @@ func getForm(t *testing.T, st *store.Store, acct *store.Account, id int64) *form
 }
 
 func hashOf(key string) string { return auth.Hash(key) }
+
+// race runs fn(0) … fn(n-1) at once and counts their outcomes by error code, "ok"
+// for success.
+func race(n int, fn func(i int) error) map[form.Code]int {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	codes := map[form.Code]int{}
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code := form.Code("ok")
+			if err := fn(i); err != nil {
+				code = form.ErrorCode(err)
+			}
+			mu.Lock()
+			codes[code]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return codes
+}

@@ -3,7 +3,6 @@ package storetest_test
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 
 	"forma/internal/form"
@@ -182,27 +181,13 @@ func TestConcurrentCompletionsOfOneSession(t *testing.T) {
 		hooked(t, stores[0], acct, f, "https://example.com/hook")
 		_, err := stores[0].StartSession(ctx, f.ID, "race")
 		must(t, err)
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		codes := map[form.Code]int{}
-		for i := range 10 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, err := stores[i%2].CompleteSession(ctx, f.ID, "race", func(sub *form.Submission) error {
-					sub.Answers[f.Questions[0].ID] = fmt.Sprint(i)
-					return nil
-				})
-				code := form.Code("ok")
-				if err != nil {
-					code = form.ErrorCode(err)
-				}
-				mu.Lock()
-				codes[code]++
-				mu.Unlock()
-			}()
-		}
-		wg.Wait()
+		codes := race(10, func(i int) error {
+			_, err := stores[i%2].CompleteSession(ctx, f.ID, "race", func(sub *form.Submission) error {
+				sub.Answers[f.Questions[0].ID] = fmt.Sprint(i)
+				return nil
+			})
+			return err
+		})
 		if codes["ok"] != 1 || codes[form.AlreadyCompleted] != 9 {
 			t.Fatalf("outcomes %v, want 1 ok and 9 already_completed", codes)
 		}
