@@ -752,6 +752,11 @@ func (b *browserEnv) testScreenshots(t *testing.T) {
 		b.open(t, ctx, f)
 		run(t, ctx,
 			chromedp.SendKeys(chromedp.ID(f.field(t, "Name")), "Ada Lovelace"),
+			// Answers the server refuses, so that the error shot shows several kinds.
+			chromedp.SendKeys(chromedp.ID(f.field(t, "Email")), "ada@example"),
+			chromedp.SendKeys(chromedp.ID(f.field(t, "Phone")), "12345"),
+			chromedp.SendKeys(chromedp.ID(f.field(t, "Website")), "ada.example.com"),
+			chromedp.SendKeys(chromedp.ID(f.field(t, "Expected")), "50"),
 			clickLabel(f.field(t, "Rating")+"_3"),
 			clickLabel(f.field(t, "Remote")+"_0"),
 			clickLabel(f.field(t, "Languages")+"_0"),
