@@ -329,6 +329,40 @@ func TestPageRendersEveryType(t *testing.T) {
 	if r := env.Do("GET", "/assets/nope.js", "", nil); r.Status != http.StatusNotFound {
 		t.Errorf("unknown asset: %d", r.Status)
 	}
+	checkModules(t, env, page)
+}
+
+// checkModules checks the page script's ES modules: the entry is a module script,
+// the others are preloaded, all from one versioned folder and cacheable for a
+// year; a page of an older version still gets them, revalidated.
+func checkModules(t *testing.T, env *servertest.Env, page string) {
+	t.Helper()
+	mustMatch(t, page, `<script type="module" src="/assets/form/[0-9a-f]+/main\.js"></script>`)
+	found := regexp.MustCompile(`(?:<script type="module" src|<link rel="modulepreload" href)="/assets/form/([0-9a-f]+)/([a-z]+\.js)"`).FindAllStringSubmatch(page, -1)
+	names := map[string]bool{}
+	for _, m := range found {
+		if m[1] != found[0][1] {
+			t.Errorf("modules from two versions: %s and %s", found[0][1], m[1])
+		}
+		names[m[2]] = true
+		a := env.Do("GET", "/assets/form/"+m[1]+"/"+m[2], "", nil)
+		mustStatus(t, a, http.StatusOK)
+		if ct, cc := a.Header.Get("Content-Type"), a.Header.Get("Cache-Control"); ct != "text/javascript; charset=utf-8" || !strings.Contains(cc, "immutable") {
+			t.Errorf("%s: Content-Type %q, Cache-Control %q", m[2], ct, cc)
+		}
+		if old := env.Do("GET", "/assets/form/0123456789abcdef/"+m[2], "", nil); old.Status != http.StatusOK ||
+			old.Header.Get("Cache-Control") != "public, no-cache" || !bytes.Equal(old.Body, a.Body) {
+			t.Errorf("%s under another version: %d, Cache-Control %q", m[2], old.Status, old.Header.Get("Cache-Control"))
+		}
+	}
+	for _, want := range []string{"main.js", "catalogue.js", "messages.js", "state.js", "steps.js", "uploads.js", "visibility.js"} {
+		if !names[want] {
+			t.Errorf("the page does not load the module %s (it loads %v)", want, names)
+		}
+	}
+	if r := env.Do("GET", "/assets/form/"+found[0][1]+"/nope.js", "", nil); r.Status != http.StatusNotFound {
+		t.Errorf("unknown module: %d", r.Status)
+	}
 }
 
 func TestPageNotFound(t *testing.T) {

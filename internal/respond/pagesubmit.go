@@ -155,7 +155,7 @@ func (h *Handler) collectAnswers(r *http.Request, f *form.Form, st *pageState) m
 		key := strconv.FormatInt(q.ID, 10)
 		if q.Type == form.FileUpload {
 			if id, err := h.postedFile(r, f, q, st); err != nil {
-				st.Errors[q.ID] = errorText(err)
+				st.Errors[q.ID] = form.Sentence(err)
 			} else if id != "" {
 				raw[key], _ = json.Marshal(id)
 			}
@@ -163,7 +163,7 @@ func (h *Handler) collectAnswers(r *http.Request, f *form.Form, st *pageState) m
 		}
 		v, err := form.ParseFormValue(q, st.Values[q.ID])
 		if err != nil {
-			st.Errors[q.ID] = errorText(err)
+			st.Errors[q.ID] = form.Sentence(err)
 			continue
 		}
 		raw[key] = v
@@ -186,7 +186,7 @@ func (h *Handler) postedFile(r *http.Request, f *form.Form, q *form.Question, st
 	}
 	file, err := files[0].Open()
 	if err != nil {
-		return "", err
+		return "", h.uploadError(err)
 	}
 	defer file.Close()
 	u, err := h.storeFile(r.Context(), f, files[0].Filename, file)
@@ -198,8 +198,8 @@ func (h *Handler) postedFile(r *http.Request, f *form.Form, q *form.Question, st
 	return u.ID, nil
 }
 
-// fieldErrors copies per-answer validation errors into st; false when err is not a
-// validation error.
+// fieldErrors copies the sentences of per-answer validation errors into st; false
+// when err is not a validation error.
 func fieldErrors(err error, st *pageState) bool {
 	var fe *form.Error
 	if !errors.As(err, &fe) || fe.Code != form.Invalid {
@@ -211,20 +211,9 @@ func fieldErrors(err error, st *pageState) bool {
 			st.Message = fe.Message
 			continue
 		}
-		st.Errors[id] = p.Message
+		st.Errors[id] = p.Sentence()
 	}
 	return true
-}
-
-func errorText(err error) string {
-	var fe *form.Error
-	if errors.As(err, &fe) {
-		if len(fe.Fields) > 0 {
-			return fe.Fields[0].Message
-		}
-		return fe.Message
-	}
-	return "could not be read"
 }
 
 // fieldName is the name of a question's input in the HTML form.
