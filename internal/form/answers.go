@@ -71,25 +71,26 @@ func ValidateAnswer(q *Question, raw json.RawMessage) (any, error) {
 		return nil, nil
 	}
 	if !json.Valid(raw) {
-		return nil, invalidAnswer("must be valid JSON")
+		return nil, invalidAnswer(MsgMalformed)
 	}
 	check, ok := answerCheckers[q.Type]
 	if !ok {
-		return nil, invalidAnswer("belongs to a question of unknown type %q", q.Type)
+		return nil, invalidAnswer(MsgUnknownType, strconv.Quote(string(q.Type)))
 	}
 	return check(q, raw)
 }
 
-// invalidAnswer returns the error of an invalid answer.
-func invalidAnswer(format string, args ...any) error {
-	return Errorf(Invalid, format, args...)
+// invalidAnswer returns the error of an invalid answer: the catalogued problem
+// code with its parameter values.
+func invalidAnswer(code MessageCode, values ...string) error {
+	return Refuse(Invalid, "", NewReason(code, values...))
 }
 
 // wrongKind is the error of a JSON value of the wrong kind.
 func wrongKind(want string, raw json.RawMessage) error {
 	names := map[string]string{"string": "a string", "number": "a number", "bool": "true or false",
 		"array": "an array", "object": "an object"}
-	return invalidAnswer("must be %s, not %s", want, names[jsonKind(raw)])
+	return invalidAnswer(MsgWrongKind, want, names[jsonKind(raw)])
 }
 
 // stringAnswer returns a checker of JSON string answers: blank strings are
@@ -107,7 +108,7 @@ func stringAnswer(trim bool, check func(q *Question, s string) error) answerChec
 			s = strings.TrimSpace(s)
 		}
 		if strings.ContainsRune(s, 0) {
-			return nil, invalidAnswer("must not contain NUL characters")
+			return nil, invalidAnswer(MsgNUL)
 		}
 		if err := check(q, s); err != nil {
 			return nil, err
@@ -122,7 +123,7 @@ func checkText(q *Question, s string) error {
 		limit = MaxTextareaAnswerLen
 	}
 	if n := utf8.RuneCountInString(s); n > limit {
-		return invalidAnswer("must be at most %d characters (got %d)", limit, n)
+		return invalidAnswer(MsgTextTooLong, strconv.Itoa(limit), strconv.Itoa(n))
 	}
 	return nil
 }
@@ -131,14 +132,11 @@ func checkText(q *Question, s string) error {
 // whose domain is a dotted host name.
 func checkEmail(_ *Question, s string) error {
 	if len(s) > MaxEmailAnswerLen {
-		return invalidAnswer("must be at most %d characters", MaxEmailAnswerLen)
+		return invalidAnswer(MsgTooLong, strconv.Itoa(MaxEmailAnswerLen))
 	}
 	a, err := mail.ParseAddress(s)
-	if err != nil || a.Name != "" || a.Address != s {
-		return invalidAnswer("must be a valid email address")
-	}
-	if !hostName(s[strings.LastIndexByte(s, '@')+1:]) {
-		return invalidAnswer("must be a valid email address")
+	if err != nil || a.Name != "" || a.Address != s || !hostName(s[strings.LastIndexByte(s, '@')+1:]) {
+		return invalidAnswer(MsgEmail)
 	}
 	return nil
 }
@@ -164,7 +162,7 @@ func hostName(domain string) bool {
 // checkPhone accepts digits with the separators + ( ) - . and spaces.
 func checkPhone(_ *Question, s string) error {
 	if len(s) > MaxPhoneAnswerLen {
-		return invalidAnswer("must be at most %d characters", MaxPhoneAnswerLen)
+		return invalidAnswer(MsgTooLong, strconv.Itoa(MaxPhoneAnswerLen))
 	}
 	digits := 0
 	for _, r := range s {
@@ -172,11 +170,11 @@ func checkPhone(_ *Question, s string) error {
 		case r >= '0' && r <= '9':
 			digits++
 		case !strings.ContainsRune("+ -.()", r):
-			return invalidAnswer("must be a phone number: digits, optionally with + ( ) - . and spaces")
+			return invalidAnswer(MsgPhoneCharacters)
 		}
 	}
 	if digits < MinPhoneDigits || digits > MaxPhoneDigits {
-		return invalidAnswer("must have %d to %d digits", MinPhoneDigits, MaxPhoneDigits)
+		return invalidAnswer(MsgPhoneDigits, strconv.Itoa(MinPhoneDigits), strconv.Itoa(MaxPhoneDigits))
 	}
 	return nil
 }
@@ -184,38 +182,38 @@ func checkPhone(_ *Question, s string) error {
 // checkURL accepts an absolute http or https URL with a host and no white space.
 func checkURL(_ *Question, s string) error {
 	if n := utf8.RuneCountInString(s); n > MaxURLAnswerLen {
-		return invalidAnswer("must be at most %d characters", MaxURLAnswerLen)
+		return invalidAnswer(MsgTooLong, strconv.Itoa(MaxURLAnswerLen))
 	}
 	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
-		return invalidAnswer("must be a URL without spaces")
+		return invalidAnswer(MsgURLSpaces)
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
-		return invalidAnswer("must be an http or https URL, such as https://example.com")
+		return invalidAnswer(MsgURL)
 	}
 	return nil
 }
 
 func checkDate(_ *Question, s string) error {
 	if !datePattern.MatchString(s) {
-		return invalidAnswer("must be a date as YYYY-MM-DD")
+		return invalidAnswer(MsgDateFormat)
 	}
 	if _, err := time.Parse(time.DateOnly, s); err != nil {
-		return invalidAnswer("must be a real calendar date (%s is not)", s)
+		return invalidAnswer(MsgDateCalendar, s)
 	}
 	return nil
 }
 
 func checkTime(_ *Question, s string) error {
 	if !timePattern.MatchString(s) {
-		return invalidAnswer("must be a time as HH:MM (24-hour, 00:00 to 23:59)")
+		return invalidAnswer(MsgTimeFormat)
 	}
 	return nil
 }
 
 func checkSelect(q *Question, s string) error {
 	if !slices.Contains(q.Options, s) {
-		return invalidAnswer("must be one of: %s", optionList(q.Options))
+		return invalidAnswer(MsgOption, optionList(q.Options))
 	}
 	return nil
 }
@@ -242,7 +240,7 @@ func uploadAnswer(_ *Question, raw json.RawMessage) (any, error) {
 		return nil, nil
 	}
 	if !uploadIDPattern.MatchString(s) {
-		return nil, invalidAnswer("must be an upload id (as returned by the upload endpoint)")
+		return nil, invalidAnswer(MsgUploadID)
 	}
 	return s, nil
 }
@@ -255,7 +253,7 @@ func numberAnswer(check func(q *Question, f float64) error) answerChecker {
 		}
 		var f float64
 		if json.Unmarshal(raw, &f) != nil || !finite(f) {
-			return nil, invalidAnswer("must be a finite number")
+			return nil, invalidAnswer(MsgFiniteNumber)
 		}
 		if err := check(q, f); err != nil {
 			return nil, err
@@ -271,11 +269,11 @@ func checkCurrency(q *Question, f float64) error {
 	}
 	switch {
 	case c.Min != nil && c.Max != nil && (f < *c.Min || f > *c.Max):
-		return invalidAnswer("must be between %s and %s", formatNum(*c.Min), formatNum(*c.Max))
+		return invalidAnswer(MsgBetween, formatNum(*c.Min), formatNum(*c.Max))
 	case c.Min != nil && f < *c.Min:
-		return invalidAnswer("must be at least %s", formatNum(*c.Min))
+		return invalidAnswer(MsgAtLeast, formatNum(*c.Min))
 	case c.Max != nil && f > *c.Max:
-		return invalidAnswer("must be at most %s", formatNum(*c.Max))
+		return invalidAnswer(MsgAtMost, formatNum(*c.Max))
 	}
 	return nil
 }
@@ -291,15 +289,14 @@ func checkSlider(q *Question, f float64) error {
 	k := (f - s.Min) / s.Step
 	onStep := math.Abs(k-math.Round(k)) <= 1e-9*math.Max(1, math.Abs(k))
 	if f < s.Min-tolerance || f > s.Max+tolerance || !onStep {
-		return invalidAnswer("must be between %s and %s in steps of %s",
-			formatNum(s.Min), formatNum(s.Max), formatNum(s.Step))
+		return invalidAnswer(MsgSliderStep, formatNum(s.Min), formatNum(s.Max), formatNum(s.Step))
 	}
 	return nil
 }
 
 func checkRating(_ *Question, f float64) error {
 	if f != math.Trunc(f) || f < MinRating || f > MaxRating {
-		return invalidAnswer("must be a whole number from %d to %d", MinRating, MaxRating)
+		return invalidAnswer(MsgRating, strconv.Itoa(MinRating), strconv.Itoa(MaxRating))
 	}
 	return nil
 }
@@ -335,11 +332,11 @@ func multiSelectAnswer(q *Question, raw json.RawMessage) (any, error) {
 		s, ok := item.(string)
 		switch {
 		case !ok:
-			return nil, invalidAnswer("must be an array of strings")
+			return nil, invalidAnswer(MsgOptionStrings)
 		case !slices.Contains(q.Options, s):
-			return nil, invalidAnswer("%s is not one of: %s", quoteShort(s), optionList(q.Options))
+			return nil, invalidAnswer(MsgOptionUnknown, quoteShort(s), optionList(q.Options))
 		case chosen[s]:
-			return nil, invalidAnswer("must not list %s twice", quoteShort(s))
+			return nil, invalidAnswer(MsgOptionTwice, quoteShort(s))
 		}
 		chosen[s] = true
 	}
@@ -372,9 +369,9 @@ func quoteShort(s string) string {
 func ParseFormValue(q *Question, values []string) (json.RawMessage, error) {
 	switch {
 	case q.Type == FileUpload:
-		return nil, invalidAnswer("must be uploaded as a file")
+		return nil, invalidAnswer(MsgUploadAsFile)
 	case !q.Type.Valid():
-		return nil, invalidAnswer("belongs to a question of unknown type %q", q.Type)
+		return nil, invalidAnswer(MsgUnknownType, strconv.Quote(string(q.Type)))
 	case q.Type == MultiSelect:
 		return multiFormValue(values)
 	}
@@ -396,7 +393,7 @@ func singleFormValue(values []string) (string, error) {
 			continue
 		}
 		if v != "" {
-			return "", invalidAnswer("must have a single value")
+			return "", invalidAnswer(MsgSingleValue)
 		}
 		v = s
 	}
@@ -432,7 +429,7 @@ func convertFormValue(t QuestionType, v string) (json.RawMessage, error) {
 func formNumber(v string) (json.RawMessage, error) {
 	f, err := strconv.ParseFloat(v, 64)
 	if !decimalPattern.MatchString(v) || err != nil {
-		return nil, invalidAnswer("must be a number")
+		return nil, invalidAnswer(MsgNumber)
 	}
 	return json.Marshal(f)
 }
@@ -444,5 +441,5 @@ func formBool(v string) (json.RawMessage, error) {
 	case "false", "no", "off", "0":
 		return json.RawMessage("false"), nil
 	}
-	return nil, invalidAnswer("must be yes or no")
+	return nil, invalidAnswer(MsgYesNo)
 }

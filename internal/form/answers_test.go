@@ -147,7 +147,18 @@ func TestValidateAnswerInvalid(t *testing.T) {
 			if msg := err.(*Error).Message; !strings.Contains(msg, c.msg) {
 				t.Errorf("%s %s: message %q, want it to contain %q", typ, short(c.raw), msg, c.msg)
 			}
+			checkCatalogued(t, err)
 		}
+	}
+}
+
+// checkCatalogued checks that an answer's error is a catalogued problem whose API
+// text is its message.
+func checkCatalogued(t *testing.T, err error) {
+	t.Helper()
+	e := err.(*Error)
+	if _, ok := catalogue[e.Reason.Code]; !ok || e.Reason.text() != e.Message {
+		t.Errorf("%q: reason %+v is not catalogued or says %q", e.Message, e.Reason, e.Reason.text())
 	}
 }
 
@@ -185,9 +196,12 @@ func TestValidateAnswerMalformedAndUnknownType(t *testing.T) {
 		t.Error("malformed JSON accepted")
 	}
 	_, err := ValidateAnswer(&Question{Type: "colour"}, json.RawMessage(`"red"`))
-	if err == nil || !strings.Contains(err.Error(), "unknown type") {
-		t.Errorf("unknown type: %v", err)
+	if err == nil || err.(*Error).Message != `belongs to a question of unknown type "colour"` {
+		t.Fatalf("unknown type: %v", err)
 	}
+	checkCatalogued(t, err)
+	_, err = ValidateAnswer(&Question{Type: Text}, json.RawMessage(`"open`))
+	checkCatalogued(t, err)
 }
 
 func TestSliderSteps(t *testing.T) {
@@ -318,7 +332,9 @@ func TestParseFormValueErrors(t *testing.T) {
 		got, err := ParseFormValue(q, c.values)
 		if err == nil || ErrorCode(err) != Invalid || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s %q = %s, %v; want an error containing %q", c.typ, c.values, got, err, c.msg)
+			continue
 		}
+		checkCatalogued(t, err)
 	}
 }
 

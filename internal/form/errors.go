@@ -25,9 +25,13 @@ const (
 )
 
 // FieldError names one invalid field of a request and says what is wrong with it.
+// A catalogued problem (messages.go) also carries its Reason: respondent endpoints
+// send its code and params, from which a page picks the respondent's sentence. No
+// /api/v1 error is catalogued, so their bodies stay {field, message}.
 type FieldError struct {
 	Field   string `json:"field"`
 	Message string `json:"message"`
+	Reason
 }
 
 // Error is the one error type of the domain: a code, a message that is safe to show
@@ -38,6 +42,8 @@ type Error struct {
 	Fields  []FieldError
 	// Extra holds additional body fields where the contract defines them (429).
 	Extra map[string]any
+	// Reason is the catalogued problem Message says, when it is one (Refuse).
+	Reason Reason
 }
 
 // Error implements the error interface.

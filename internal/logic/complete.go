@@ -2,7 +2,6 @@ package logic
 
 import (
 	"encoding/json"
-	"errors"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -29,10 +28,10 @@ func Complete(questions []form.Question, raw map[string]json.RawMessage) (*form.
 		switch {
 		case !result.Visible[q.ID]:
 			delete(answers, q.ID)
-		case invalid[q.ID] != "":
-			p.Add(answerField(q.ID), "%s", invalid[q.ID])
+		case invalid[q.ID] != nil:
+			p.AddError(answerField(q.ID), invalid[q.ID])
 		case q.Required && answers[q.ID] == nil:
-			p.Add(answerField(q.ID), "is required")
+			p.AddReason(answerField(q.ID), form.NewReason(form.MsgRequired))
 		}
 	}
 	addUnknownKeys(ordered, raw, &p)
@@ -55,8 +54,8 @@ func Validate(questions []form.Question, raw map[string]json.RawMessage) (map[in
 	answers, invalid := validateAll(ordered, raw)
 	var p form.Problems
 	for _, q := range ordered {
-		if msg := invalid[q.ID]; msg != "" {
-			p.Add(answerField(q.ID), "%s", msg)
+		if err := invalid[q.ID]; err != nil {
+			p.AddError(answerField(q.ID), err)
 		}
 	}
 	addUnknownKeys(ordered, raw, &p)
@@ -67,10 +66,10 @@ func Validate(questions []form.Question, raw map[string]json.RawMessage) (map[in
 }
 
 // validateAll validates the answer to each question that raw holds. It returns the
-// valid, non-empty answers and the message of each invalid one.
-func validateAll(questions []form.Question, raw map[string]json.RawMessage) (map[int64]any, map[int64]string) {
+// valid, non-empty answers and the error of each invalid one.
+func validateAll(questions []form.Question, raw map[string]json.RawMessage) (map[int64]any, map[int64]error) {
 	answers := make(map[int64]any, len(raw))
-	invalid := map[int64]string{}
+	invalid := map[int64]error{}
 	for i := range questions {
 		q := &questions[i]
 		value, ok := raw[answerKey(q.ID)]
@@ -80,7 +79,7 @@ func validateAll(questions []form.Question, raw map[string]json.RawMessage) (map
 		v, err := form.ValidateAnswer(q, value)
 		switch {
 		case err != nil:
-			invalid[q.ID] = errorMessage(err)
+			invalid[q.ID] = err
 		case v != nil:
 			answers[q.ID] = v
 		}
@@ -103,7 +102,7 @@ func addUnknownKeys(questions []form.Question, raw map[string]json.RawMessage, p
 	}
 	slices.Sort(unknown)
 	for _, k := range unknown {
-		p.Add("answers."+shorten(k), "is not a question of this form")
+		p.AddReason("answers."+shorten(k), form.NewReason(form.MsgUnknownQuestion))
 	}
 }
 
@@ -127,15 +126,6 @@ func logicAnswers(answers map[int64]any) Answers {
 func answerKey(id int64) string { return strconv.FormatInt(id, 10) }
 
 func answerField(id int64) string { return "answers." + answerKey(id) }
-
-// errorMessage is the message of a validation error, without its code.
-func errorMessage(err error) string {
-	var e *form.Error
-	if errors.As(err, &e) {
-		return e.Message
-	}
-	return err.Error()
-}
 
 // shorten cuts a client-sent key to 40 characters for a field name.
 func shorten(s string) string {

@@ -64,6 +64,12 @@ func fieldsOf(t *testing.T, err error) []form.FieldError {
 	return e.Fields
 }
 
+// fe is the field error of a catalogued problem: the API message it must keep, and
+// its reason.
+func fe(field, message string, code form.MessageCode, values ...string) form.FieldError {
+	return form.FieldError{Field: field, Message: message, Reason: form.NewReason(code, values...)}
+}
+
 func TestCompleteAccepts(t *testing.T) {
 	score := func(f float64) *float64 { return &f }
 	cases := []struct {
@@ -108,26 +114,26 @@ func TestCompleteRejects(t *testing.T) {
 		fields  []form.FieldError
 	}{
 		{"nothing", `{}`, []form.FieldError{
-			{Field: "answers.1", Message: "is required"}, {Field: "answers.2", Message: "is required"},
-			{Field: "answers.6", Message: "is required"}}},
+			fe("answers.1", "is required", form.MsgRequired), fe("answers.2", "is required", form.MsgRequired),
+			fe("answers.6", "is required", form.MsgRequired)}},
 		{"required visible missing", `{"1":"Ada","2":true,"6":5}`, []form.FieldError{
-			{Field: "answers.3", Message: "is required"}}},
+			fe("answers.3", "is required", form.MsgRequired)}},
 		{"blank is missing", `{"1":"  ","2":false,"6":5}`, []form.FieldError{
-			{Field: "answers.1", Message: "is required"}}},
+			fe("answers.1", "is required", form.MsgRequired)}},
 		{"unknown question", `{"1":"Ada","2":false,"6":5,"99":"x"}`, []form.FieldError{
-			{Field: "answers.99", Message: "is not a question of this form"}}},
+			fe("answers.99", "is not a question of this form", form.MsgUnknownQuestion)}},
 		{"key not a number", `{"1":"Ada","2":false,"6":5,"name":"x","01":"y"}`, []form.FieldError{
-			{Field: "answers.01", Message: "is not a question of this form"},
-			{Field: "answers.name", Message: "is not a question of this form"}}},
+			fe("answers.01", "is not a question of this form", form.MsgUnknownQuestion),
+			fe("answers.name", "is not a question of this form", form.MsgUnknownQuestion)}},
 		{"all problems in form order", `{"zz":1,"6":4.5,"4":"Green","2":true,"1":5,"3":"nope","5":["A","A"]}`, []form.FieldError{
-			{Field: "answers.1", Message: "must be a string, not a number"},
-			{Field: "answers.3", Message: "must be a valid email address"},
-			{Field: "answers.4", Message: "must be one of: Red, Blue"},
-			{Field: "answers.5", Message: `must not list "A" twice`},
-			{Field: "answers.6", Message: "must be a whole number from 1 to 5"},
-			{Field: "answers.zz", Message: "is not a question of this form"}}},
+			fe("answers.1", "must be a string, not a number", form.MsgWrongKind, "a string", "a number"),
+			fe("answers.3", "must be a valid email address", form.MsgEmail),
+			fe("answers.4", "must be one of: Red, Blue", form.MsgOption, "Red, Blue"),
+			fe("answers.5", `must not list "A" twice`, form.MsgOptionTwice, `"A"`),
+			fe("answers.6", "must be a whole number from 1 to 5", form.MsgRating, "1", "5"),
+			fe("answers.zz", "is not a question of this form", form.MsgUnknownQuestion)}},
 		{"invalid visible answer reported once", `{"1":"Ada","2":"yes","6":5}`, []form.FieldError{
-			{Field: "answers.2", Message: "must be true or false, not a string"}}},
+			fe("answers.2", "must be true or false, not a string", form.MsgWrongKind, "true or false", "a string")}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -208,9 +214,9 @@ func TestValidatePartial(t *testing.T) {
 	}
 	_, err = Validate(completeForm(t), rawAnswers(t, `{"x":1,"6":9,"2":false,"3":"bad"}`))
 	want2 := []form.FieldError{
-		{Field: "answers.3", Message: "must be a valid email address"},
-		{Field: "answers.6", Message: "must be a whole number from 1 to 5"},
-		{Field: "answers.x", Message: "is not a question of this form"},
+		fe("answers.3", "must be a valid email address", form.MsgEmail),
+		fe("answers.6", "must be a whole number from 1 to 5", form.MsgRating, "1", "5"),
+		fe("answers.x", "is not a question of this form", form.MsgUnknownQuestion),
 	}
 	if got := fieldsOf(t, err); !reflect.DeepEqual(got, want2) {
 		t.Errorf("fields = %v, want %v", got, want2)

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +18,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -108,7 +112,10 @@ func TestBrowser(t *testing.T) {
 	t.Run("MultiStepSkipEndFormResume", b.testMultiStep)
 	t.Run("ServerErrorsKeepAnswers", b.testServerErrors)
 	t.Run("NoJavaScript", b.testNoJavaScript)
+	t.Run("ModulesFailToLoad", b.testModulesFailToLoad)
 	t.Run("LogicVectorsInBrowser", b.testLogicVectors)
+	t.Run("SameSentenceServerAndScript", b.testSameSentences)
+	t.Run("CatalogueSentencesInScript", b.testCatalogueInScript)
 	t.Run("Screenshots", b.testScreenshots)
 }
 
@@ -661,6 +668,36 @@ func (b *browserEnv) testNoJavaScript(t *testing.T) {
 	})
 }
 
+// testModulesFailToLoad checks the fallback when the page script's modules do not
+// arrive (boot.js has marked the page for them already): the page becomes the
+// plain form again, every question of a multi-step form on it.
+func (b *browserEnv) testModulesFailToLoad(t *testing.T) {
+	f := allTypesForm(t, b.env, b.key, "multi-step")
+	ctx := b.tab(t)
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{
+		URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/assets/form/*", Block: true}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.open(t, ctx, f)
+	waitFor(t, ctx, `document.readyState === "complete"`)
+	state := eval[map[string]any](t, ctx, `({
+		js: document.documentElement.classList.contains("js"),
+		logic: typeof FormaLogic,
+		shown: Array.prototype.filter.call(document.querySelectorAll(".q"), function (q) { return q.offsetParent !== null; }).length,
+		progress: document.getElementById("forma-progress").offsetParent !== null
+	})`)
+	want := map[string]any{"js": false, "logic": "object", "shown": 15.0, "progress": false}
+	for k, w := range want {
+		if state[k] != w {
+			t.Errorf("%s = %v, want %v", k, state[k], w)
+		}
+	}
+}
+
 // vector is a case of internal/logic/testdata/vectors.json.
 type vector struct {
 	Name      string          `json:"name"`
@@ -752,6 +789,11 @@ func (b *browserEnv) testScreenshots(t *testing.T) {
 		b.open(t, ctx, f)
 		run(t, ctx,
 			chromedp.SendKeys(chromedp.ID(f.field(t, "Name")), "Ada Lovelace"),
+			// Answers the server refuses, so that the error shot shows several kinds.
+			chromedp.SendKeys(chromedp.ID(f.field(t, "Email")), "ada@example"),
+			chromedp.SendKeys(chromedp.ID(f.field(t, "Phone")), "12345"),
+			chromedp.SendKeys(chromedp.ID(f.field(t, "Website")), "ada.example.com"),
+			chromedp.SendKeys(chromedp.ID(f.field(t, "Expected")), "50"),
 			clickLabel(f.field(t, "Rating")+"_3"),
 			clickLabel(f.field(t, "Remote")+"_0"),
 			clickLabel(f.field(t, "Languages")+"_0"),
@@ -781,4 +823,125 @@ func (b *browserEnv) testScreenshots(t *testing.T) {
 	b.open(t, ctx, ms)
 	shot(ctx, "phone-nojs-multistep.png")
 	t.Logf("screenshots in %s", dir)
+}
+
+// errorText is the error shown on question id, once it shows.
+func errorText(t *testing.T, ctx context.Context, id int64) string {
+	t.Helper()
+	sel := fmt.Sprintf("#q_%d-error", id)
+	waitFor(t, ctx, `!document.querySelector("`+sel+`").hidden`)
+	return eval[string](t, ctx, `document.querySelector("`+sel+` .error-text").textContent`)
+}
+
+var pageErrorRE = regexp.MustCompile(`<p class="error-message" id="q_(\d+)-error"><span class="vh">Error: </span><span class="error-text">([^<]*)</span>`)
+
+// testSameSentences checks that a problem reads the same whoever finds it: the
+// page script before posting (required, not a number), the server answering the
+// script's session save (email, currency range, with parameters), and the server
+// rendering the page of a post without JavaScript; all from the catalogue.
+func (b *browserEnv) testSameSentences(t *testing.T) {
+	f := allTypesForm(t, b.env, b.key, "multi-step")
+	name, email, age, salary := f.qid(t, "Name"), f.qid(t, "Email"), f.qid(t, "Age"), f.qid(t, "Expected")
+	next := chromedp.Click(chromedp.ID("forma-next"))
+	ctx := b.tab(t)
+	b.open(t, ctx, f)
+	script := map[int64]string{}
+
+	waitFor(t, ctx, shown(name))
+	run(t, ctx, next)
+	script[name] = errorText(t, ctx, name) // found by the script
+	run(t, ctx, chromedp.SendKeys(chromedp.ID(f.field(t, "Name")), "Ada"), next)
+	waitFor(t, ctx, shown(f.qid(t, "About")))
+	run(t, ctx, next)
+	waitFor(t, ctx, shown(email))
+	run(t, ctx, chromedp.SendKeys(chromedp.ID(f.field(t, "Email")), "ada@example"), next)
+	script[email] = errorText(t, ctx, email) // refused by the session save
+	run(t, ctx, setValue("#"+f.field(t, "Email"), "ada@example.com"), next)
+	waitFor(t, ctx, shown(age))
+	run(t, ctx, chromedp.SendKeys(chromedp.ID(f.field(t, "Age")), "e"), next)
+	script[age] = errorText(t, ctx, age) // the browser's badInput
+	run(t, ctx, setValue("#"+f.field(t, "Age"), "36"), next)
+	for _, q := range []string{"Phone", "Website", "Start date", "Best time", "Team", "Languages", "Rating", "Confidence", "Remote", "CV"} {
+		waitFor(t, ctx, shown(f.qid(t, q)))
+		run(t, ctx, next)
+	}
+	waitFor(t, ctx, shown(salary))
+	run(t, ctx, chromedp.SendKeys(chromedp.ID(f.field(t, "Expected")), "50"), next)
+	script[salary] = errorText(t, ctx, salary)
+
+	// The same answers posted without JavaScript (a value that is not a number
+	// is refused before the others are validated, so it goes on its own).
+	_, page := getPage(t, b.env, f.Share)
+	server := map[int64]string{}
+	for _, answers := range [][][2]string{
+		{{f.field(t, "Email"), "ada@example"}, {f.field(t, "Expected"), "50"}},
+		{{f.field(t, "Name"), "Ada"}, {f.field(t, "Email"), "ada@example.com"}, {f.field(t, "Age"), "e"}},
+	} {
+		resp := postPage(t, b.env, f.Share, append([][2]string{{"_started", startToken(t, page)}, {"website", ""}}, answers...))
+		mustStatus(t, resp, http.StatusBadRequest)
+		for _, m := range pageErrorRE.FindAllStringSubmatch(string(resp.Body), -1) {
+			var id int64
+			fmt.Sscan(m[1], &id)
+			server[id] = html.UnescapeString(m[2])
+		}
+	}
+	catalogue := map[int64]string{
+		name:   form.NewReason(form.MsgRequired).Sentence(),
+		email:  form.NewReason(form.MsgEmail).Sentence(),
+		age:    form.NewReason(form.MsgNumber).Sentence(),
+		salary: form.NewReason(form.MsgBetween, "1000", "500000").Sentence(),
+	}
+	for id, want := range catalogue {
+		if script[id] != want || server[id] != want {
+			t.Errorf("question %d: the script says %q, the server's page %q; the catalogue %q", id, script[id], server[id], want)
+		}
+	}
+	if len(server) != len(catalogue) {
+		t.Errorf("the server's page shows errors on %v", server)
+	}
+}
+
+// testCatalogueInScript checks that the page script renders every message of the
+// catalogue, with parameters, exactly as the server does.
+func (b *browserEnv) testCatalogueInScript(t *testing.T) {
+	f := createForm(t, b.env, b.key, map[string]any{"title": "Messages", "questions": []any{map[string]any{"question": "Q"}}}, nil, true)
+	ctx := b.tab(t)
+	b.open(t, ctx, f)
+	type sample struct {
+		Code   form.MessageCode  `json:"code"`
+		Params map[string]string `json:"params"`
+	}
+	var cases []sample
+	var want []string
+	tricky := []string{"1000", `"{max}" & $&`, "a, b, c", "$1 {choice}"}
+	for code, m := range form.Catalogue() {
+		values := make([]string, len(m.Params))
+		for i := range values {
+			values[i] = tricky[i%len(tricky)]
+		}
+		r := form.NewReason(code, values...)
+		cases = append(cases, sample{code, r.Params})
+		want = append(want, r.Sentence())
+	}
+	cases = append(cases, sample{Code: "no_such_code"}, sample{})
+	want = append(want, form.Reason{Code: "no_such_code"}.Sentence(), form.Reason{}.Sentence())
+	input, _ := json.Marshal(cases)
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(function (cases) {
+		var url = document.querySelector('link[rel=modulepreload][href$="/messages.js"]').href;
+		return import(url).then(function (m) {
+			return cases.map(function (c) { return m.sentence(c.code, c.params); });
+		});
+	})(`+string(input)+`)`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d sentences for %d cases", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s %v: the script says %q, the server %q", cases[i].Code, cases[i].Params, got[i], want[i])
+		}
+	}
+	t.Logf("%d catalogue messages render the same in the page script", len(want))
 }

@@ -3,20 +3,16 @@ package respond
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"encoding/json"
 	"html/template"
-	"io/fs"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"forma/internal/form"
+	"forma/internal/httpx"
 	"forma/internal/logic"
 )
 
@@ -26,18 +22,15 @@ import (
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-//go:embed assets/*
-var assetFiles embed.FS
-
 var pageTemplates = template.Must(template.New("pages").ParseFS(templateFiles, "templates/*.html"))
 
 // pageCSP is the Content-Security-Policy of every page. Scripts and styles come
 // only from this server's /assets (no inline script or style: the form definition
-// reaches form.js through a data- attribute); scripts may call back only to this
-// server; the form posts only here. frame-ancestors is open on purpose: forms are
-// meant to be embedded in other sites, and a page holds no credentials and no
-// action but the respondent's own submission, so framing it cannot be abused the
-// way framing a signed-in page can.
+// reaches the page script through a data- attribute); scripts may call back only
+// to this server; the form posts only here. frame-ancestors is open on purpose:
+// forms are meant to be embedded in other sites, and a page holds no credentials
+// and no action but the respondent's own submission, so framing it cannot be
+// abused the way framing a signed-in page can.
 const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors *"
 
@@ -45,7 +38,8 @@ const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-sr
 type pageState struct {
 	// Values holds the raw posted values per question, to fill the inputs again.
 	Values map[int64][]string
-	// Errors holds a message per question.
+	// Errors holds, per question, the sentence a respondent reads about its
+	// problem (form.Sentence: from the catalogue of validation messages).
 	Errors map[int64]string
 	// Files holds the name of a file already uploaded in an earlier, failed attempt;
 	// its upload id is in Values and is posted again in a hidden input.
@@ -56,72 +50,6 @@ type pageState struct {
 	StartToken string
 }
 
-// asset is an embedded file served under /assets/{name}.
-type asset struct {
-	body  []byte
-	ctype string
-	hash  string // first 16 hex digits of the SHA-256 of body
-}
-
-// assets maps a name to its file: the embedded assets/ folder plus logic.js, the
-// browser twin of the server's logic engine.
-var assets = loadAssets()
-
-func loadAssets() map[string]*asset {
-	out := map[string]*asset{}
-	add := func(name string, body []byte) {
-		sum := sha256.Sum256(body)
-		ctype := "application/octet-stream"
-		switch {
-		case strings.HasSuffix(name, ".js"):
-			ctype = "text/javascript; charset=utf-8"
-		case strings.HasSuffix(name, ".css"):
-			ctype = "text/css; charset=utf-8"
-		case strings.HasSuffix(name, ".svg"):
-			ctype = "image/svg+xml"
-		}
-		out[name] = &asset{body: body, ctype: ctype, hash: hex.EncodeToString(sum[:8])}
-	}
-	entries, err := fs.ReadDir(assetFiles, "assets")
-	if err != nil {
-		panic(err)
-	}
-	for _, e := range entries {
-		body, err := assetFiles.ReadFile("assets/" + e.Name())
-		if err != nil {
-			panic(err)
-		}
-		add(e.Name(), body)
-	}
-	add("logic.js", logic.Script)
-	return out
-}
-
-// assetURL is the versioned URL of an asset: the content hash in the query makes
-// it safe to cache for a year.
-func assetURL(name string) string {
-	return "/assets/" + name + "?v=" + assets[name].hash
-}
-
-// serveAsset serves GET /assets/{name}. A request carrying the current content
-// hash (?v=) may be cached for a year; any other revalidates with the ETag.
-func serveAsset(w http.ResponseWriter, r *http.Request) {
-	a := assets[r.PathValue("name")]
-	if a == nil {
-		http.Error(w, "Not found", http.StatusNotFound)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", a.ctype)
-	h.Set("ETag", `"`+a.hash+`"`)
-	if r.URL.Query().Get("v") == a.hash {
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
-		h.Set("Cache-Control", "public, no-cache")
-	}
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
-}
-
 // pageView is the data of the form page template.
 type pageView struct {
 	PageTitle   string
@@ -130,13 +58,13 @@ type pageView struct {
 	Action      string
 	ShareToken  string
 	MultiStep   bool
-	Definition  string // the public definition as JSON, for form.js
+	Definition  string // the public definition as JSON, for the page script
 	StartToken  string
 	Message     string
 	Summary     []summaryItem
 	HasRequired bool
 	Questions   []questionView
-	Assets      map[string]string
+	Assets      pageAssets
 	Thanks      thanksView
 }
 
@@ -194,22 +122,21 @@ type thanksView struct {
 
 // renderForm writes the form page with status: the questions, filled with
 // st.Values, and st's errors.
-func (h *Handler) renderForm(w http.ResponseWriter, status int, f *form.Form, st pageState) {
+func (h *Handler) renderForm(w http.ResponseWriter, r *http.Request, status int, f *form.Form, st pageState) {
 	v := pageView{
 		Title: f.Title, Description: f.Description, PageTitle: f.Title,
 		Action: "/f/" + f.ShareToken + "/submissions", ShareToken: f.ShareToken,
 		MultiStep: f.DisplayMode == form.MultiStep, StartToken: st.StartToken,
-		Message: st.Message, Assets: assetURLs(),
+		Message: st.Message, Assets: pageAssetURLs,
 		Thanks: thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken},
 	}
 	def, err := json.Marshal(publicDefinition(f))
 	if err != nil {
-		slog.Error("render form page", "err", err)
-		http.Error(w, "Something went wrong on our side. Please try again in a moment.", http.StatusInternalServerError)
+		serverError(w, r, "render form page", err)
 		return
 	}
 	v.Definition = string(def)
-	h.keepUploadNames(f, &st)
+	h.keepUploadNames(r.Context(), f, &st)
 	visible := logic.Evaluate(f.Questions, stateAnswers(f, st)).Visible
 	targets := logicTargets(f)
 	for _, q := range form.InOrder(f.Questions) {
@@ -227,35 +154,34 @@ func (h *Handler) renderForm(w http.ResponseWriter, status int, f *form.Form, st
 	if len(v.Summary) > 0 || v.Message != "" {
 		v.PageTitle = "Error: " + f.Title
 	}
-	writeTemplate(w, status, "form", v)
+	writeTemplate(w, r, status, "form", v)
 }
 
 // renderThanks writes the page shown after a completed submission.
-func (h *Handler) renderThanks(w http.ResponseWriter, f *form.Form) {
+func (h *Handler) renderThanks(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	v := struct {
 		PageTitle string
-		Assets    map[string]string
+		Assets    pageAssets
 		Thanks    thanksView
-	}{"Thank you: " + f.Title, assetURLs(), thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken}}
-	writeTemplate(w, http.StatusOK, "thanks", v)
+	}{"Thank you: " + f.Title, pageAssetURLs, thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken}}
+	writeTemplate(w, r, http.StatusOK, "thanks", v)
 }
 
 // renderNotFound writes the page of a form that does not exist or is not published.
-func renderNotFound(w http.ResponseWriter) {
+func renderNotFound(w http.ResponseWriter, r *http.Request) {
 	v := struct {
 		PageTitle string
-		Assets    map[string]string
-	}{"Form not found", assetURLs()}
-	writeTemplate(w, http.StatusNotFound, "notfound", v)
+		Assets    pageAssets
+	}{"Form not found", pageAssetURLs}
+	writeTemplate(w, r, http.StatusNotFound, "notfound", v)
 }
 
 // writeTemplate renders a page completely before sending anything, so that a
 // template failure is a clean 500.
-func writeTemplate(w http.ResponseWriter, status int, name string, data any) {
+func writeTemplate(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
 	var buf bytes.Buffer
 	if err := pageTemplates.ExecuteTemplate(&buf, name, data); err != nil {
-		slog.Error("render page", "template", name, "err", err)
-		http.Error(w, "Something went wrong on our side. Please try again in a moment.", http.StatusInternalServerError)
+		serverError(w, r, "render page "+name, err)
 		return
 	}
 	hd := w.Header()
@@ -268,22 +194,19 @@ func writeTemplate(w http.ResponseWriter, status int, name string, data any) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-func assetURLs() map[string]string {
-	return map[string]string{"css": assetURL("form.css"), "js": assetURL("form.js"), "logic": assetURL("logic.js")}
-}
-
 // keepUploadNames fills in the names of files uploaded with an earlier attempt
 // whose ids were posted back without a name, and forgets ids that name no upload
 // of this form (so a forged id shows nothing of another form).
-func (h *Handler) keepUploadNames(f *form.Form, st *pageState) {
+func (h *Handler) keepUploadNames(ctx context.Context, f *form.Form, st *pageState) {
 	for _, q := range f.Questions {
 		vals := st.Values[q.ID]
 		if q.Type != form.FileUpload || len(vals) == 0 || vals[0] == "" || st.Files[q.ID] != "" {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		u, err := h.store.GetUpload(ctx, vals[0])
-		cancel()
+		if err != nil && form.ErrorCode(err) != form.NotFound {
+			httpx.LogError(ctx, "look up a posted upload", err)
+		}
 		if err != nil || u.FormID != f.ID {
 			delete(st.Values, q.ID)
 			continue
@@ -373,13 +296,10 @@ func buildQuestion(q *form.Question, st pageState, maxUpload int64) questionView
 	vals := st.Values[q.ID]
 	qv := questionView{
 		ID: q.ID, Name: name, ControlID: name, Type: string(q.Type), Text: q.Text, Required: q.Required,
-		HintID: name + "-hint", ErrorID: name + "-error",
+		HintID: name + "-hint", ErrorID: name + "-error", Error: st.Errors[q.ID],
 	}
 	if len(vals) > 0 {
 		qv.Value = vals[0]
-	}
-	if msg := st.Errors[q.ID]; msg != "" {
-		qv.Error = inlineMessage(msg)
 	}
 	switch q.Type {
 	case form.Text:
@@ -499,22 +419,6 @@ func sizeText(n int64) string {
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// inlineMessage turns a validation message meant to follow a field name ("is
-// required", "must be a valid email address") into a sentence for the page.
-func inlineMessage(msg string) string {
-	msg = strings.TrimPrefix(msg, "file: ")
-	switch {
-	case msg == "is required":
-		return "Please answer this question."
-	case strings.HasPrefix(msg, "is ") || strings.HasPrefix(msg, "must ") || strings.HasPrefix(msg, "names "):
-		return "This answer " + msg + "."
-	case msg == "":
-		return "This answer is not valid."
-	}
-	r, n := utf8.DecodeRuneInString(msg)
-	return strings.ToUpper(string(r)) + msg[n:]
-}
 
 // shorten cuts s to at most n characters.
 func shorten(s string, n int) string {

@@ -9,6 +9,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -329,6 +331,40 @@ func TestPageRendersEveryType(t *testing.T) {
 	if r := env.Do("GET", "/assets/nope.js", "", nil); r.Status != http.StatusNotFound {
 		t.Errorf("unknown asset: %d", r.Status)
 	}
+	checkModules(t, env, page)
+}
+
+// checkModules checks the page script's ES modules: the entry is a module script,
+// the others are preloaded, all from one versioned folder and cacheable for a
+// year; a page of an older version still gets them, revalidated.
+func checkModules(t *testing.T, env *servertest.Env, page string) {
+	t.Helper()
+	mustMatch(t, page, `<script type="module" src="/assets/form/[0-9a-f]+/main\.js"></script>`)
+	found := regexp.MustCompile(`(?:<script type="module" src|<link rel="modulepreload" href)="/assets/form/([0-9a-f]+)/([a-z]+\.js)"`).FindAllStringSubmatch(page, -1)
+	names := map[string]bool{}
+	for _, m := range found {
+		if m[1] != found[0][1] {
+			t.Errorf("modules from two versions: %s and %s", found[0][1], m[1])
+		}
+		names[m[2]] = true
+		a := env.Do("GET", "/assets/form/"+m[1]+"/"+m[2], "", nil)
+		mustStatus(t, a, http.StatusOK)
+		if ct, cc := a.Header.Get("Content-Type"), a.Header.Get("Cache-Control"); ct != "text/javascript; charset=utf-8" || !strings.Contains(cc, "immutable") {
+			t.Errorf("%s: Content-Type %q, Cache-Control %q", m[2], ct, cc)
+		}
+		if old := env.Do("GET", "/assets/form/0123456789abcdef/"+m[2], "", nil); old.Status != http.StatusOK ||
+			old.Header.Get("Cache-Control") != "public, no-cache" || !bytes.Equal(old.Body, a.Body) {
+			t.Errorf("%s under another version: %d, Cache-Control %q", m[2], old.Status, old.Header.Get("Cache-Control"))
+		}
+	}
+	for _, want := range []string{"main.js", "catalogue.js", "messages.js", "state.js", "steps.js", "uploads.js", "visibility.js"} {
+		if !names[want] {
+			t.Errorf("the page does not load the module %s (it loads %v)", want, names)
+		}
+	}
+	if r := env.Do("GET", "/assets/form/"+found[0][1]+"/nope.js", "", nil); r.Status != http.StatusNotFound {
+		t.Errorf("unknown module: %d", r.Status)
+	}
 }
 
 func TestPageNotFound(t *testing.T) {
@@ -554,4 +590,35 @@ func TestPageHidesLogicHiddenQuestionsWithScriptOnly(t *testing.T) {
 	// A no-JS post that leaves the hidden required question empty completes.
 	resp := postPage(t, env, f.Share, [][2]string{{"_started", startToken(t, page)}, {"website", ""}, {f.field(t, "Contact"), "Phone"}})
 	mustStatus(t, resp, http.StatusOK)
+}
+
+// TestPageStorageFailure: when a posted file cannot be stored, the page answers a
+// 500 that names only the request id, the cause is logged with it, and nothing is
+// recorded.
+func TestPageStorageFailure(t *testing.T) {
+	env := servertest.New(t, store.SQLite)
+	f := createForm(t, env, env.NewKey(), map[string]any{"title": "CV", "questions": []any{
+		map[string]any{"type": "file_upload", "question": "Resume"}}}, nil, true)
+	_, page := getPage(t, env, f.Share)
+	uploads := filepath.Join(env.Config.DataDir, "uploads")
+	if err := os.RemoveAll(uploads); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(uploads, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	resp := postPage(t, env, f.Share, [][2]string{{"_started", startToken(t, page)}, {"website", ""}},
+		upload{field: f.field(t, "Resume"), name: "cv.pdf", body: []byte("%PDF-1.4 a resume")})
+	mustStatus(t, resp, http.StatusInternalServerError)
+	id := resp.Header.Get("X-Request-Id")
+	mustContain(t, string(resp.Body), "Request id: "+id)
+	if strings.Contains(string(resp.Body), env.Config.DataDir) {
+		t.Errorf("the 500 page reveals a server path: %s", resp.Body)
+	}
+	if logs := env.Logs(); !strings.Contains(logs, "request_id="+id) || !strings.Contains(logs, uploads) {
+		t.Errorf("the failure is not logged with request id %s and its cause:\n%s", id, logs)
+	}
+	if n := len(responses(t, env, f.ID)); n != 0 {
+		t.Errorf("%d responses recorded", n)
+	}
 }

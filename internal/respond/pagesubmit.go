@@ -26,7 +26,7 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 		h.pageError(w, r, err)
 		return
 	}
-	h.renderForm(w, http.StatusOK, f, h.freshState(f))
+	h.renderForm(w, r, http.StatusOK, f, h.freshState(f))
 }
 
 func (h *Handler) freshState(f *form.Form) pageState {
@@ -40,17 +40,23 @@ func (h *Handler) thanks(w http.ResponseWriter, r *http.Request) {
 		h.pageError(w, r, err)
 		return
 	}
-	h.renderThanks(w, f)
+	h.renderThanks(w, r, f)
 }
 
 // pageError answers a page request that failed: the not-found page, or a 500
 // whose cause is logged with the request id.
 func (h *Handler) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	if form.ErrorCode(err) == form.NotFound {
-		renderNotFound(w)
+		renderNotFound(w, r)
 		return
 	}
-	httpx.LogError(r.Context(), "form page failed", err)
+	serverError(w, r, "form page failed", err)
+}
+
+// serverError answers an unexpected failure of a page with a plain 500 that names
+// only the request id, and logs its cause with that id (httpx.LogError).
+func serverError(w http.ResponseWriter, r *http.Request, what string, err error) {
+	httpx.LogError(r.Context(), what, err)
 	http.Error(w, "Something went wrong on our side. Please try again in a moment. Request id: "+httpx.RequestID(r.Context()),
 		http.StatusInternalServerError)
 }
@@ -69,7 +75,7 @@ func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 		st := h.freshState(f)
 		st.Message = "The submission could not be read (the files may be too large: at most " +
 			strconv.FormatInt(h.cfg.MaxUploadBytes>>20, 10) + " MiB each). Please try again."
-		h.renderForm(w, http.StatusRequestEntityTooLarge, f, st)
+		h.renderForm(w, r, http.StatusRequestEntityTooLarge, f, st)
 		return
 	}
 	defer func() {
@@ -80,10 +86,14 @@ func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 	st := h.postedState(r, f)
 	if msg, status := h.screen(r, f); msg != "" {
 		st.Message = msg
-		h.renderForm(w, status, f, st)
+		h.renderForm(w, r, status, f, st)
 		return
 	}
-	raw := h.collectAnswers(r, f, &st)
+	raw, err := h.collectAnswers(r, f, &st)
+	if err != nil {
+		h.pageError(w, r, err)
+		return
+	}
 	if len(st.Errors) == 0 {
 		_, err := h.createSubmission(r.Context(), f, raw)
 		if err == nil {
@@ -97,7 +107,7 @@ func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	st.Message = "Please correct the highlighted answers."
-	h.renderForm(w, http.StatusBadRequest, f, st)
+	h.renderForm(w, r, http.StatusBadRequest, f, st)
 }
 
 // maxPageBody bounds a page post: every file at its limit plus the text fields.
@@ -151,28 +161,33 @@ func (h *Handler) screen(r *http.Request, f *form.Form) (string, int) {
 }
 
 // collectAnswers converts the posted fields into JSON answers, storing any uploaded
-// files; problems go into st.Errors.
-func (h *Handler) collectAnswers(r *http.Request, f *form.Form, st *pageState) map[string]json.RawMessage {
+// files; problems with answers go into st.Errors, and an unexpected failure (a
+// file that could not be stored) is the error.
+func (h *Handler) collectAnswers(r *http.Request, f *form.Form, st *pageState) (map[string]json.RawMessage, error) {
 	raw := map[string]json.RawMessage{}
 	for i := range f.Questions {
 		q := &f.Questions[i]
 		key := strconv.FormatInt(q.ID, 10)
 		if q.Type == form.FileUpload {
-			if id, err := h.postedFile(r, f, q, st); err != nil {
-				st.Errors[q.ID] = errorText(err)
-			} else if id != "" {
+			id, err := h.postedFile(r, f, q, st)
+			switch {
+			case err != nil && form.ErrorCode(err) == form.Internal:
+				return nil, err
+			case err != nil:
+				st.Errors[q.ID] = form.Sentence(err)
+			case id != "":
 				raw[key], _ = json.Marshal(id)
 			}
 			continue
 		}
 		v, err := form.ParseFormValue(q, st.Values[q.ID])
 		if err != nil {
-			st.Errors[q.ID] = errorText(err)
+			st.Errors[q.ID] = form.Sentence(err)
 			continue
 		}
 		raw[key] = v
 	}
-	return raw
+	return raw, nil
 }
 
 // postedFile stores a newly posted file, or keeps the upload id of one posted with
@@ -190,7 +205,7 @@ func (h *Handler) postedFile(r *http.Request, f *form.Form, q *form.Question, st
 	}
 	file, err := files[0].Open()
 	if err != nil {
-		return "", err
+		return "", h.uploadError(err)
 	}
 	defer file.Close()
 	u, err := h.storeFile(r.Context(), f, files[0].Filename, file)
@@ -202,8 +217,8 @@ func (h *Handler) postedFile(r *http.Request, f *form.Form, q *form.Question, st
 	return u.ID, nil
 }
 
-// fieldErrors copies per-answer validation errors into st; false when err is not a
-// validation error.
+// fieldErrors copies the sentences of per-answer validation errors into st; false
+// when err is not a validation error.
 func fieldErrors(err error, st *pageState) bool {
 	var fe *form.Error
 	if !errors.As(err, &fe) || fe.Code != form.Invalid {
@@ -215,20 +230,9 @@ func fieldErrors(err error, st *pageState) bool {
 			st.Message = fe.Message
 			continue
 		}
-		st.Errors[id] = p.Message
+		st.Errors[id] = p.Sentence()
 	}
 	return true
-}
-
-func errorText(err error) string {
-	var fe *form.Error
-	if errors.As(err, &fe) {
-		if len(fe.Fields) > 0 {
-			return fe.Fields[0].Message
-		}
-		return fe.Message
-	}
-	return "could not be read"
 }
 
 // fieldName is the name of a question's input in the HTML form.

@@ -66,6 +66,7 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 	}))
 	mux.HandleFunc("GET /files/{id}", h.download)
 	mux.HandleFunc("GET /assets/{name}", serveAsset)
+	mux.HandleFunc("GET /assets/form/{version}/{name}", serveModule)
 }
 
 // cors lets any site's own front-end call the public JSON operations; no

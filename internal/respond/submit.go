@@ -99,7 +99,7 @@ func (h *Handler) checkUploads(ctx context.Context, f *form.Form, answers map[in
 		}
 		u, err := h.store.GetUpload(ctx, id)
 		if form.ErrorCode(err) == form.NotFound || (err == nil && u.FormID != f.ID) {
-			p.Add("answers."+strconv.FormatInt(q.ID, 10), "names no file uploaded to this form; upload it with POST /f/{shareUrl}/uploads first")
+			p.AddReason("answers."+strconv.FormatInt(q.ID, 10), form.NewReason(form.MsgUploadUnknown))
 			continue
 		}
 		if err != nil {

@@ -2,6 +2,7 @@ package respond_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -271,4 +272,74 @@ func TestUploadFailures(t *testing.T) {
 	if logs := env.Logs(); !strings.Contains(logs, "request_id="+id) || !strings.Contains(logs, uploads) {
 		t.Errorf("the failure is not logged with request id %s and its cause:\n%s", id, logs)
 	}
+}
+
+// fieldItems returns the items of a 400 (or 413) answer's fields, by field.
+func fieldItems(t *testing.T, r *servertest.Response) map[string]map[string]any {
+	t.Helper()
+	out := map[string]map[string]any{}
+	fields, _ := r.JSON(t)["fields"].([]any)
+	for _, f := range fields {
+		item := f.(map[string]any)
+		out[item["field"].(string)] = item
+	}
+	return out
+}
+
+// TestRespondentErrorsCarryCodes checks that each refused answer or file names its
+// catalogued problem (code and params) beside the API message, so that a page
+// picks the respondent's sentence without reading the English text.
+func TestRespondentErrorsCarryCodes(t *testing.T) {
+	env := servertest.Start(t, servertest.OpenStore(t, store.SQLite), func(c *config.Config) { c.MaxUploadMB = 1 })
+	key := env.NewKey()
+	_, token, q := published(t, env, key, `{"title":"Codes","questions":[
+		{"type":"text","question":"Name","required":true},
+		{"type":"email","question":"Email"},
+		{"type":"currency","question":"Budget","currencyConfig":{"currency":"EUR","min":1000,"max":500000}},
+		{"type":"select","question":"Size","options":["S","M"]},
+		{"type":"file_upload","question":"File"}]}`)
+	_, other, _ := published(t, env, key, `{"title":"Other","questions":[{"type":"file_upload","question":"F"}]}`)
+	foreign := uploadFile(t, env, other, "x.png", pngBytes(t)).JSON(t)["id"].(string)
+	want := func(item map[string]any, message, code string, params map[string]any) {
+		t.Helper()
+		got, _ := json.Marshal(item)
+		w, _ := json.Marshal(map[string]any{"field": item["field"], "message": message, "code": code, "params": params})
+		if params == nil {
+			w, _ = json.Marshal(map[string]any{"field": item["field"], "message": message, "code": code})
+		}
+		if string(got) != string(w) {
+			t.Errorf("got  %s\nwant %s", got, w)
+		}
+	}
+	field := func(i int) string { return fmt.Sprintf("answers.%d", q[i]) }
+
+	r := env.Do("POST", "/f/"+token+"/submissions", "", fmt.Sprintf(`{"answers":{"%d":"ada@","%d":50,"%d":"XL","nope":1}}`, q[1], q[2], q[3]))
+	expect(t, r, 400)
+	items := fieldItems(t, r)
+	want(items[field(0)], "is required", "required", nil)
+	want(items[field(1)], "must be a valid email address", "email", nil)
+	want(items[field(2)], "must be between 1000 and 500000", "between", map[string]any{"min": "1000", "max": "500000"})
+	want(items[field(3)], "must be one of: S, M", "option", map[string]any{"options": "S, M"})
+	want(items["answers.nope"], "is not a question of this form", "unknown_question", nil)
+
+	// Session saves say the same.
+	sid := env.Do("POST", "/f/"+token+"/sessions", "", nil).JSON(t)["id"].(string)
+	r = env.Do("PATCH", "/f/"+token+"/sessions/"+sid, "", fmt.Sprintf(`{"answers":{"%d":50}}`, q[2]))
+	expect(t, r, 400)
+	want(fieldItems(t, r)[field(2)], "must be between 1000 and 500000", "between", map[string]any{"min": "1000", "max": "500000"})
+
+	r = env.Do("POST", "/f/"+token+"/submissions", "", fmt.Sprintf(`{"answers":{"%d":"Ada","%d":%q}}`, q[0], q[4], foreign))
+	expect(t, r, 400)
+	want(fieldItems(t, r)[field(4)], "names no file uploaded to this form; upload it with POST /f/{shareUrl}/uploads first", "upload_unknown", nil)
+
+	r = uploadFile(t, env, token, "page.html", []byte("<html><script>alert(1)</script></html>"))
+	expect(t, r, 400)
+	want(fieldItems(t, r)["file"], "type text/html; charset=utf-8 is not accepted; upload a PDF, an image (PNG, JPEG, GIF, WebP), plain text or an office document",
+		"file_type", map[string]any{"type": "text/html; charset=utf-8"})
+	r = uploadFile(t, env, token, "empty.txt", nil)
+	expect(t, r, 400)
+	want(fieldItems(t, r)["file"], "is empty", "file_empty", nil)
+	r = uploadFile(t, env, token, "big.txt", bytes.Repeat([]byte("a"), 1<<20+10))
+	expect(t, r, 413, `"message":"file: larger than the 1 MiB limit"`)
+	want(fieldItems(t, r)["file"], "larger than the 1 MiB limit", "file_too_large", map[string]any{"max": "1"})
 }

@@ -60,12 +60,12 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request, f *form.Form) {
 func filePart(r *http.Request) (*multipart.Part, error) {
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, form.FieldInvalid("file", "send the file as multipart/form-data in the field \"file\"")
+		return nil, form.Refuse(form.Invalid, "file", form.NewReason(form.MsgFileMultipart))
 	}
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
-			return nil, form.FieldInvalid("file", "is required")
+			return nil, form.Refuse(form.Invalid, "file", form.NewReason(form.MsgFileMissing))
 		}
 		if err != nil {
 			return nil, clientError{err}
@@ -86,9 +86,9 @@ func (h *Handler) uploadError(err error) error {
 	var client clientError
 	switch {
 	case errors.As(err, &tooBig) || errors.Is(err, errTooLarge):
-		return form.Errorf(form.TooLarge, "file: larger than the %d MiB limit", h.cfg.MaxUploadBytes>>20)
+		return form.Refuse(form.TooLarge, "file", form.NewReason(form.MsgFileTooLarge, strconv.FormatInt(h.cfg.MaxUploadBytes>>20, 10)))
 	case errors.As(err, &client):
-		return form.FieldInvalid("file", "could not be read: the upload was interrupted or is not valid multipart data")
+		return form.Refuse(form.Invalid, "file", form.NewReason(form.MsgFileUnreadable, "the upload was interrupted or is not valid multipart data"))
 	}
 	return err
 }
@@ -124,12 +124,12 @@ func (h *Handler) storeFile(ctx context.Context, f *form.Form, name string, r io
 	}
 	head = head[:n]
 	if n == 0 {
-		return nil, form.FieldInvalid("file", "is empty")
+		return nil, form.Refuse(form.Invalid, "file", form.NewReason(form.MsgFileEmpty))
 	}
 	name = cleanFileName(name)
 	ctype, ok := sniff(head, name)
 	if !ok {
-		return nil, form.FieldInvalid("file", "type %s is not accepted; upload a PDF, an image (PNG, JPEG, GIF, WebP), plain text or an office document", http.DetectContentType(head))
+		return nil, form.Refuse(form.Invalid, "file", form.NewReason(form.MsgFileType, http.DetectContentType(head)))
 	}
 	u := &store.Upload{ID: newID(), FormID: f.ID, Name: name, ContentType: ctype, BlobKey: newID()}
 	counted := &countingReader{r: io.MultiReader(bytes.NewReader(head), r), limit: h.cfg.MaxUploadBytes}

@@ -1,0 +1,25 @@
+// The respondent JSON operations under /f/{shareUrl}, as the page calls them.
+
+// api calls an operation of the form share; it never rejects: a network failure
+// is status 0. body is JSON, or FormData for an upload.
+export function api(share, method, path, body) {
+  const init = { method, headers: {}, credentials: "omit" };
+  if (body instanceof FormData) {
+    init.body = body;
+  } else if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  return fetch("/f/" + encodeURIComponent(share) + path, init).then((res) =>
+    res.text().then((text) => {
+      let data = null;
+      try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+      return { ok: res.ok, status: res.status, body: data };
+    }), () => ({ ok: false, status: 0, body: null }));
+}
+
+// failure says why an operation failed, after what did not happen.
+export function failure(res, what) {
+  if (res.status === 0) return what + " Check your connection and try again.";
+  return what + " " + ((res.body && res.body.message) || "Please try again.");
+}
