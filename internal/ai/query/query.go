@@ -27,7 +27,7 @@ import (
 
 // Dataset is a form with its completed responses.
 type Dataset struct {
-	Form      *form.Form
+	Form *form.Form
 	// Responses are the completed submissions.
 	Responses []form.Submission
 	// Started counts the sessions started on the form, completed or not; it is the
