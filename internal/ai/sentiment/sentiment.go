@@ -28,6 +28,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"forma/internal/ai/text"
 )
 
 // Rule weights, as vaderSentiment derived them from people's ratings.
@@ -74,7 +76,7 @@ var load = sync.OnceValue(func() *lexicons {
 
 // negations turn the valence of the word after them around; so does any word with
 // "n't".
-var negations = set("aint arent cannot cant couldnt darent didnt doesnt ain't aren't can't couldn't daren't " +
+var negations = text.Set("aint arent cannot cant couldnt darent didnt doesnt ain't aren't can't couldn't daren't " +
 	"didn't doesn't dont hadnt hasnt havent isnt mightnt mustnt neither don't hadn't hasn't haven't isn't " +
 	"mightn't mustn't neednt needn't never none nope nor not nothing nowhere oughtnt shant shouldnt uhuh " +
 	"wasnt werent oughtn't shan't shouldn't uh-uh wasn't weren't without wont wouldnt won't wouldn't " +
@@ -103,15 +105,6 @@ var boosters = func() map[string]float64 {
 // idioms replace the valence of the rated word they end or start.
 var idioms = map[string]float64{"the shit": 3, "the bomb": 3, "bad ass": 1.5, "badass": 1.5,
 	"yeah right": -2, "kiss of death": -1.5, "to die for": 3}
-
-// set builds a lookup table from space-separated words.
-func set(list string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(list) {
-		m[w] = true
-	}
-	return m
-}
 
 // Compound is the VADER compound score of text: from -1 (most negative) through 0
 // (neutral, or nothing rated) to 1 (most positive).
