@@ -1,22 +1,22 @@
-// Package ai defines what Forma's AI features need from a provider (form
-// generation, analytics, chat over responses) and the built-in, offline provider.
-// Every number a provider reports comes from the query engine (package query).
+// Package ai is what Forma's AI features ask of a provider: the Provider interface
+// (turn a prompt into a form, analyse a form's responses, answer questions about
+// them), the types its operations exchange, and the limits both providers keep.
+//
+// The providers depend on this package, never the other way round: builtin is the
+// offline, deterministic provider (composing packages generate, analyze and chat),
+// openai calls an OpenAI-compatible API. Every number a provider reports comes from
+// the query engine (package query); package analyze computes the figures of an
+// analysis for both.
 package ai
 
 import (
 	"context"
-	"time"
+	"strings"
+	"unicode/utf8"
 
-	"forma/internal/ai/builtin"
 	"forma/internal/ai/query"
 	"forma/internal/form"
 )
-
-// Turn is one message of a chat conversation: role "user" or "assistant".
-type Turn = builtin.Turn
-
-// Analytics is an analysis of a form's responses.
-type Analytics = builtin.Analytics
 
 // Provider performs the three AI operations. Errors that are the provider's fault
 // (a model that fails or times out) are *form.Error with code form.ProviderFailed;
@@ -30,31 +30,69 @@ type Provider interface {
 	Chat(ctx context.Context, ds *query.Dataset, history []Turn, question string) (string, error)
 }
 
-// Builtin is the deterministic, offline provider.
-type Builtin struct {
-	// Now is the clock (for "last week" and trends); nil means time.Now.
-	Now func() time.Time
+// Turn is one message of a chat conversation about a form's responses.
+type Turn struct {
+	Role    string // RoleUser or RoleAssistant
+	Content string
 }
 
-func (b Builtin) now() time.Time {
-	if b.Now != nil {
-		return b.Now()
+// Chat roles.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// Analytics is an analysis of a form's responses: the figures and prose of the
+// API's Analytics resource.
+type Analytics struct {
+	TotalResponses int
+	// CompletionRate is completed ÷ started sessions × 100, 0 when none started.
+	CompletionRate  float64
+	Summary         string
+	Insights        []string
+	Recommendations []string
+	// KeyMetrics always has MetricResponseRate, MetricTopAnswer and
+	// MetricSentiment; package analyze lists the others.
+	KeyMetrics map[string]string
+}
+
+// Key metrics that are always present.
+const (
+	// MetricResponseRate is the share of started sessions that were completed, as
+	// text ("88.97%"); "n/a" when no session was recorded as started.
+	MetricResponseRate = "responseRate"
+	// MetricTopAnswer is the leading answer of the most-answered choice (select,
+	// multi_select or yes_no) question with its share of all responses and the
+	// question ("Search engine (29.8%) — “How did you hear about us?”"); "n/a"
+	// when there is none.
+	MetricTopAnswer = "topAnswer"
+	// MetricSentiment is the class and mean VADER compound score of the text and
+	// textarea answers ("positive (0.42)"); "n/a" when there are none.
+	MetricSentiment = "sentiment"
+)
+
+// Limits of form generation.
+const (
+	// MaxPromptLen is the longest prompt GenerateForm accepts, in characters.
+	MaxPromptLen = 5000
+	// MaxGeneratedQuestions caps the questions of a generated form.
+	MaxGeneratedQuestions = 30
+)
+
+// PromptExample ends the errors about a prompt that says too little.
+const PromptExample = "describe the form you want, for example: 'a contact form with name, email and message'"
+
+// CheckPrompt rejects a prompt that no provider can turn into a form. It returns
+// a *form.Error with code form.Invalid, naming the field "prompt", when the prompt
+// is empty, not valid UTF-8, or longer than MaxPromptLen characters.
+func CheckPrompt(prompt string) error {
+	switch n := utf8.RuneCountInString(prompt); {
+	case strings.TrimSpace(prompt) == "":
+		return form.FieldInvalid("prompt", "is empty; %s", PromptExample)
+	case !utf8.ValidString(prompt):
+		return form.FieldInvalid("prompt", "must be valid UTF-8")
+	case n > MaxPromptLen:
+		return form.FieldInvalid("prompt", "must be at most %d characters (got %d)", MaxPromptLen, n)
 	}
-	return time.Now().UTC()
-}
-
-// GenerateForm implements Provider.
-func (b Builtin) GenerateForm(_ context.Context, prompt string) (form.FormInput, error) {
-	return builtin.GenerateForm(prompt)
-}
-
-// Analyze implements Provider.
-func (b Builtin) Analyze(_ context.Context, ds *query.Dataset) (*Analytics, error) {
-	a := builtin.Analyze(ds, b.now())
-	return &a, nil
-}
-
-// Chat implements Provider.
-func (b Builtin) Chat(_ context.Context, ds *query.Dataset, history []Turn, question string) (string, error) {
-	return builtin.Answer(ds, history, question, b.now()), nil
+	return nil
 }

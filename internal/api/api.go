@@ -36,7 +36,8 @@ type Config struct {
 	Blobs blob.Store
 	// Webhooks sends test deliveries.
 	Webhooks *webhook.Deliverer
-	// AI performs generation, analytics and chat.
+	// AI performs generation, analytics and chat; it must be set (the server
+	// chooses the provider its configuration names).
 	AI ai.Provider
 }
 
@@ -55,9 +56,6 @@ func New(st *store.Store, cfg Config) *API {
 	}
 	if cfg.Plans == nil {
 		cfg.Plans = quota.DefaultPlans()
-	}
-	if cfg.AI == nil {
-		cfg.AI = ai.Builtin{}
 	}
 	a := &API{store: st, cfg: cfg, mux: http.NewServeMux()}
 	a.routes()

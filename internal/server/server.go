@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"forma/internal/ai"
+	"forma/internal/ai/builtin"
 	"forma/internal/ai/openai"
 	"forma/internal/api"
 	"forma/internal/blob"
@@ -104,7 +105,7 @@ func apiConfig(cfg config.Config) (api.Config, error) {
 func aiProvider(cfg config.Config) (ai.Provider, error) {
 	switch cfg.AIProvider {
 	case "", "builtin":
-		return ai.Builtin{}, nil
+		return builtin.Provider{}, nil
 	case "openai":
 		return openai.New(openai.Config{BaseURL: cfg.AIBaseURL, APIKey: cfg.AIAPIKey, Model: cfg.AIModel,
 			Timeout: time.Duration(cfg.AITimeoutSeconds) * time.Second})

@@ -9,7 +9,7 @@ import (
 	goai "github.com/sashabaranov/go-openai"
 
 	"forma/internal/ai"
-	"forma/internal/ai/builtin"
+	"forma/internal/ai/analyze"
 	"forma/internal/ai/query"
 	"forma/internal/form"
 )
@@ -70,11 +70,12 @@ type figures struct {
 }
 
 // Analyze implements ai.Provider. Every figure (total responses, completion rate,
-// key metrics) comes from the query engine, through the built-in analysis; the
-// model writes only the summary, insights and recommendations, from those figures.
-// A form without responses gets the built-in analysis without calling the model.
+// key metrics) comes from the query engine, through package analyze; the model
+// writes only the summary, insights and recommendations, from those figures. A
+// form without responses gets the analysis of package analyze without calling
+// the model.
 func (p *Provider) Analyze(ctx context.Context, ds *query.Dataset) (*ai.Analytics, error) {
-	base := builtin.Analyze(ds, p.now())
+	base := analyze.Dataset(ds, p.now())
 	if ds == nil || len(ds.Responses) == 0 {
 		return &base, nil
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"forma/internal/ai/builtin"
+	"forma/internal/ai/analyze"
 	"forma/internal/ai/query"
 	"forma/internal/form"
 )
@@ -58,7 +58,7 @@ func TestAnalyzeUsesEngineFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := builtin.Analyze(ds, now)
+	want := analyze.Dataset(ds, now)
 	c := query.New(ds).Completion()
 	if got.TotalResponses != 7 || got.TotalResponses != want.TotalResponses || got.CompletionRate != want.CompletionRate || got.CompletionRate != c.Rate {
 		t.Errorf("figures: total %d, rate %v; want %d, %v", got.TotalResponses, got.CompletionRate, want.TotalResponses, want.CompletionRate)

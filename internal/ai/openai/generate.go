@@ -6,11 +6,10 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	goai "github.com/sashabaranov/go-openai"
 
-	"forma/internal/ai/builtin"
+	"forma/internal/ai"
 	"forma/internal/form"
 )
 
@@ -92,7 +91,7 @@ func formSchema() json.RawMessage {
 // GenerateForm implements ai.Provider: it asks the model for a form as structured
 // output, then validates and repairs it. The result always passes form.NewForm.
 func (p *Provider) GenerateForm(ctx context.Context, prompt string) (form.FormInput, error) {
-	if err := checkPrompt(prompt); err != nil {
+	if err := ai.CheckPrompt(prompt); err != nil {
 		return form.FormInput{}, err
 	}
 	msgs := []goai.ChatCompletionMessage{
@@ -125,19 +124,6 @@ func unusable(format string, args ...any) error {
 	e := form.Errorf(form.ProviderFailed, format, args...)
 	e.Message = "the AI model returned an unusable form: " + e.Message
 	return e
-}
-
-// checkPrompt rejects a prompt without calling the model.
-func checkPrompt(prompt string) error {
-	switch n := utf8.RuneCountInString(prompt); {
-	case strings.TrimSpace(prompt) == "":
-		return form.FieldInvalid("prompt", "is empty; describe the form you want, for example: 'a contact form with name, email and message'")
-	case !utf8.ValidString(prompt):
-		return form.FieldInvalid("prompt", "must be valid UTF-8")
-	case n > builtin.MaxPromptLen:
-		return form.FieldInvalid("prompt", "must be at most %d characters (got %d)", builtin.MaxPromptLen, n)
-	}
-	return nil
 }
 
 // structured asks for an answer following schema: with strict json_schema output

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"forma/internal/ai/builtin"
+	"forma/internal/ai"
 	"forma/internal/form"
 )
 
@@ -133,8 +133,8 @@ func TestGenerateFormRepairs(t *testing.T) {
 	if f.Title != "Untitled form" || f.DisplayMode != form.MultiStep {
 		t.Errorf("title %q, display mode %q", f.Title, f.DisplayMode)
 	}
-	if len(f.Questions) != builtin.MaxGeneratedQuestions {
-		t.Fatalf("%d questions, want %d", len(f.Questions), builtin.MaxGeneratedQuestions)
+	if len(f.Questions) != ai.MaxGeneratedQuestions {
+		t.Fatalf("%d questions, want %d", len(f.Questions), ai.MaxGeneratedQuestions)
 	}
 	q := f.Questions
 	check := func(i int, typ form.QuestionType) {
@@ -235,7 +235,7 @@ func TestGenerateFormFallsBackWhenJSONSchemaIsUnsupported(t *testing.T) {
 
 func TestGenerateFormRejectsEmptyPromptWithoutCallingTheModel(t *testing.T) {
 	s := newScript(t) // any request fails the test
-	for _, prompt := range []string{"", "   \n\t", strings.Repeat("a", builtin.MaxPromptLen+1)} {
+	for _, prompt := range []string{"", "   \n\t", strings.Repeat("a", ai.MaxPromptLen+1)} {
 		_, err := s.provider(t, time.Second).GenerateForm(context.Background(), prompt)
 		var fe *form.Error
 		if !asFormError(err, &fe) || fe.Code != form.Invalid || len(fe.Fields) != 1 || fe.Fields[0].Field != "prompt" {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"forma/internal/ai/builtin"
+	"forma/internal/ai"
 	"forma/internal/form"
 )
 
@@ -45,7 +45,7 @@ var typeAliases = map[string]form.QuestionType{
 // deterministically: unknown types become text, choice questions without options
 // become text, options are trimmed and deduplicated, invalid slider settings become
 // 0 to 10 by 1, invalid currency codes become USD, texts are cut to their limits,
-// questions without text are dropped, at most builtin.MaxGeneratedQuestions remain,
+// questions without text are dropped, at most ai.MaxGeneratedQuestions remain,
 // and an empty title becomes "Untitled form". It fails when the JSON is not a form
 // or no question is left.
 func repairForm(raw json.RawMessage) (form.FormInput, error) {
@@ -85,7 +85,7 @@ func repairForm(raw json.RawMessage) (form.FormInput, error) {
 			continue
 		}
 		in.Questions = append(in.Questions, q)
-		if len(in.Questions) == builtin.MaxGeneratedQuestions {
+		if len(in.Questions) == ai.MaxGeneratedQuestions {
 			break
 		}
 	}

@@ -123,23 +123,27 @@ func ordered[T cmp.Ordered](op Op, v, lo, hi T) (match, ok bool) {
 }
 
 // numberTest compiles a filter on numeric answers.
-func numberTest(f Filter) (valueTest, error) {
-	lo, ok := asNumber(f.Value)
+func numberTest(f Filter) (valueTest, error) { return orderTest(f, asNumber, "a number") }
+
+// orderTest compiles a comparison of answers that parse reads as ordered values;
+// want names such a value in errors.
+func orderTest[T cmp.Ordered](f Filter, parse func(any) (T, bool), want string) (valueTest, error) {
+	lo, ok := parse(f.Value)
 	if !ok {
-		return nil, errValue(f.Op, "a number")
+		return nil, errValue(f.Op, want)
 	}
 	hi := lo
 	if f.Op == Between {
-		if hi, ok = asNumber(f.To); !ok {
-			return nil, errValue(f.Op, "a number and a number in to")
+		if hi, ok = parse(f.To); !ok {
+			return nil, errValue(f.Op, want+" and "+want+" in to")
 		}
 	}
 	if _, ok := ordered(f.Op, lo, lo, hi); !ok {
 		return nil, errOp(f.Op)
 	}
 	return func(v any) bool {
-		n, ok := asNumber(v)
-		m, _ := ordered(f.Op, n, lo, hi)
+		x, ok := parse(v)
+		m, _ := ordered(f.Op, x, lo, hi)
 		return ok && m
 	}, nil
 }
@@ -225,24 +229,7 @@ func stringOrderTest(f Filter, parse func(any) (string, bool), want string) (val
 		}
 		return func(v any) bool { return strings.Contains(asText(v), s) }, nil
 	}
-	lo, ok := parse(f.Value)
-	if !ok {
-		return nil, errValue(f.Op, want)
-	}
-	hi := lo
-	if f.Op == Between {
-		if hi, ok = parse(f.To); !ok {
-			return nil, errValue(f.Op, want+" and "+want+" in to")
-		}
-	}
-	if _, ok := ordered(f.Op, lo, lo, hi); !ok {
-		return nil, errOp(f.Op)
-	}
-	return func(v any) bool {
-		s, ok := parse(v)
-		m, _ := ordered(f.Op, s, lo, hi)
-		return ok && m
-	}, nil
+	return orderTest(f, parse, want)
 }
 
 // compileScore compiles a filter on the submission score.

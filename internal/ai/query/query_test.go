@@ -484,3 +484,26 @@ func TestFormat(t *testing.T) {
 		t.Error(FormatPercent(37.5))
 	}
 }
+
+func TestFormatValueAndPeriod(t *testing.T) {
+	usd := &form.Question{Type: form.Currency, Currency: &form.CurrencyConfig{Currency: "USD"}}
+	for _, c := range []struct {
+		q    *form.Question
+		want string
+	}{
+		{&form.Question{Type: form.Rating}, "4.25 out of 5"}, {usd, "4.25 USD"},
+		{&form.Question{Type: form.Currency}, "4.25"}, {&form.Question{Type: form.Number}, "4.25"},
+	} {
+		if got := FormatValue(c.q, 4.25); got != c.want {
+			t.Errorf("FormatValue(%s) = %q, want %q", c.q.Type, got, c.want)
+		}
+	}
+	for _, c := range [][3]string{
+		{"2025-03", Month, "March 2025"}, {"2025-03-03", Week, "week of 2025-03-03"},
+		{"2025-03-05", Day, "2025-03-05"}, {"spring", Month, "spring"},
+	} {
+		if got := PeriodName(c[0], c[1]); got != c[2] {
+			t.Errorf("PeriodName(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/jonreiter/govader"
+	"forma/internal/ai/sentiment"
 )
 
 // Sentiment classes of a text, by its VADER compound score.
@@ -17,16 +17,13 @@ const (
 // sentimentThreshold is VADER's customary boundary between neutral and polar texts.
 const sentimentThreshold = 0.05
 
-// analyzer loads VADER's lexicon (about 7,500 rated words, MIT licensed) once.
-var analyzer = sync.OnceValue(govader.NewSentimentIntensityAnalyzer)
-
 // SentimentScore is the VADER compound score of text: from -1 (most negative) to 1
 // (most positive), 0 for neutral or empty text.
 func SentimentScore(text string) float64 {
 	if strings.TrimSpace(text) == "" {
 		return 0
 	}
-	return analyzer().PolarityScores(text).Compound
+	return sentiment.Compound(text)
 }
 
 // SentimentClass names the class of a compound score: positive, neutral or negative.

@@ -1,0 +1,199 @@
+// Package chat is Forma's offline chat about a form's responses: it answers
+// questions in plain English ("what percentage of Pro users would recommend us?")
+// with figures computed by the query engine, without a model.
+//
+// Answer reads a message in five steps:
+//
+//  1. parse (parse.go, with lexicon.go, match.go, conds.go and dates.go):
+//     tokenize and stem the message, then read what it asks into a request: the
+//     intent (an engine metric, the completion rate, the busiest period, the
+//     group with the highest or lowest figure), the question it is about (scored
+//     against an index of the form's questions and options), conditions on other
+//     questions, a date range, a breakdown; a follow-up ("and for Free users?")
+//     is merged into the previous request of the conversation;
+//  2. bind (this file): give bare "yes"/"no" conditions their yes_no question;
+//  3. plan (plan.go): turn the request into one engine query: metric, filters,
+//     the population of a percentage and its share, grouping, limits;
+//  4. run: the query engine computes every figure;
+//  5. reply (reply.go, groups.go): word the result, or say what cannot be
+//     answered and suggest questions about this form.
+package chat
+
+import (
+	"time"
+	"unicode/utf8"
+
+	"forma/internal/ai"
+	"forma/internal/ai/query"
+	"forma/internal/form"
+)
+
+// Limits of the chat.
+const (
+	// MaxMessageLen is the longest message Answer reads, in characters; the rest
+	// is cut off.
+	MaxMessageLen = 5000
+	// maxHistoryTurns caps the earlier user messages replayed for context.
+	maxHistoryTurns = 20
+)
+
+// session answers one message over one dataset.
+type session struct {
+	ds  *query.Dataset
+	eng *query.Engine
+	cf  *formIndex
+	now time.Time
+}
+
+// Answer replies in plain English to a question about the responses of the
+// dataset's form: counts, percentages, averages, medians, extremes and totals,
+// most common answers, breakdowns, filters ("among those who rated 4 or more"),
+// date ranges ("last week", "in March"), comparisons and breakdowns by a question,
+// trends, recent comments and their sentiment. Earlier user turns of history give
+// the context of follow-ups ("and for those who said no?"). Every number in the
+// reply comes from the query engine, or is a value the question itself gave; when
+// the question cannot be mapped to the data, the reply says so and suggests
+// questions about this form. Answers are data, never instructions. now resolves
+// relative dates. The same inputs always give the same reply.
+func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time) string {
+	if ds == nil || ds.Form == nil {
+		ds = &query.Dataset{Form: &form.Form{}}
+	}
+	s := &session{ds: ds, eng: query.New(ds), cf: newFormIndex(ds.Form), now: now.UTC()}
+	if len(ds.Responses) == 0 {
+		return s.noResponses()
+	}
+	in := s.parse(clip(question))
+	if prev := s.context(history); prev != nil && in.followUp {
+		in = merge(prev, in)
+	}
+	s.bind(in)
+	return s.reply(in)
+}
+
+// clip cuts a message to MaxMessageLen characters.
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= MaxMessageLen {
+		return s
+	}
+	return string([]rune(s)[:MaxMessageLen])
+}
+
+// context replays the user turns of history and returns the request of the last
+// one that could be answered.
+func (s *session) context(history []ai.Turn) *request {
+	var users []string
+	for _, t := range history {
+		if t.Role == ai.RoleUser {
+			users = append(users, t.Content)
+		}
+	}
+	if len(users) > maxHistoryTurns {
+		users = users[len(users)-maxHistoryTurns:]
+	}
+	var prev *request
+	for _, u := range users {
+		in := s.parse(clip(u))
+		if prev != nil && in.followUp {
+			in = merge(prev, in)
+		}
+		s.bind(in)
+		if s.answerable(in) {
+			prev = in
+		}
+	}
+	return prev
+}
+
+// merge applies a follow-up to the previous request: what the follow-up names
+// replaces what the previous question had, the rest carries over.
+func merge(prev, cur *request) *request {
+	out := *prev
+	out.conds = append([]cond(nil), prev.conds...)
+	if cur.metric != "" || cur.kind != metricIntent {
+		out.metric, out.kind, out.least, out.interval = cur.metric, cur.kind, cur.least, cur.interval
+		out.extreme, out.total = cur.extreme, cur.total
+	}
+	if cur.target != nil {
+		out.target = cur.target
+	} else if out.target != nil && out.metric != "" && !fits(out.metric, out.target.q) {
+		out.target = nil
+	}
+	if cur.span != nil {
+		out.span = cur.span
+	}
+	if cur.groupBy != nil {
+		out.groupBy, out.compare = cur.groupBy, cur.compare
+	}
+	if cur.limit > 0 {
+		out.limit = cur.limit
+	}
+	for _, c := range cur.conds {
+		out.conds = replaceCond(out.conds, c, cur.addOnly)
+	}
+	out.followUp, out.addOnly, out.about = false, false, true
+	return &out
+}
+
+// replaceCond puts c in place of the condition on the same question (a bare
+// yes/no replaces the condition on a yes_no question), or adds it as narrowing the
+// population.
+func replaceCond(conds []cond, c cond, addOnly bool) []cond {
+	for i, old := range conds {
+		same := (c.q != nil && old.q == c.q) || (c.q == nil && old.q != nil && old.q.q.Type == form.YesNo)
+		if same && !addOnly {
+			c.base = old.base || c.base
+			if c.q == nil {
+				c.q = old.q
+				c.f.Question = old.f.Question
+			}
+			conds[i] = c
+			return conds
+		}
+	}
+	c.base = true
+	return append(conds, c)
+}
+
+// bind gives bare yes/no answers their question: the yes_no question the request is
+// about, or the form's only one. Conditions that cannot be bound are dropped.
+func (s *session) bind(in *request) {
+	var yn *question
+	if in.target != nil && in.target.q.Type == form.YesNo {
+		yn = in.target
+	} else if s.cf.countOfType(form.YesNo) == 1 {
+		yn = s.cf.firstOfType(form.YesNo)
+	}
+	out := in.conds[:0]
+	for _, c := range in.conds {
+		if c.q == nil {
+			if yn == nil {
+				continue
+			}
+			c.q, c.f.Question = yn, yn.q.ID
+		}
+		out = append(out, c)
+	}
+	in.conds = out
+}
+
+// answerable reports whether the request names something to compute.
+func (s *session) answerable(in *request) bool {
+	switch {
+	case in.kind != metricIntent || len(in.compare) > 0:
+		return true
+	case in.target != nil:
+		return true
+	case len(in.conds) > 0:
+		return in.metric != query.Mean && in.metric != query.Median && in.metric != query.Sum
+	case in.span != nil || in.groupBy != nil:
+		return in.metric != "" || in.about
+	case in.metric == query.Count || in.metric == query.Trend:
+		return in.about
+	case in.metric == query.Sentiment:
+		return true
+	case in.metric == query.List:
+		return s.cf.firstOfType(form.Textarea, form.Text) != nil
+	}
+	return false
+}

@@ -1,0 +1,428 @@
+package chat
+
+import (
+	"slices"
+
+	"forma/internal/ai/query"
+	"forma/internal/ai/text"
+	"forma/internal/form"
+)
+
+// cond is one condition named in a message: a filter on a question's answers.
+// q is nil for a bare "yes"/"no" that the conversation must bind to a question.
+type cond struct {
+	q    *question
+	f    query.Filter
+	pos  int
+	base bool // narrows the population (percent: the denominator) rather than being the share asked about
+}
+
+// parser holds one message being parsed.
+type parser struct {
+	cf    *formIndex
+	ts    []token
+	words []string
+	used  []bool
+	conds []cond
+}
+
+// isNumeric reports whether q has numeric answers.
+func isNumeric(q *form.Question) bool {
+	switch q.Type {
+	case form.Rating, form.Number, form.Currency, form.Slider:
+		return true
+	}
+	return false
+}
+
+// isFreeText reports whether q takes written text.
+func isFreeText(q *form.Question) bool { return q.Type == form.Text || q.Type == form.Textarea }
+
+// isTextLike reports whether q's answers are strings that are not choices.
+func isTextLike(q *form.Question) bool {
+	switch q.Type {
+	case form.Text, form.Textarea, form.Email, form.Phone, form.URL, form.FileUpload:
+		return true
+	}
+	return false
+}
+
+// add records a condition.
+func (p *parser) add(q *question, f query.Filter, pos int) {
+	if q != nil {
+		f.Question = q.q.ID
+	}
+	p.conds = append(p.conds, cond{q: q, f: f, pos: pos})
+}
+
+// word returns the word at i, "" outside the message.
+func (p *parser) word(i int) string {
+	if i < 0 || i >= len(p.words) {
+		return ""
+	}
+	return p.words[i]
+}
+
+// cmpBefore are comparisons written before a number, longest first.
+var cmpBefore = []struct {
+	phrase text.Phrase
+	op     query.Op
+}{
+	{phrase("no more than"), query.LTE}, {phrase("no less than"), query.GTE}, {phrase("not more than"), query.LTE},
+	{phrase("more than"), query.GT}, {phrase("greater than"), query.GT}, {phrase("higher than"), query.GT}, {phrase("bigger than"), query.GT},
+	{phrase("larger than"), query.GT}, {phrase("over"), query.GT}, {phrase("above"), query.GT}, {phrase("exceeding"), query.GT},
+	{phrase("at least"), query.GTE}, {phrase("minimum of"), query.GTE}, {phrase("> ="), query.GTE}, {phrase(">"), query.GT},
+	{phrase("less than"), query.LT}, {phrase("fewer than"), query.LT}, {phrase("lower than"), query.LT}, {phrase("smaller than"), query.LT},
+	{phrase("under"), query.LT}, {phrase("below"), query.LT}, {phrase("at most"), query.LTE}, {phrase("maximum of"), query.LTE},
+	{phrase("up to"), query.LTE}, {phrase("< ="), query.LTE}, {phrase("<"), query.LT}, {phrase("exactly"), query.Equals}, {phrase("equal to"), query.Equals},
+	{phrase("="), query.Equals},
+}
+
+// cmpAfter are comparisons written after a number.
+var cmpAfter = []struct {
+	phrase text.Phrase
+	op     query.Op
+}{
+	{phrase("or more"), query.GTE}, {phrase("or higher"), query.GTE}, {phrase("or above"), query.GTE}, {phrase("or better"), query.GTE},
+	{phrase("or greater"), query.GTE}, {phrase("or over"), query.GTE}, {phrase("+"), query.GTE}, {phrase("and up"), query.GTE},
+	{phrase("and above"), query.GTE}, {phrase("plus"), query.GTE}, {phrase("or less"), query.LTE}, {phrase("or lower"), query.LTE},
+	{phrase("or below"), query.LTE}, {phrase("or fewer"), query.LTE}, {phrase("or worse"), query.LTE}, {phrase("or under"), query.LTE},
+	{phrase("and below"), query.LTE}, {phrase("and under"), query.LTE},
+}
+
+// units are words between a number and a comparison after it ("5 stars or more").
+var units = text.Set("star stars time times dollar dollars usd eur gbp point points")
+
+// endsAt reports whether the first occurrence of ph among the four words ending
+// at position j ends there.
+func (p *parser) endsAt(j int, ph text.Phrase) bool {
+	from := max(0, j-3)
+	i := ph.Index(p.words[from : j+1])
+	return i >= 0 && from+i+len(ph)-1 == j
+}
+
+// comparison reads the comparison around the number at i: its operator, bounds and
+// token range.
+func (p *parser) comparison(i int) (op query.Op, lo, hi float64, start, end int) {
+	lo, hi, start, end = p.ts[i].num, p.ts[i].num, i, i+1
+	if r, ok := p.rangeAround(i); ok {
+		return query.Between, r[0], r[1], int(r[2]), int(r[3])
+	}
+	j := i - 1
+	if p.word(j) == "$" {
+		j--
+	}
+	for _, c := range cmpBefore {
+		if j >= 0 && p.endsAt(j, c.phrase) {
+			return c.op, lo, hi, j - len(c.phrase) + 1, end
+		}
+	}
+	k := i + 1
+	for units[p.word(k)] {
+		k++
+	}
+	for _, c := range cmpAfter {
+		if c.phrase.At(p.words, k) {
+			return c.op, lo, hi, start, k + len(c.phrase)
+		}
+	}
+	return query.Equals, lo, hi, start, end
+}
+
+// rangeAround reads "between N and M", "from N to M", "N to M" and "N or M" at the
+// number i: lower, upper, start and end.
+func (p *parser) rangeAround(i int) ([4]float64, bool) {
+	if i+2 >= len(p.ts) || !p.ts[i+2].isNum {
+		return [4]float64{}, false
+	}
+	mid, prev := p.word(i+1), p.word(i-1)
+	ok := (prev == "between" && mid == "and") || (prev == "from" && mid == "to") || mid == "to" || mid == "or"
+	if !ok {
+		return [4]float64{}, false
+	}
+	a, b := p.ts[i].num, p.ts[i+2].num
+	start := i
+	if prev == "between" || prev == "from" {
+		start = i - 1
+	}
+	return [4]float64{min(a, b), max(a, b), float64(start), float64(i + 3)}, true
+}
+
+// numbers turns the comparisons of numbers with numeric questions into conditions.
+func (p *parser) numbers() {
+	for i := 0; i < len(p.ts); i++ {
+		t := p.ts[i]
+		if !t.isNum || p.used[i] || yearOf(t.low) > 0 && p.word(i-1) != "$" {
+			continue
+		}
+		q := p.numberQuestion(i)
+		if q == nil {
+			continue
+		}
+		op, lo, hi, start, end := p.comparison(i)
+		f := query.Filter{Op: op, Value: lo}
+		if op == query.Between {
+			f.To = hi
+		}
+		p.add(q, f, start)
+		for k := start; k < end; k++ {
+			p.used[k] = true
+		}
+		p.cf.absorb(p.ts, p.used, q, start, end, 4)
+		i = end - 1
+	}
+}
+
+// numberQuestion picks the numeric question a number at i is about: the one whose
+// words are nearest in the same clause; "$" points at currency questions.
+func (p *parser) numberQuestion(i int) *question {
+	var best *question
+	bestScore := 0.0
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		if !isNumeric(q.q) {
+			continue
+		}
+		score := p.nearScore(i, q)
+		if q.q.Type == form.Currency && p.word(i-1) == "$" {
+			score += 2
+		}
+		if score > bestScore {
+			best, bestScore = q, score
+		}
+	}
+	return best
+}
+
+// nearScore weighs the words of q found near position i, within its clause.
+func (p *parser) nearScore(i int, q *question) float64 {
+	score := 0.0
+	for _, dir := range []int{-1, 1} {
+		for k := i + dir; k >= 0 && k < len(p.ts) && abs(k-i) <= 6; k += dir {
+			t := p.ts[k]
+			if t.low == "," || t.low == "?" || (p.used[k] && dir < 0 && t.isNum) {
+				break
+			}
+			if (t.stem != "" && slices.Contains(q.stems, t.stem)) || typeCues[q.q.Type][t.low] {
+				score += 1 / float64(abs(k-i))
+			}
+		}
+	}
+	return score
+}
+
+// abs returns |n|.
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// negators negate the condition that follows them.
+var negators = text.Set("not never no without nor neither")
+
+// negatedBefore reports whether a negation stands among the n words before i, in
+// the same clause and not inside another condition; the words from the negation
+// on are marked used.
+func (p *parser) negatedBefore(i, n int) bool {
+	for k := i - 1; k >= max(0, i-n); k-- {
+		if p.words[k] == "," || p.words[k] == "who" || p.words[k] == "that" || p.used[k] {
+			return false
+		}
+		if negators[p.words[k]] {
+			for j := k; j < i; j++ {
+				p.used[j] = true
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// options turns the options named in the message into conditions.
+func (p *parser) options() []mention {
+	ms := p.cf.mentions(p.ts, p.used)
+	for _, m := range ms {
+		op := query.Equals
+		if p.negatedBefore(m.start, 4) {
+			op = query.NotEquals
+		}
+		p.add(m.q, query.Filter{Op: op, Value: m.label}, m.start)
+		for k := m.start; k < m.end; k++ {
+			p.used[k] = true
+		}
+		p.cf.absorb(p.ts, p.used, m.q, m.start, m.end, 3)
+	}
+	return ms
+}
+
+// yesNo finds yes_no questions named by their distinctive words ("would recommend
+// us") and turns them into conditions, negated by "not", "no" or "said no to".
+func (p *parser) yesNo() {
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		if q.q.Type != form.YesNo {
+			continue
+		}
+		for i, t := range p.ts {
+			if p.used[i] || t.stem == "" || !slices.Contains(q.stems, t.stem) || p.cf.df[t.stem] != 1 {
+				continue
+			}
+			p.add(q, query.Filter{Op: query.Equals, Value: !p.negatedBefore(i, 4)}, i)
+			p.markSaid(i)
+			p.used[i] = true
+			p.cf.absorb(p.ts, p.used, q, i, i+1, 5)
+			break
+		}
+	}
+}
+
+// answerVerbs introduce a text-like question that was answered ("left a
+// comment", "gave their email").
+var answerVerbs = text.Set("left leave leaving gave give giving provided provide wrote write writing shared share " +
+	"included include added add entered enter submitted commented filled with without")
+
+// answeredText turns "left a comment" or "without an email" into is_not_empty or
+// is_empty conditions on text-like questions.
+func (p *parser) answeredText() {
+	for i, w := range p.words {
+		if !answerVerbs[w] || p.used[i] {
+			continue
+		}
+		for k := i + 1; k < len(p.ts) && k <= i+4; k++ {
+			q := p.textQuestionAt(k)
+			if q == nil {
+				continue
+			}
+			op := query.IsNotEmpty
+			if w == "without" || p.negatedBefore(i, 3) {
+				op = query.IsEmpty
+			}
+			p.add(q, query.Filter{Op: op}, i)
+			p.used[i], p.used[k] = true, true
+			break
+		}
+	}
+}
+
+// textQuestionAt returns the text-like question the word at k names, if any.
+func (p *parser) textQuestionAt(k int) *question {
+	t := p.ts[k]
+	if p.used[k] {
+		return nil
+	}
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		if !isTextLike(q.q) {
+			continue
+		}
+		if typeCues[q.q.Type][t.low] || (t.stem != "" && slices.Contains(q.stems, t.stem) && p.cf.df[t.stem] == 1) {
+			return q
+		}
+	}
+	return nil
+}
+
+// sentimentClasses name sentiment classes.
+var sentimentClasses = map[string]string{
+	"positive": query.Positive, "negative": query.Negative, "neutral": query.Neutral,
+	"happy": query.Positive, "unhappy": query.Negative, "angry": query.Negative, "complaints": query.Negative,
+}
+
+// sentimentWords returns the sentiment classes named in the message, marking them.
+func (p *parser) sentimentWords() []string {
+	var out []string
+	for i, w := range p.words {
+		if c, ok := sentimentClasses[w]; ok && !p.used[i] && !slices.Contains(out, c) {
+			out = append(out, c)
+			p.used[i] = true
+		}
+	}
+	return out
+}
+
+// freeTextQuestion returns the free-text question the message names, or the form's
+// first one.
+func (p *parser) freeTextQuestion(scores []float64) *question {
+	var best *question
+	bestScore := 0.0
+	for qi := range p.cf.qs {
+		if q := &p.cf.qs[qi]; isFreeText(q.q) && (best == nil || scores[qi] > bestScore) {
+			best, bestScore = q, scores[qi]
+		}
+	}
+	return best
+}
+
+// sayVerbs introduce a yes or no answer.
+var sayVerbs = text.Set("said say saying answered answer voted chose picked replied ticked")
+
+// unboundYesNo finds "said no", "answered yes" and similar answers that name no
+// question; it returns the answer.
+func (p *parser) unboundYesNo() (value, ok bool) {
+	for i, w := range p.words {
+		if (w != "yes" && w != "no") || p.used[i] {
+			continue
+		}
+		prev := p.word(i - 1)
+		if sayVerbs[prev] || p.word(i+1) == "?" || p.word(i+1) == "" || p.word(i+1) == "to" {
+			p.used[i] = true
+			if sayVerbs[prev] {
+				p.used[i-1] = true
+			}
+			return w == "yes", true
+		}
+	}
+	return false, false
+}
+
+// markSaid marks "said yes to" / "answered no to" before position i as used, so
+// that "said" does not point at a text question.
+func (p *parser) markSaid(i int) {
+	for k := i - 1; k >= max(0, i-4); k-- {
+		if sayVerbs[p.words[k]] || p.words[k] == "yes" || p.words[k] == "no" || p.words[k] == "to" {
+			p.used[k] = true
+		}
+	}
+}
+
+// pickVerbs answer a choice question ("did not pick any features").
+var pickVerbs = text.Set("pick picked choose chose select selected use used answer answered tick ticked mention mentioned")
+
+// noneChosen turns "did not pick any <question>" into an is_empty condition and
+// "picked any <question>" into is_not_empty.
+func (p *parser) noneChosen() {
+	for i, w := range p.words {
+		if !pickVerbs[w] || p.used[i] || p.word(i+1) != "any" {
+			continue
+		}
+		for k := i + 2; k < len(p.ts) && k <= i+3; k++ {
+			q := p.namedAt(k)
+			if q == nil {
+				continue
+			}
+			op := query.IsNotEmpty
+			if p.negatedBefore(i, 3) {
+				op = query.IsEmpty
+			}
+			p.add(q, query.Filter{Op: op}, i)
+			p.used[i], p.used[i+1], p.used[k] = true, true, true
+			return
+		}
+	}
+}
+
+// namedAt returns the question whose distinctive word is at k.
+func (p *parser) namedAt(k int) *question {
+	t := p.ts[k]
+	if p.used[k] || t.stem == "" || p.cf.df[t.stem] != 1 {
+		return nil
+	}
+	for qi := range p.cf.qs {
+		if slices.Contains(p.cf.qs[qi].stems, t.stem) {
+			return &p.cf.qs[qi]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,193 @@
+package chat
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"forma/internal/ai/query"
+	"forma/internal/ai/text"
+	"forma/internal/form"
+)
+
+// groupFigure words the figure of one group.
+func (s *session) groupFigure(in *request, m query.Metric, r query.Result) string {
+	switch {
+	case m == query.Count:
+		return fmt.Sprintf("%d responses", r.N)
+	case r.Value == nil:
+		return "no answers"
+	case m == query.Percent:
+		return fmt.Sprintf("%s (%d of %d)", r.Display, r.N, r.Matched)
+	case m == query.Sentiment:
+		return fmt.Sprintf("%s, %s (%d answers)", query.Format(*r.Value), query.SentimentClass(*r.Value), r.N)
+	case in.target != nil:
+		return fmt.Sprintf("%s (%d answers)", query.FormatValue(in.target.q, *r.Value), r.N)
+	}
+	return fmt.Sprintf("%s (%d answers)", query.Format(*r.Value), r.N)
+}
+
+// scalarMetric reports whether a metric gives one figure per group.
+func scalarMetric(m query.Metric) bool {
+	switch m {
+	case query.Top, query.Distribution, query.List, query.Trend:
+		return false
+	}
+	return true
+}
+
+// groupsShown returns the groups to show: the compared ones, in the order named.
+func (s *session) groupsShown(in *request, res *query.Result) []query.Group {
+	if len(in.compare) == 0 {
+		return res.Groups
+	}
+	var out []query.Group
+	for _, label := range in.compare {
+		for _, g := range res.Groups {
+			if strings.EqualFold(g.Label, label) {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// replyGroups lists the figure of every group of the breakdown question.
+func (s *session) replyGroups(in *request, p queryPlan, res *query.Result) string {
+	if !scalarMetric(p.q.Metric) {
+		return s.replyMetric(in, p, res)
+	}
+	g := in.groupBy.q
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s by answer to %s%s:", s.figureTitle(in, p), text.Quote(g.Text), s.scope(p.base, p, res.Matched))
+	shown := s.groupsShown(in, res)
+	for _, grp := range shown {
+		fmt.Fprintf(&b, "\n- %s: %s", answerLabel(g, grp.Label), s.groupFigure(in, p.q.Metric, grp.Result))
+	}
+	if len(in.compare) > 0 && p.q.Metric == query.Count {
+		b.WriteString(mostCommon(g, shown))
+	}
+	return b.String()
+}
+
+// mostCommon names the compared answer(s) given most often.
+func mostCommon(g *form.Question, groups []query.Group) string {
+	best := 0
+	for _, grp := range groups {
+		best = max(best, grp.Result.N)
+	}
+	var names []string
+	for _, grp := range groups {
+		if grp.Result.N == best {
+			names = append(names, answerLabel(g, grp.Label))
+		}
+	}
+	if len(names) > 1 {
+		return "\n" + andList(names) + " are tied."
+	}
+	return "\n" + names[0] + " is the more common answer."
+}
+
+// figureTitle names the figure of a breakdown ("Average answer to “…”").
+func (s *session) figureTitle(in *request, p queryPlan) string {
+	switch p.q.Metric {
+	case query.Count:
+		return "Responses"
+	case query.Percent:
+		return "Share of responses that " + andList(s.preds(p.match, queryPlan{}))
+	case query.Sentiment:
+		return "Sentiment of the written answers"
+	}
+	name := figureNames[p.q.Metric]
+	return text.Capitalize(name) + " answer to " + text.Quote(in.target.q.Text)
+}
+
+// replyArg names the group with the highest (or lowest) figure, naming ties.
+func (s *session) replyArg(in *request, p queryPlan, res *query.Result) string {
+	if !scalarMetric(p.q.Metric) || len(res.Groups) == 0 {
+		return s.replyMetric(in, p, res)
+	}
+	var withValue []query.Group
+	for _, g := range res.Groups {
+		if g.Result.Value != nil {
+			withValue = append(withValue, g)
+		}
+	}
+	if len(withValue) == 0 {
+		return s.replyGroups(in, p, res)
+	}
+	high := in.kind == highestGroup
+	best := slices.MaxFunc(withValue, func(a, b query.Group) int {
+		d := *a.Result.Value - *b.Result.Value
+		if !high {
+			d = -d
+		}
+		switch {
+		case d > 0:
+			return 1
+		case d < 0:
+			return -1
+		}
+		return 0
+	})
+	var names []string
+	for _, g := range withValue {
+		if query.Format(*g.Result.Value) == query.Format(*best.Result.Value) {
+			names = append(names, answerLabel(in.groupBy.q, g.Label))
+		}
+	}
+	word := map[bool]string{true: "highest", false: "lowest"}[high]
+	return fmt.Sprintf("Of the answers to %s, %s %s the %s %s%s: %s.",
+		text.Quote(in.groupBy.q.Text), andList(names), map[bool]string{true: "has", false: "have"}[len(names) == 1],
+		word, strings.ToLower(s.figureTitle(in, p)[:1])+s.figureTitle(in, p)[1:], s.scope(p.base, p, res.Matched),
+		s.groupFigure(in, p.q.Metric, best.Result))
+}
+
+// cannot says the question could not be mapped to the data and suggests questions
+// about this form.
+func (s *session) cannot() string {
+	var b strings.Builder
+	b.WriteString("I can't answer that from this form's responses: I can only compute figures from the answers. ")
+	b.WriteString("You could ask, for example:")
+	for _, ex := range s.examples() {
+		b.WriteString("\n- " + ex)
+	}
+	return b.String()
+}
+
+// noResponses answers any question about a form without responses.
+func (s *session) noResponses() string {
+	var b strings.Builder
+	b.WriteString("This form has no responses yet, so there is nothing to count or average. Once responses arrive, you can ask, for example:")
+	for _, ex := range s.examples() {
+		b.WriteString("\n- " + ex)
+	}
+	return b.String()
+}
+
+// examples builds three to five questions the chat can answer about this form,
+// from its own question texts.
+func (s *session) examples() []string {
+	var out []string
+	num := s.cf.firstOfType(form.Rating, form.Slider, form.Number, form.Currency)
+	yn := s.cf.firstOfType(form.YesNo)
+	choice := s.cf.firstOfType(form.Select, form.MultiSelect)
+	written := s.cf.firstOfType(form.Textarea, form.Text)
+	if num != nil {
+		out = append(out, "What is the average answer to "+text.Quote(num.q.Text)+"?")
+	}
+	if yn != nil {
+		out = append(out, "What percentage answered yes to "+text.Quote(yn.q.Text)+"?")
+	}
+	if choice != nil {
+		out = append(out, "What is the most common answer to "+text.Quote(choice.q.Text)+"?")
+	}
+	if written != nil {
+		out = append(out, "What are the latest answers to "+text.Quote(written.q.Text)+"?")
+	}
+	if num != nil && choice != nil {
+		out = append(out, "What is the average answer to "+text.Quote(num.q.Text)+" by "+text.Quote(choice.q.Text)+"?")
+	}
+	out = append(out, "How many responses came in last week?", "How have responses trended per month?")
+	return out[:min(5, len(out))]
+}

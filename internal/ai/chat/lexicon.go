@@ -1,0 +1,224 @@
+package chat
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"forma/internal/ai/text"
+)
+
+// token is one word, number or sign of a chat message.
+type token struct {
+	low    string  // lower-cased text
+	stem   string  // canonical stem (synonyms folded), "" for stop words and signs
+	num    float64 // value when isNum
+	isNum  bool
+	quoted bool // inside quotes in the message
+}
+
+// tokenRe finds dates, numbers, words and the signs the parser reads.
+var tokenRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*|[%$+<>=,?]`)
+
+// Contractions, in two passes: "won't" and "can't" first, then the clitics ("n't"
+// and "'d" are written out; "'s", "'re", "'ve" and "'ll" are dropped, as their
+// words are stop words), typographic apostrophes and the spellings of a few
+// compounds.
+var (
+	wholeContractions = strings.NewReplacer(text.Expansions("won't", "can't")...)
+	contractions      = strings.NewReplacer(append(text.Expansions("n't", "'d"),
+		"’", "'", "'s", "", "'re", "", "'ve", "", "'ll", "",
+		"can not", "cannot", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff")...)
+)
+
+// tokenize splits a message into tokens; text between quotes is marked quoted.
+func tokenize(msg string) []token {
+	msg = wholeContractions.Replace(strings.ToLower(msg))
+	msg = contractions.Replace(msg)
+	msg = apostropheRe.ReplaceAllString(msg, "$1$2")
+	var out []token
+	quoted := false
+	last := 0
+	for _, loc := range tokenRe.FindAllStringIndex(msg, -1) {
+		quoted = quoted != oddQuotes(msg[last:loc[0]])
+		last = loc[1]
+		out = append(out, makeToken(msg[loc[0]:loc[1]], quoted))
+	}
+	return out
+}
+
+// oddQuotes reports whether s holds an odd number of quote marks.
+func oddQuotes(s string) bool {
+	return (strings.Count(s, `"`)+strings.Count(s, "“")+strings.Count(s, "”")+strings.Count(s, "'"))%2 == 1
+}
+
+// apostropheRe finds apostrophes inside words, which are not quotes.
+var apostropheRe = regexp.MustCompile(`(\pL)'(\pL)`)
+
+// makeToken builds the token of one matched piece of text.
+func makeToken(s string, quoted bool) token {
+	t := token{low: s, quoted: quoted}
+	if n, err := strconv.ParseFloat(s, 64); err == nil {
+		t.num, t.isNum = n, true
+		return t
+	}
+	if !stopWords[s] && s[0] >= 'a' {
+		t.stem = stemOf(s)
+	}
+	return t
+}
+
+// stopWords lists words that carry no meaning for matching questions.
+var stopWords = text.Set("a an the of to in on at for from by with about and or but is are was were be been being " +
+	"do does did done have has had i me my we us our you your they them their he she it its this that these those " +
+	"there here what which who whom whose how when where why would could should will shall can may might must " +
+	"any all some each every per as if than then so such very just also only too much many more most less least " +
+	"people person respondent respondents customer customers user users someone anyone everyone response responses " +
+	"answer answers answered survey form question questions please tell show give me get got let know see " +
+	"number count total percentage percent share average mean median say said s")
+
+// foldedVerbs maps the irregular verb forms whose stem is their base form ("gave"
+// → "give"), so that a message and a question in different tenses match. It lists
+// the forms the chat's questions use: folding another changes which questions a
+// message names, so add one with a case of the quality suite.
+var foldedVerbs = func() map[string]string {
+	m := map[string]string{}
+	for _, w := range strings.Fields("heard found spent paid gave given chose chosen left bought began begun " +
+		"wrote written came felt thought took") {
+		base, ok := text.IrregularBase(w)
+		if !ok {
+			panic("chat: " + w + " is not an irregular verb form")
+		}
+		m[w] = base
+	}
+	return m
+}()
+
+// stemExceptions are words the suffix rules would get wrong: comparatives, the
+// family of "easy", and words that only look inflected.
+var stemExceptions = map[string]string{
+	"better": "better", "best": "good", "worse": "bad", "worst": "bad", "easier": "easy", "easiest": "easy",
+	"easily": "easy", "ease": "easy", "easy": "easy", "media": "media", "news": "news", "api": "api", "apis": "api",
+}
+
+// synonymGroups lists, for a canonical word, words of the same meaning.
+var synonymGroups = map[string]string{
+	"recommend": "recommendation recommender refer referral suggest promoter",
+	"spend":     "cost pay money revenue dollar amount price",
+	"hear":      "find discover learn source channel",
+	"plan":      "tier subscription package",
+	"feature":   "function functionality tool module capability",
+	"comment":   "feedback suggestion remark complaint review improve improvement better opinion",
+	"contact":   "reach call ticket",
+	"support":   "help helpdesk",
+	"email":     "mail address",
+	"start":     "begin join signup onboard onboarding",
+	"easy":      "setup difficult hard simple",
+	"rate":      "star satisfaction satisfied satisfy rank grade",
+	"advertise": "ad advert advertisement advertising",
+	"search":    "google seo",
+}
+
+// synonyms folds stems of the same meaning together, on both sides of a match.
+var synonyms = func() map[string]string {
+	m := map[string]string{}
+	for canon, words := range synonymGroups {
+		for _, w := range strings.Fields(words) {
+			m[baseStem(w)] = baseStem(canon)
+		}
+	}
+	return m
+}()
+
+// stemOf reduces a lower-case word to a canonical stem: irregular forms, plural
+// and verb suffixes, then synonyms.
+func stemOf(w string) string {
+	w = baseStem(w)
+	if s, ok := synonyms[w]; ok {
+		return s
+	}
+	return w
+}
+
+// baseStem reduces a word to its stem without folding synonyms.
+func baseStem(w string) string {
+	if s, ok := stemExceptions[w]; ok {
+		return s
+	}
+	if s, ok := foldedVerbs[w]; ok {
+		return s
+	}
+	return stripSuffixes(w)
+}
+
+// stripSuffixes strips common English suffixes.
+func stripSuffixes(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
+		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	}
+	switch {
+	case len(w) > 7 && strings.HasSuffix(w, "ation"):
+		w = w[:len(w)-5]
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		w = undouble(w[:len(w)-3])
+	case len(w) > 4 && strings.HasSuffix(w, "ed"):
+		w = undouble(w[:len(w)-2])
+	case len(w) > 4 && strings.HasSuffix(w, "ier"):
+		w = w[:len(w)-3] + "y"
+	}
+	if strings.HasSuffix(w, "i") {
+		w = w[:len(w)-1] + "y"
+	}
+	if len(w) >= 3 && strings.HasSuffix(w, "e") {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// undouble drops the doubled final consonant of a stem ("gett" → "get").
+func undouble(w string) string {
+	n := len(w)
+	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}
+
+// stemsOf returns the content stems of s, in order.
+func stemsOf(s string) []string {
+	var out []string
+	for _, t := range tokenize(s) {
+		if t.stem != "" {
+			out = append(out, t.stem)
+		}
+	}
+	return out
+}
+
+// wordsOf returns the lower-case words of a token range, for phrase matching.
+func wordsOf(ts []token) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.low
+	}
+	return out
+}
+
+// phrase splits a phrase into the words tokenize gives, to match against a
+// message's words.
+func phrase(s string) text.Phrase { return text.Phrase(wordsOf(tokenize(s))) }
+
+// phrases splits each of list with phrase.
+func phrases(list ...string) []text.Phrase {
+	out := make([]text.Phrase, len(list))
+	for i, s := range list {
+		out[i] = phrase(s)
+	}
+	return out
+}

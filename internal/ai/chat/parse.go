@@ -1,0 +1,611 @@
+package chat
+
+import (
+	"slices"
+	"time"
+
+	"forma/internal/ai/query"
+	"forma/internal/ai/text"
+	"forma/internal/form"
+)
+
+// intent is the kind of answer a message asks for.
+type intent int
+
+// Intents: an engine metric (request.metric, unset while none is named), or a
+// figure the chat computes beyond a single metric.
+const (
+	metricIntent   intent = iota
+	completionRate        // completed ÷ started sessions
+	busiestPeriod         // the period with the most responses
+	highestGroup          // the group with the highest figure
+	lowestGroup           // the group with the lowest figure
+)
+
+// request is what a message asks, before it is turned into engine queries.
+type request struct {
+	metric   query.Metric
+	kind     intent
+	target   *question
+	conds    []cond
+	span     *dateRange // submission dates
+	groupBy  *question
+	compare  []string // options of groupBy to compare; all when empty
+	interval string
+	limit    int
+	least    bool
+	total    bool // "total" was said: a sum for numeric questions
+	extreme  int  // +1 highest, -1 lowest was said
+	followUp bool
+	addOnly  bool // "of them": new conditions narrow the previous ones
+	about    bool // the message talks about responses or respondents
+	howMany  bool // "how many" was asked: a count, even with "total"
+}
+
+// cue is a word or phrase of a message that points at what it asks.
+type cue int
+
+// Cues, each found by its phrases in cuePhrases.
+const (
+	cueCompletion cue = iota
+	cueTrend
+	cueBusiest
+	cueSentiment
+	cuePercent
+	cueMean
+	cueMedian
+	cueTotal
+	cueMax
+	cueMin
+	cueTop
+	cueLeast
+	cueCount
+	cueDistribution
+	cueList
+	cueCompare
+)
+
+// cuePhrases lists the phrases of each cue.
+var cuePhrases = map[cue][]text.Phrase{
+	cueCompletion:   phrases("completion rate", "completion", "complete rate", "dropoff", "abandon", "abandonment", "response rate", "finish rate"),
+	cueTrend:        phrases("trend", "trends", "trended", "trending", "over time", "change", "grow", "grew", "growing", "per month", "per week", "per day", "each month", "each week", "each day", "every month", "monthly", "weekly", "daily", "by month", "by week", "by day", "month by month", "week by week", "changed", "change over", "evolved"),
+	cueBusiest:      phrases("busiest", "quietest", "most responses", "fewest responses", "most submissions"),
+	cueSentiment:    phrases("sentiment", "mood", "tone", "feel about", "feeling about", "people feel", "positive or negative", "how positive", "how negative", "people think", "think of", "think about", "opinion of", "opinions"),
+	cuePercent:      phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio"),
+	cueMean:         phrases("average", "avg", "mean", "typical", "typically"),
+	cueMedian:       phrases("median"),
+	cueTotal:        phrases("total", "sum", "altogether", "combined"),
+	cueMax:          phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best"),
+	cueMin:          phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst"),
+	cueTop:          phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people"),
+	cueLeast:        phrases("least common", "least popular", "least used", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
+	cueCount:        phrases("how many", "number of", "count"),
+	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
+	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "examples", "quotes", "recent", "latest", "newest"),
+	cueCompare:      phrases("compare", "comparison", "versus", "vs", "difference", "differ", "compared", "more popular", "more common", "more used", "less popular", "less common"),
+}
+
+// Word sets of the parser.
+var (
+	theMost      = phrase("the most")
+	howMany      = phrase("how many")
+	afterTheMost = text.Set("? , among in by for with of") // "the most" + one word + these is a top answer
+	periodWords  = text.Set("day days week weeks month months")
+	dayWords     = text.Set("day days daily")
+	weekWords    = text.Set("week weeks weekly")
+	monthWords   = text.Set("month months monthly")
+	whichOr      = text.Set("which or")
+	themWords    = text.Set("those them these")
+	clauseWords  = text.Set("who that which on with in using from")
+	ofAmong      = text.Set("of among")
+	aboutWords   = text.Set("responses response submissions people respondents customers users entries survey form " +
+		"filled replies answers everyone anyone comments")
+	yesOrNo       = text.Set("yes no")
+	sentimentCues = text.Set("positive negative neutral happy unhappy angry complaints")
+	unitsOfTime   = text.Set("day days week weeks month months year years")
+	listedThings  = text.Set("comments answers responses examples reviews entries quotes")
+	listVerbs     = text.Set("show list give see display read")
+	beforeLimit   = text.Set("top first last latest recent newest")
+	afterLimit    = text.Set("most latest recent newest")
+)
+
+// cues returns the cues present in the message.
+func (p *parser) cues() map[cue]bool {
+	out := map[cue]bool{}
+	for c, phs := range cuePhrases {
+		if text.Any(p.words, phs) {
+			out[c] = true
+		}
+	}
+	if i := theMost.Index(p.words); i >= 0 && afterTheMost[p.word(i+2)] {
+		out[cueTop] = true
+	}
+	if out[cueBusiest] && !anyWord(p.words, periodWords) {
+		delete(out, cueBusiest)
+	}
+	return out
+}
+
+// anyWord reports whether one of the words is in the set.
+func anyWord(words []string, set map[string]bool) bool {
+	for _, w := range words {
+		if set[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// metricOrder is the priority of cues that decide the metric.
+var metricOrder = []struct {
+	cue    cue
+	metric query.Metric
+}{
+	{cuePercent, query.Percent}, {cueTrend, query.Trend}, {cueMean, query.Mean}, {cueMedian, query.Median},
+	{cueLeast, query.Top}, {cueTop, query.Top}, {cueCount, query.Count}, {cueSentiment, query.Sentiment},
+	{cueDistribution, query.Distribution}, {cueList, query.List},
+}
+
+// setMetric decides the intent and metric from the cues; max, min and sum are
+// settled once the target is known.
+func (in *request) setMetric(cues map[cue]bool, words []string) {
+	switch {
+	case cues[cueCompletion]:
+		in.kind = completionRate
+		return
+	case cues[cueBusiest]:
+		in.kind, in.interval = busiestPeriod, intervalOf(words, query.Day)
+		return
+	}
+	for _, m := range metricOrder {
+		if cues[m.cue] {
+			in.metric = m.metric
+			in.least = m.cue == cueLeast
+			break
+		}
+	}
+	if in.metric == query.Trend {
+		in.interval = intervalOf(words, "")
+	}
+	in.total = cues[cueTotal]
+	if cues[cueMax] {
+		in.extreme = 1
+	} else if cues[cueMin] {
+		in.extreme = -1
+	}
+}
+
+// intervalOf returns the period a message names, or def.
+func intervalOf(words []string, def string) string {
+	switch {
+	case anyWord(words, dayWords):
+		return query.Day
+	case anyWord(words, weekWords):
+		return query.Week
+	case anyWord(words, monthWords):
+		return query.Month
+	}
+	return def
+}
+
+// fits reports whether metric m can be computed over answers of q.
+func fits(m query.Metric, q *form.Question) bool {
+	switch m {
+	case query.Mean, query.Median, query.Sum, query.Trend:
+		return isNumeric(q)
+	case query.Min, query.Max:
+		return isNumeric(q) || q.Type == form.Date || q.Type == form.Time
+	case query.Sentiment:
+		return isFreeText(q)
+	}
+	return true
+}
+
+// chooseTarget picks the question the metric is about: the best-scoring question it
+// fits, preferring questions no condition already names.
+func (p *parser) chooseTarget(in *request, scores []float64) *question {
+	m := in.metric
+	if m == "" && in.extreme != 0 {
+		m = query.Max
+	}
+	var best *question
+	bestScore := 0.5
+	if m == query.Trend {
+		bestScore = 1
+	}
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		s := scores[qi]
+		if p.conditioned(q) {
+			s -= 1
+		}
+		if q == in.groupBy || (m != "" && !fits(m, q.q)) {
+			continue
+		}
+		if s >= bestScore && (best == nil || s > bestScore) {
+			best, bestScore = q, s
+		}
+	}
+	return best
+}
+
+// conditioned reports whether a condition of the message is on q.
+func (p *parser) conditioned(q *question) bool {
+	for _, c := range p.conds {
+		if c.q == q {
+			return true
+		}
+	}
+	return false
+}
+
+// settle fixes max, min and sum once the target is known, and the default metric of
+// a target asked about without one.
+func (in *request) settle() {
+	numeric := in.target != nil && fits(query.Max, in.target.q)
+	switch {
+	case (in.metric == "" || in.metric == query.Count) && in.extreme != 0 && numeric:
+		in.metric = query.Min
+		if in.extreme > 0 {
+			in.metric = query.Max
+		}
+	case in.metric == "" && in.total && in.target != nil && isNumeric(in.target.q):
+		in.metric = query.Sum
+	case in.metric == query.Count && in.total && !in.howMany && in.target != nil && isNumeric(in.target.q):
+		in.metric = query.Sum
+	case in.metric == "" && in.total:
+		in.metric = query.Count
+	}
+}
+
+// groupWords introduce the question results are broken down by.
+var groupWords = text.Set("by per each across every")
+
+// grouping finds "by <question>", "for each <question>", and comparisons of two
+// options of one question ("compare Free and Pro"), whose conditions it removes.
+func (p *parser) grouping(in *request, cues map[cue]bool) {
+	for i, w := range p.words {
+		if !groupWords[w] {
+			continue
+		}
+		for k := i + 1; k <= i+3 && k < len(p.ts); k++ {
+			if q := p.groupableAt(k); q != nil {
+				in.groupBy = q
+				p.used[k] = true
+				return
+			}
+		}
+	}
+	p.compareOptions(in, cues)
+}
+
+// groupableAt returns the choice, yes_no or rating question the word at k names.
+func (p *parser) groupableAt(k int) *question {
+	t := p.ts[k]
+	if t.stem == "" || p.used[k] {
+		return nil
+	}
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		if groupable(q.q) && slices.Contains(q.stems, t.stem) {
+			return q
+		}
+	}
+	return nil
+}
+
+// groupable reports whether results can be broken down by q's answers.
+func groupable(q *form.Question) bool {
+	switch q.Type {
+	case form.Select, form.MultiSelect, form.YesNo, form.Rating:
+		return true
+	}
+	return false
+}
+
+// compareOptions turns two or more options of one question into a comparison when
+// the message compares, or when they are options of a single-choice question.
+func (p *parser) compareOptions(in *request, cues map[cue]bool) {
+	byQ := map[*question][]string{}
+	for _, c := range p.conds {
+		if c.q != nil && c.q.q.Type != form.YesNo && c.f.Op == query.Equals && len(c.q.options) > 0 {
+			byQ[c.q] = append(byQ[c.q], c.f.Value.(string))
+		}
+	}
+	for q, labels := range byQ {
+		if len(labels) < 2 || (q.q.Type == form.MultiSelect && !cues[cueCompare] && !anyWord(p.words, whichOr)) {
+			continue
+		}
+		in.groupBy, in.compare = q, labels
+		p.conds = slices.DeleteFunc(p.conds, func(c cond) bool { return c.q == q })
+		return
+	}
+}
+
+// whichGroup finds "which <question>" naming a groupable question: the answer of
+// that question whose group has the highest or lowest figure.
+func (p *parser) whichGroup() *question {
+	for i, w := range p.words {
+		if w != "which" && w != "what" {
+			continue
+		}
+		for k := i + 1; k <= i+2 && k < len(p.ts); k++ {
+			if q := p.groupableAt(k); q != nil {
+				return q
+			}
+		}
+	}
+	return nil
+}
+
+// peopleNouns name the respondents.
+var peopleNouns = text.Set("people persons respondents customers users clients members ones those them folks")
+
+// markBase marks the conditions of a clause like "among those who …", "of people
+// who …" or "of Pro users" as narrowing the population; the others are what a
+// percentage is a share of.
+func (p *parser) markBase(mentions []mention) {
+	start := p.baseStart(mentions)
+	if start < 0 {
+		return
+	}
+	end := len(p.words)
+	for k := start + 1; k < len(p.words); k++ {
+		if p.words[k] == "," {
+			end = k
+			break
+		}
+	}
+	matches := 0
+	for i := range p.conds {
+		c := &p.conds[i]
+		c.base = c.pos > start && c.pos < end
+		if !c.base {
+			matches++
+		}
+	}
+	if matches == 0 && len(p.conds) >= 2 {
+		last := 0
+		for i := range p.conds {
+			if p.conds[i].pos > p.conds[last].pos {
+				last = i
+			}
+		}
+		p.conds[last].base = false
+	}
+}
+
+// baseStart returns where a population clause starts, or -1.
+func (p *parser) baseStart(mentions []mention) int {
+	for i, w := range p.words {
+		next, after := p.word(i+1), p.word(i+2)
+		switch {
+		case w == "among" || w == "amongst":
+			return i
+		case (w == "of" || w == "for" || w == "out") && themWords[next]:
+			return i
+		case (w == "of" || w == "for") && peopleNouns[next] && clauseWords[after]:
+			return i
+		case (w == "of" || w == "for") && next == "the" && peopleNouns[after] && clauseWords[p.word(i+3)]:
+			return i
+		case w == "of" && p.mentionAt(mentions, i+1, i+2):
+			return i
+		}
+	}
+	return -1
+}
+
+// mentionAt reports whether an option mention starts at one of the positions.
+func (p *parser) mentionAt(ms []mention, at ...int) bool {
+	for _, m := range ms {
+		if slices.Contains(at, m.start) && (m.start == at[0] || p.word(at[0]) == "the") {
+			return true
+		}
+	}
+	return false
+}
+
+// continuations start a follow-up question.
+var continuations = phrases("and", "what about", "how about", "what if", "same", "now", "also", "then", "ok", "okay", "but", "only", "just", "so")
+
+// pronouns refer back to what the conversation was about.
+var pronouns = text.Set("them those these they their that it ones this")
+
+// looksLikeFollowUp reports whether the message leans on the previous question.
+func (p *parser) looksLikeFollowUp(in *request) bool {
+	for _, c := range continuations {
+		if c.At(p.words, 0) {
+			return true
+		}
+	}
+	own := 0
+	for _, c := range in.conds {
+		if c.q != nil {
+			own++
+		}
+	}
+	pronoun := anyWord(p.words, pronouns)
+	switch {
+	case pronoun && own == 0:
+		return true
+	case in.metric == "" && in.kind == metricIntent && in.target == nil:
+		return len(in.conds) > 0 || in.span != nil || in.groupBy != nil
+	case in.target == nil && in.metric != "":
+		return needsTarget(in.metric)
+	}
+	return false
+}
+
+// needsTarget reports whether a metric means nothing without a question.
+func needsTarget(m query.Metric) bool {
+	switch m {
+	case query.Mean, query.Median, query.Sum, query.Min, query.Max, query.Top, query.Distribution:
+		return true
+	}
+	return false
+}
+
+// parse reads one message into a request.
+func (s *session) parse(msg string) *request {
+	p := &parser{cf: s.cf, ts: tokenize(msg)}
+	p.words = wordsOf(p.ts)
+	p.used = make([]bool, len(p.ts))
+	in := &request{limit: p.limit()}
+	in.span = p.dates(s.now)
+	p.numbers()
+	mentions := p.options()
+	p.yesNo()
+	p.answeredText()
+	p.noneChosen()
+	if v, ok := p.unboundYesNo(); ok && !p.hasYesNoCond() {
+		p.conds = append(p.conds, cond{f: query.Filter{Op: query.Equals, Value: v}, pos: indexOf(p.words, yesOrNo)})
+	}
+	cues := p.cues()
+	in.setMetric(cues, p.words)
+	in.howMany = howMany.Index(p.words) >= 0
+	classes := p.sentimentWords()
+	scores := s.cf.scores(p.ts, p.used)
+	p.dateQuestionRange(in, scores)
+	p.sentimentConds(in, classes, scores)
+	p.grouping(in, cues)
+	p.argGroup(in)
+	in.target = p.chooseTarget(in, scores)
+	in.settle()
+	p.markBase(mentions)
+	in.conds = p.conds
+	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
+	in.followUp = p.looksLikeFollowUp(in)
+	in.about = anyWord(p.words, aboutWords)
+	return in
+}
+
+// indexOf returns the position of the first word in the set, or 0.
+func indexOf(words []string, set map[string]bool) int {
+	for i, w := range words {
+		if set[w] {
+			return i
+		}
+	}
+	return 0
+}
+
+// sentimentConds turns one sentiment word into a condition on the free-text
+// question; both "positive" and "negative" ask for the sentiment itself.
+func (p *parser) sentimentConds(in *request, classes []string, scores []float64) {
+	switch {
+	case len(classes) == 1:
+		if q := p.freeTextQuestion(scores); q != nil {
+			p.add(q, query.Filter{Op: query.SentimentOp, Value: classes[0]}, indexOf(p.words, sentimentCues))
+		}
+	case len(classes) > 1 && in.metric == "":
+		in.metric = query.Sentiment
+	}
+}
+
+// argGroup turns "which <question> has the highest <figure>" into the group with
+// the highest (or lowest) figure.
+func (p *parser) argGroup(in *request) {
+	if in.extreme == 0 || in.groupBy != nil || in.kind != metricIntent {
+		return
+	}
+	g := p.whichGroup()
+	if g == nil {
+		return
+	}
+	in.groupBy = g
+	in.kind = lowestGroup
+	if in.extreme > 0 {
+		in.kind = highestGroup
+	}
+	if in.metric == "" || in.metric == query.Top {
+		in.metric = query.Mean
+	}
+	in.extreme = 0
+}
+
+// limit reads "top 3", "last 5", "10 most recent" and marks them used.
+func (p *parser) limit() int {
+	for i, t := range p.ts {
+		if !t.isNum || t.num < 1 || t.num > 100 || t.num != float64(int(t.num)) {
+			continue
+		}
+		prev, next := p.word(i-1), p.word(i+1)
+		if unitsOfTime[next] {
+			continue
+		}
+		listed := listedThings[next] && anyWord(p.words, listVerbs)
+		if listed || beforeLimit[prev] || afterLimit[next] {
+			p.used[i] = true
+			return int(t.num)
+		}
+	}
+	return 0
+}
+
+// dates reads the date range of the message, unless its words are part of a
+// question the message names ("spend with us last month").
+func (p *parser) dates(now time.Time) *dateRange {
+	before := slices.Clone(p.used)
+	r := findDates(p.ts, p.used, now)
+	if r == nil {
+		return nil
+	}
+	if p.inQuestionText(before) {
+		p.used = before
+		return nil
+	}
+	return r
+}
+
+// inQuestionText reports whether the words newly marked used (relative to before)
+// appear together in the text of a question that other words of the message name.
+func (p *parser) inQuestionText(before []bool) bool {
+	var dateWords text.Phrase
+	for i := range p.used {
+		if p.used[i] && !before[i] && !datePrepositions[p.words[i]] {
+			dateWords = append(dateWords, p.words[i])
+		}
+	}
+	scores := p.cf.scores(p.ts, p.used)
+	for qi, q := range p.cf.qs {
+		if dateWords.Index(q.words) >= 0 && scores[qi] >= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// dateQuestionRange moves the date range of the message onto a date question the
+// message names ("started using our product in 2024").
+func (p *parser) dateQuestionRange(in *request, scores []float64) {
+	if in.span == nil {
+		return
+	}
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		if q.q.Type != form.Date || scores[qi] < 1 {
+			continue
+		}
+		f := query.Filter{Op: query.Between, Value: in.span.fromText(), To: in.span.toText()}
+		switch {
+		case in.span.from.IsZero():
+			f = query.Filter{Op: query.LTE, Value: in.span.toText()}
+		case in.span.to.IsZero():
+			f = query.Filter{Op: query.GTE, Value: in.span.fromText()}
+		}
+		p.add(q, f, in.span.pos)
+		p.cf.absorb(p.ts, p.used, q, 0, len(p.ts), 0)
+		in.span = nil
+		return
+	}
+}
+
+// hasYesNoCond reports whether the message already named a yes_no question.
+func (p *parser) hasYesNoCond() bool {
+	for _, c := range p.conds {
+		if c.q != nil && c.q.q.Type == form.YesNo {
+			return true
+		}
+	}
+	return false
+}

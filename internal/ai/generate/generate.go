@@ -1,0 +1,183 @@
+// Package generate is Forma's offline form generator: it turns a plain-English
+// request ("a job application form asking for name, email, phone and a resume
+// upload") into a form, with deterministic standard-library code and no model.
+//
+// Form reads a prompt in five steps:
+//
+//  1. parse (parse.go): normalise the typography, then split the prompt into
+//     header sentences, which describe the form, and items, one per field, from
+//     lists, bullets and prose (items.go puts back what the splitting separated:
+//     choices, qualifiers, rating groups);
+//  2. take apart (fragment.go): read each item's choices, scale, type hints,
+//     currency and "required"/"optional", and clean its words (label.go);
+//  3. recognise (concepts.go, infer.go): match the field to a known kind of field
+//     (email, phone, rating…) and infer its type;
+//  4. word (label.go, options.go, question.go): phrase the question, give choice
+//     questions their options and sliders their range;
+//  5. settle (this file, templates.go, describe.go): decide what is required,
+//     enrich a thin prompt with the template of the kind of form it names (contact,
+//     job application, RSVP…), drop repeats, cap the questions, and write the title
+//     and description.
+package generate
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"forma/internal/ai"
+	"forma/internal/ai/text"
+	"forma/internal/form"
+)
+
+// Form turns a plain-English request ("a job application form asking for name,
+// email, phone and a resume upload") into a form that form.NewForm accepts: a
+// title, a one-sentence description, and up to ai.MaxGeneratedQuestions questions
+// with types, choices and required flags. A prompt that names a common kind of form
+// without listing fields gets a template. The same prompt always gives the same form.
+//
+// It returns a *form.Error with code form.Invalid, naming the field "prompt", when
+// the prompt is empty, not valid UTF-8, longer than ai.MaxPromptLen characters, or
+// does not describe a form.
+func Form(prompt string) (form.FormInput, error) {
+	if err := checkPrompt(prompt); err != nil {
+		return form.FormInput{}, err
+	}
+	p := parsePrompt(prompt)
+	in := findIntent(text.Words(strings.Join(p.headers, " ")))
+	cur := promptCurrency(prompt)
+	qs := parsedQuestions(p.items, cur)
+	if len(qs) == 0 && in == nil {
+		return form.FormInput{}, form.FieldInvalid("prompt", "does not say what the form should ask; %s", ai.PromptExample)
+	}
+	title := makeTitle(p.headers, in)
+	out := form.FormInput{Title: &title, DisplayMode: form.SinglePage}
+	description := makeDescription(title, in)
+	out.Description = &description
+	if p.multiStep {
+		out.DisplayMode = form.MultiStep
+	}
+	for _, q := range selectQuestions(qs, in, p.only) {
+		out.Questions = append(out.Questions, q.input())
+	}
+	return out, nil
+}
+
+// selectQuestions settles the questions of the form: required flags, the intent's
+// template for a thin prompt (unless it said "only"), no repeats, at most
+// ai.MaxGeneratedQuestions.
+func selectQuestions(qs []question, in *intent, only bool) []question {
+	qs = markRequired(qs, in)
+	if in != nil && (len(qs) == 0 || len(qs) < 3 && in.enrich && !only) {
+		qs = mergeTemplate(in.template, qs)
+	}
+	qs = dedupe(qs)
+	return qs[:min(len(qs), ai.MaxGeneratedQuestions)]
+}
+
+// checkPrompt rejects prompts that cannot describe a form: those ai.CheckPrompt
+// rejects, and those with fewer than three letters or nothing but filler and noise.
+func checkPrompt(prompt string) error {
+	if err := ai.CheckPrompt(prompt); err != nil {
+		return err
+	}
+	letters := 0
+	for _, r := range prompt {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters < 3 || !hasContent(prompt) {
+		return form.FieldInvalid("prompt", "is too short or not understandable; %s", ai.PromptExample)
+	}
+	return nil
+}
+
+// markRequired decides which parsed questions must be answered: what the prompt says,
+// else the first name and email (unless worded as optional), agreement to terms, and
+// what the intent needs.
+func markRequired(qs []question, in *intent) []question {
+	seen := map[string]bool{}
+	for i := range qs {
+		q := &qs[i]
+		if !q.explicit && q.concept != "" {
+			q.required = essential(*q, seen[q.concept]) || neededBy(in, q.concept, seen[q.concept])
+		}
+		seen[q.concept] = true
+	}
+	return qs
+}
+
+// neededBy reports whether the intent needs the first question about concept
+// answered (a contact form's message, a job application's resume).
+func neededBy(in *intent, concept string, repeated bool) bool {
+	return in != nil && !repeated && slices.Contains(in.required, concept)
+}
+
+// optionalWords mark a name or email that is not the respondent's own ("emergency
+// contact name", "email if we can follow up").
+var optionalWords = text.Phrases("if|of|optional|other|alternative|secondary|emergency")
+
+// essential reports whether q is a field every form needs answered (see
+// concept.essential); repeated says an earlier question was about the same concept.
+func essential(q question, repeated bool) bool {
+	k := conceptByKey(q.concept)
+	switch {
+	case !k.essential:
+		return false
+	case k.typ == form.YesNo:
+		return true
+	}
+	return !repeated && !text.AnyForms(text.Words(q.text), optionalWords)
+}
+
+// mergeTemplate fills a thin prompt out with its intent's template: a parsed question
+// takes the place of the template's question about the same concept; the others go
+// before the template's closing free-text question.
+func mergeTemplate(tpl, parsed []question) []question {
+	out := append([]question(nil), tpl...)
+	taken := map[int]bool{}
+	var extra []question
+	for _, p := range parsed {
+		i := indexOfConcept(out, p.concept, taken)
+		if i < 0 {
+			extra = append(extra, p)
+			continue
+		}
+		if !p.explicit {
+			p.required = p.required || out[i].required
+		}
+		out[i], taken[i] = p, true
+	}
+	at := len(out)
+	if at > 0 && out[at-1].typ == form.Textarea {
+		at--
+	}
+	return append(out[:at], append(extra, out[at:]...)...)
+}
+
+// indexOfConcept returns the first question about concept not yet taken, or -1.
+func indexOfConcept(qs []question, concept string, taken map[int]bool) int {
+	for i, q := range qs {
+		if concept != "" && q.concept == concept && !taken[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// dedupe drops questions that repeat an earlier one: the same concept, or the same
+// text.
+func dedupe(qs []question) []question {
+	var out []question
+	seen := map[string]bool{}
+	for _, q := range qs {
+		byText := "text:" + strings.ToLower(q.text)
+		if seen[q.key] || seen[byText] {
+			continue
+		}
+		seen[q.key], seen[byText] = true, true
+		out = append(out, q)
+	}
+	return out
+}

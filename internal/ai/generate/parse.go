@@ -1,0 +1,303 @@
+package generate
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"forma/internal/ai/text"
+)
+
+// parsed is a prompt taken apart: what it says about the form as a whole, and the
+// fields it lists, in order.
+type parsed struct {
+	headers   []string // sentences or parts that describe the form itself
+	items     []item   // the fields the prompt lists
+	multiStep bool     // the prompt asks for one question at a time
+	only      bool     // the prompt says "only" or "just": no template enrichment
+}
+
+// item is the raw text of one field of the prompt.
+type item struct {
+	text     string
+	origin   origin
+	sentence int // index of the sentence (or bullet line) it came from
+}
+
+// origin says how an item was written.
+type origin int
+
+const (
+	prose  origin = iota // alone in a sentence
+	listed               // in a list: after "asking for" or among commas
+	bullet               // on a bullet or numbered line
+)
+
+var (
+	normalizer = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\t", " ", "“", "\"", "”", "\"", "‘", "'",
+		"’", "'", "–", "-", "—", ": ", "…", "...", "&", " and ")
+	exampleRe    = regexp.MustCompile(`(?i)(\be\.g\.?|\beg\.|\bi\.e\.?|\bfor example\b|\bfor instance\b),?`)
+	etcRe        = regexp.MustCompile(`(?i)\betc\b\.?`)
+	titleAbbrRe  = regexp.MustCompile(`(?i)\b(mr|mrs|ms|dr|st|vs)\.`)
+	signUpRe     = regexp.MustCompile(`(?i)\bsign[- ]up\b`)
+	slashListRe  = regexp.MustCompile(`\s+/\s+`)
+	dashListRe   = regexp.MustCompile(`([^\d\s]) +- +([^-()\n]*,[^-()\n]*?) +- +`)
+	spacedDashRe = regexp.MustCompile(`([^\d\s]) +- +([^\d\s])`)
+	multiStepRe  = regexp.MustCompile(`(?i)\b(multi[- ]?step|multi[- ]?page|step[- ]by[- ]step|` +
+		`one question (at a time|per (page|step|screen))|one (at a time|per page)|wizard([- ]style)?|paginated)\b`)
+	onlyRe   = regexp.MustCompile(`(?i)\b(only|just)\b`)
+	bulletRe = regexp.MustCompile(`^\s*([-*•·+]|\d{1,3}[.)])\s+`)
+)
+
+// normalize rewrites typographic variants and abbreviations into one plain form:
+// "e.g." becomes "such as", "etc." loses its full stop, "sign up" is one word, a
+// spaced slash separates like a comma, a list between spaced dashes becomes a
+// parenthesis, and a single spaced dash (or an em dash) introduces like a colon.
+func normalize(s string) string {
+	s = normalizer.Replace(s)
+	s = exampleRe.ReplaceAllString(s, " such as ")
+	s = etcRe.ReplaceAllString(s, " etc")
+	s = titleAbbrRe.ReplaceAllString(s, "$1")
+	s = signUpRe.ReplaceAllString(s, "sign-up")
+	s = slashListRe.ReplaceAllString(s, ", ")
+	s = dashListRe.ReplaceAllString(s, "$1 ($2) ")
+	return spacedDashRe.ReplaceAllString(s, "$1: $2")
+}
+
+// parsePrompt splits a prompt into its header sentences and field items. A line that
+// ends with a colon introduces the lines after it.
+func parsePrompt(prompt string) parsed {
+	norm := normalize(prompt)
+	p := parsed{multiStep: multiStepRe.MatchString(norm), only: onlyRe.MatchString(norm)}
+	norm = multiStepRe.ReplaceAllString(norm, " ")
+	sentence := 0
+	for _, line := range strings.Split(norm, "\n") {
+		if loc := bulletRe.FindStringIndex(line); loc != nil {
+			p.addParts(splitItems(line[loc[1]:]), bullet, sentence)
+			sentence++
+			continue
+		}
+		if t := strings.TrimSpace(line); strings.HasSuffix(t, ":") {
+			p.headers = append(p.headers, strings.TrimSuffix(t, ":"))
+			continue
+		}
+		for _, s := range splitSentences(line) {
+			p.addSentence(s, sentence)
+			sentence++
+		}
+	}
+	p.items = rateGroups(optionSentences(attachQualifiers(p.items)))
+	return p
+}
+
+// addSentence files a sentence as header, list, or both.
+func (p *parsed) addSentence(s string, sentence int) {
+	header, list, ok := splitAtMarker(s)
+	if ok {
+		if hasContent(header) {
+			p.headers = append(p.headers, header)
+		}
+		p.addParts(splitItems(leadingMarkers(list)), listed, sentence)
+		return
+	}
+	parts := splitItems(s)
+	ws := text.Words(s)
+	switch k := formNounPart(parts); {
+	case k >= 0:
+		p.headers = append(p.headers, strings.Join(parts[:k+1], " "))
+		p.addParts(parts[k+1:], listed, sentence)
+	case len(parts) == 1 && !strings.ContainsAny(s, "?()") && findIntent(ws) != nil:
+		p.headers = append(p.headers, s)
+	case len(parts) == 1:
+		p.addParts(parts, prose, sentence)
+	default:
+		p.addParts(parts, listed, sentence)
+	}
+}
+
+// formNounPart returns the index of the first part that names the form ("I run a
+// bakery and want an order form"), or -1. Parts before it belong to the header too.
+// A part names the form when it ends with a form noun ("newsletter form") or names
+// no field ("registration date" is a field).
+func formNounPart(parts []string) int {
+	for i, part := range parts {
+		ws := text.Words(part)
+		_, field := matchConcept(ws)
+		if hasFormNoun(ws) && (formNouns[ws[len(ws)-1]] || !field) {
+			return i
+		}
+	}
+	return -1
+}
+
+// addParts adds the non-empty parts as items.
+func (p *parsed) addParts(parts []string, o origin, sentence int) {
+	for _, t := range parts {
+		if t = strings.Trim(t, " ,;:-"); t != "" {
+			p.items = append(p.items, item{text: t, origin: o, sentence: sentence})
+		}
+	}
+}
+
+// splitSentences splits a line at full stops, exclamation and question marks that
+// end a sentence: outside parentheses and followed by a capital, a digit or the end.
+// The choices of a question may follow its question mark: "Which? (a, b) Next?".
+func splitSentences(line string) []string {
+	var out []string
+	rs := []rune(line)
+	depth, start := 0, 0
+	afterQuestion := false
+	for i, r := range rs {
+		switch r {
+		case '(', '[':
+			if depth == 0 {
+				afterQuestion = strings.HasSuffix(strings.TrimSpace(string(rs[start:i])), "?")
+			}
+			depth++
+		case ')', ']':
+			depth = max(depth-1, 0)
+			if depth == 0 && afterQuestion && endsSentence(rs, i) {
+				out = append(out, string(rs[start:i+1]))
+				start = i + 1
+			}
+		case '.', '!', '?':
+			if depth == 0 && endsSentence(rs, i) {
+				end := i
+				if r == '?' {
+					end++
+				}
+				out = append(out, string(rs[start:end]))
+				start = i + 1
+			}
+		}
+	}
+	return nonBlank(append(out, string(rs[start:])))
+}
+
+// nonBlank returns the trimmed strings of ss that are not blank.
+func nonBlank(ss []string) []string {
+	var kept []string
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}
+
+// endsSentence reports whether the mark at rs[i] ends a sentence: the line ends, or
+// space and a capital, a digit or a quote follow.
+func endsSentence(rs []rune, i int) bool {
+	j := i + 1
+	if j == len(rs) {
+		return true
+	}
+	if !unicode.IsSpace(rs[j]) {
+		return false
+	}
+	for j < len(rs) && unicode.IsSpace(rs[j]) {
+		j++
+	}
+	return j == len(rs) || unicode.IsUpper(rs[j]) || unicode.IsDigit(rs[j]) || rs[j] == '"'
+}
+
+// markers introduce the list of fields in a sentence ("a form asking for ...").
+// Longer markers come first so that the longest one at a position wins.
+var markerRe = regexp.MustCompile(`(?i)\b((we'?d|we would|i'?d|i would|would) like to (know|ask( for| about)?|collect|get|see)|` +
+	`asking (them |users |people )?(for|about|to)|asking them|asking|` +
+	`where (people|users|candidates|customers|applicants|participants|guests|students|visitors|clients|members|` +
+	`attendees|employees|they|you)( can| should| will| must| need to)?|` +
+	`(that|which) asks? (for|about)|asks for|ask (them )?(for|about|to)|ask them|ask|` +
+	`with (the following (fields|questions)|fields for|questions (about|for|on)|a question about|fields|questions)|` +
+	`with|(that )?includes?|including|(that |to )?collects?|collecting|(to )?capture|capturing|(to )?gather|gathering|` +
+	`containing|contains|(we|i) (need|want)|needs?|should (have|ask for|ask|include|collect|capture)|` +
+	`must (include|have)|give|provide|enter|fill in|specify|(also )?add|fields are|questions are)\b|:`)
+
+// fillerWords may stand before a marker without making the text a field
+// ("Customers should give ...").
+var fillerWords = text.Set("i we you they them he she please can could would will need needs want like to create " +
+	"make build generate design set up a an the me us our my for just some quick simple short basic new " +
+	"little small online also it should must have get give let's lets i'd we'd i'm we're help " +
+	"customers users people applicants attendees guests participants respondents visitors clients " +
+	"students parents patients employees members fields field questions question following form " +
+	"include it's this that these those here is are register sign apply join submit")
+
+// splitAtMarker finds the first marker whose preceding text describes the form (or
+// is filler) and returns the text before it and the list after it.
+func splitAtMarker(s string) (header, list string, ok bool) {
+	for _, loc := range markerRe.FindAllStringIndex(s, -1) {
+		before, after := s[:loc[0]], s[loc[1]:]
+		if headerLike(before, s[loc[0]:loc[1]] == ":") && !startsHeader(after) && hasContent(after) {
+			return before, after, true
+		}
+	}
+	return "", "", false
+}
+
+// leadingMarkers strips further markers from the start of a list: "Participants
+// need to register with their name" lists "their name".
+func leadingMarkers(list string) string {
+	for {
+		loc := markerRe.FindStringIndex(list)
+		if loc == nil || !allFiller(text.Words(list[:loc[0]])) || !hasContent(list[loc[1]:]) {
+			return list
+		}
+		list = list[loc[1]:]
+	}
+}
+
+// headerLike reports whether the text before a marker describes the form rather
+// than listing fields: filler, a form noun, an intent, or a short label before a
+// colon ("Questions:"). A comma list is never a header.
+func headerLike(before string, colon bool) bool {
+	if len(splitTop(before, ",")) > 2 {
+		return false
+	}
+	ws := text.Words(before)
+	if allFiller(ws) || hasFormNoun(ws) || findIntent(ws) != nil {
+		return true
+	}
+	return colon && len(ws) <= 3
+}
+
+// startsHeader reports whether the text after a marker goes on to name the form
+// ("I need a form for ...") instead of listing fields.
+func startsHeader(after string) bool {
+	ws := text.Words(after)
+	return hasFormNoun(ws[:min(len(ws), 6)])
+}
+
+// allFiller reports whether every word of ws is filler.
+func allFiller(ws []string) bool {
+	for _, w := range ws {
+		if !fillerWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// hasContent reports whether s has a word that is neither filler, noise, nor a bare
+// number.
+func hasContent(s string) bool {
+	for _, w := range text.Words(s) {
+		if !fillerWords[w] && !gibberish(w) && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// formNouns name a form itself ("a feedback form", "the registration").
+var formNouns = text.Set("form forms survey questionnaire quiz poll application registration signup sign-up " +
+	"booking reservation report request evaluation checklist sheet rsvp inquiry enquiry intake proposal")
+
+// hasFormNoun reports whether ws names a form (or forms: "collect RSVPs").
+func hasFormNoun(ws []string) bool {
+	for _, w := range ws {
+		if formNouns[w] || formNouns[strings.TrimSuffix(w, "s")] {
+			return true
+		}
+	}
+	return false
+}
