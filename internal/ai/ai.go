@@ -77,6 +77,9 @@ const (
 	MaxPromptLen = 5000
 	// MaxGeneratedQuestions caps the questions of a generated form.
 	MaxGeneratedQuestions = 30
+	// MaxMessageLen is the longest chat message, in characters: the API refuses
+	// longer ones, and a provider reads no more.
+	MaxMessageLen = 5000
 )
 
 // PromptExample ends the errors about a prompt that says too little.

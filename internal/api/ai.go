@@ -15,9 +15,6 @@ import (
 	"forma/internal/store"
 )
 
-// MaxChatMessageLen bounds a chat message, in characters.
-const MaxChatMessageLen = 5000
-
 // charge prices an AI operation for the caller: the store records it with the
 // operation's result (see store.Charge).
 func (a *API) charge(r *http.Request, endpoint string, f *form.Form) *store.Charge {
@@ -259,8 +256,8 @@ func checkChatMessage(m *string) error {
 		return form.FieldInvalid("message", "is required")
 	case strings.TrimSpace(*m) == "":
 		return form.FieldInvalid("message", "must not be empty or blank")
-	case utf8.RuneCountInString(*m) > MaxChatMessageLen:
-		return form.FieldInvalid("message", "must be at most %d characters", MaxChatMessageLen)
+	case utf8.RuneCountInString(*m) > ai.MaxMessageLen:
+		return form.FieldInvalid("message", "must be at most %d characters", ai.MaxMessageLen)
 	}
 	return nil
 }

@@ -30,9 +30,6 @@ import (
 
 // Limits of the chat.
 const (
-	// MaxMessageLen is the longest message Answer reads, in characters; the rest
-	// is cut off.
-	MaxMessageLen = 5000
 	// maxHistoryTurns caps the earlier user messages replayed for context.
 	maxHistoryTurns = 20
 )
@@ -71,12 +68,12 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 	return s.reply(in)
 }
 
-// clip cuts a message to MaxMessageLen characters.
+// clip cuts a message to ai.MaxMessageLen characters.
 func clip(s string) string {
-	if utf8.RuneCountInString(s) <= MaxMessageLen {
+	if utf8.RuneCountInString(s) <= ai.MaxMessageLen {
 		return s
 	}
-	return string([]rune(s)[:MaxMessageLen])
+	return string([]rune(s)[:ai.MaxMessageLen])
 }
 
 // context replays the user turns of history and returns the request of the last

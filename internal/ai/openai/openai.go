@@ -148,6 +148,7 @@ type limitedBody struct {
 	left int64
 }
 
+// Read reads from the body until the limit, then fails with errTooLarge.
 func (b *limitedBody) Read(p []byte) (int, error) {
 	if b.left <= 0 {
 		return 0, errTooLarge
@@ -160,6 +161,7 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Close closes the body.
 func (b *limitedBody) Close() error { return b.rc.Close() }
 
 // request is one call to the model.
