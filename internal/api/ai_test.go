@@ -16,85 +16,88 @@ func withAllowances(spec string) func(*config.Config) {
 	return func(c *config.Config) { c.Allowances = spec; c.SubmitLimit = 0 }
 }
 
-func history(t *testing.T, env *servertest.Env, key string) map[string]any {
-	t.Helper()
-	r := env.Do("GET", "/api/v1/usage/history", key, nil)
-	expectStatus(t, r, 200)
-	return r.JSON(t)
+// historyTotal reads the usage history and checks how many charges it has.
+func historyTotal(key string, total int) scenario {
+	return scenario{Method: "GET", Path: apiPrefix + "/usage/history", Key: key, ExpectedStatus: 200, Check: fields(obj{"total": total})}
 }
 
 func TestGenerateFormChargesCredits(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d)
 		key := env.NewKey()
-		r := env.Do("POST", "/api/v1/forms/generate", key, map[string]any{
-			"prompt": "a job application form asking for name, email, phone, years of experience, a resume upload and how they heard about us (LinkedIn, a friend, a job board)"})
-		expectStatus(t, r, 201)
-		f := r.JSON(t)
-		qs := f["questions"].([]any)
-		if len(qs) < 5 || f["isPublished"] != false || f["title"] == "" {
-			t.Errorf("generated form: %s", r.Body)
-		}
-		types := map[string]bool{}
-		for _, q := range qs {
-			types[q.(map[string]any)["type"].(string)] = true
-		}
-		for _, want := range []string{"email", "phone", "file_upload", "select"} {
-			if !types[want] {
-				t.Errorf("no %s question in %s", want, r.Body)
-			}
-		}
-		if r.Header.Get("X-Credits-Used") != "5" || r.Header.Get("X-Credits-Remaining") != "95" {
-			t.Errorf("credit headers: used %q remaining %q", r.Header.Get("X-Credits-Used"), r.Header.Get("X-Credits-Remaining"))
-		}
-		h := history(t, env, key)
-		entry := h["history"].([]any)[0].(map[string]any)
-		if h["total"] != 1.0 || entry["endpoint"] != "forms.generate" || entry["creditsConsumed"] != 5.0 ||
-			entry["formId"] != f["id"] || entry["formName"] != f["title"] || !timestampRE.MatchString(entry["createdAt"].(string)) {
-			t.Errorf("history: %v", h)
-		}
+		var f obj
+		table := []scenario{{
+			Name: "generate", Method: "POST", Path: apiPrefix + "/forms/generate", Key: key,
+			Body:            obj{"prompt": "a job application form asking for name, email, phone, years of experience, a resume upload and how they heard about us (LinkedIn, a friend, a job board)"},
+			ExpectedStatus:  201,
+			ExpectedHeaders: map[string]string{"X-Credits-Used": "5", "X-Credits-Remaining": "95"},
+			Check: checks(into(&f), fields(obj{"isPublished": false}), func(t *testing.T, r *servertest.Response) {
+				qs := items(t, f, "questions")
+				if len(qs) < 5 || f["title"] == "" {
+					t.Errorf("%d questions, title %q", len(qs), f["title"])
+				}
+				types := map[string]bool{}
+				for _, q := range qs {
+					types[q["type"].(string)] = true
+				}
+				for _, want := range []string{"email", "phone", "file_upload", "select"} {
+					if !types[want] {
+						t.Errorf("no %s question", want)
+					}
+				}
+			}),
+		}, {
+			Name: "the charge is in the history", Method: "GET", Path: apiPrefix + "/usage/history", Key: key, ExpectedStatus: 200,
+			Check: checks(fields(obj{"total": 1}), func(t *testing.T, r *servertest.Response) {
+				entry := items(t, r.JSON(t), "history")[0]
+				if entry["endpoint"] != "forms.generate" || entry["creditsConsumed"] != 5.0 || entry["formId"] != f["id"] ||
+					entry["formName"] != f["title"] || !timestampRE.MatchString(fmt.Sprint(entry["createdAt"])) {
+					t.Errorf("history entry: %v", entry)
+				}
+			}),
+		}}
 		// A useless prompt is a 400 and charges nothing.
-		for _, bad := range []any{map[string]any{"prompt": ""}, map[string]any{"prompt": "asdf qwer"}, map[string]any{}} {
-			r := env.Do("POST", "/api/v1/forms/generate", key, bad)
-			expectError(t, r, 400, "validation_error", "prompt")
-			if r.Header.Get("X-Credits-Used") != "0" {
-				t.Errorf("failed generation charged %s", r.Header.Get("X-Credits-Used"))
-			}
+		for _, bad := range []obj{{"prompt": ""}, {"prompt": "asdf qwer"}, {}} {
+			table = append(table, scenario{Name: fmt.Sprintf("refuse %v", bad), Method: "POST", Path: apiPrefix + "/forms/generate", Key: key,
+				Body: bad, ExpectedStatus: 400, ExpectedHeaders: map[string]string{"X-Credits-Used": "0"}, Check: apiError("validation_error", "prompt")})
 		}
-		if h := history(t, env, key); h["total"] != 1.0 {
-			t.Errorf("failed generations appear in history: %v", h)
-		}
-		if u := env.Do("GET", "/api/v1/usage", key, nil).JSON(t); u["creditsRemaining"] != 95.0 {
-			t.Errorf("usage after one generation: %v", u)
-		}
+		servertest.Run(t, env, append(table,
+			historyTotal(key, 1),
+			scenario{Name: "usage after one generation", Method: "GET", Path: apiPrefix + "/usage", Key: key, ExpectedStatus: 200,
+				Check: fields(obj{"creditsRemaining": 95})}))
 	})
 }
 
+// TestFreePlanRunsOutAndPaidPlansGoIntoOverage is a sequence: each generation spends
+// credits of the allowance.
 func TestFreePlanRunsOutAndPaidPlansGoIntoOverage(t *testing.T) {
-	env := servertest.New(t, store.SQLite, withAllowances("free=10,builder=5"))
-	free := env.NewKey()
-	prompt := map[string]any{"prompt": "a contact form"}
-	expectStatus(t, env.Do("POST", "/api/v1/forms/generate", free, prompt), 201)
-	expectStatus(t, env.Do("POST", "/api/v1/forms/generate", free, prompt), 201)
-	r := env.Do("POST", "/api/v1/forms/generate", free, prompt)
-	expectError(t, r, 402, "insufficient_credits", "credits")
-	if r.Header.Get("X-Credits-Remaining") != "0" {
-		t.Errorf("remaining on 402: %s", r.Header.Get("X-Credits-Remaining"))
-	}
-	if n := env.Do("GET", "/api/v1/forms", free, nil).JSON(t)["total"]; n != 2.0 {
-		t.Errorf("%v forms after a refused generation", n)
-	}
-
-	paid := env.Key(env.Account("builder"), nil, nil)
-	expectStatus(t, env.Do("POST", "/api/v1/forms/generate", paid, prompt), 201)
-	r = env.Do("POST", "/api/v1/forms/generate", paid, prompt)
-	expectStatus(t, r, 201)
-	u := env.Do("GET", "/api/v1/usage", paid, nil).JSON(t)
-	if u["overageCreditsUsed"] != 5.0 || u["creditsRemaining"] != 0.0 || u["creditsMonthlyAllowance"] != 5.0 {
-		t.Errorf("builder past its allowance: %v", u)
-	}
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		env := servertest.New(t, d, withAllowances("free=10,builder=5"))
+		free := env.NewKey()
+		paid := env.Key(env.Account("builder"), nil, nil)
+		generate := func(name, key string, status int) scenario {
+			return scenario{Name: name, Method: "POST", Path: apiPrefix + "/forms/generate", Key: key,
+				Body: obj{"prompt": "a contact form"}, ExpectedStatus: status}
+		}
+		refused := generate("free: out of credits", free, 402)
+		refused.ExpectedHeaders = map[string]string{"X-Credits-Remaining": "0"}
+		refused.Check = apiError("insufficient_credits", "credits")
+		servertest.Run(t, env, []scenario{
+			generate("free: first", free, 201),
+			generate("free: second", free, 201),
+			refused,
+			{Name: "free: no form for the refused one", Method: "GET", Path: apiPrefix + "/forms", Key: free, ExpectedStatus: 200,
+				Check: fields(obj{"total": 2})},
+			generate("builder: within the allowance", paid, 201),
+			generate("builder: overage", paid, 201),
+			{Name: "builder: usage past the allowance", Method: "GET", Path: apiPrefix + "/usage", Key: paid, ExpectedStatus: 200,
+				Check: fields(obj{"overageCreditsUsed": 5, "creditsRemaining": 0, "creditsMonthlyAllowance": 5})},
+		})
+	})
 }
 
+// TestConcurrentChargesForTheLastCredits races two generations for the credits of
+// one.
 func TestConcurrentChargesForTheLastCredits(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d, withAllowances("free=5"))
@@ -102,19 +105,15 @@ func TestConcurrentChargesForTheLastCredits(t *testing.T) {
 		var wg sync.WaitGroup
 		statuses := make([]int, 2)
 		for i := range statuses {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				statuses[i] = env.Do("POST", "/api/v1/forms/generate", key, map[string]any{"prompt": "an RSVP form"}).Status
-			}()
+			wg.Go(func() {
+				statuses[i] = env.Do("POST", apiPrefix+"/forms/generate", key, obj{"prompt": "an RSVP form"}).Status
+			})
 		}
 		wg.Wait()
 		if !(statuses[0] == 201 && statuses[1] == 402 || statuses[0] == 402 && statuses[1] == 201) {
-			t.Fatalf("statuses %v, want one 201 and one 402", statuses)
+			t.Errorf("statuses %v, want one 201 and one 402", statuses)
 		}
-		if h := history(t, env, key); h["total"] != 1.0 {
-			t.Errorf("charges: %v", h)
-		}
+		historyTotal(key, 1).Test(t, env)
 	})
 }
 
@@ -126,52 +125,67 @@ func TestAnalytics(t *testing.T) {
 			{"type":"rating","question":"How would you rate us?","required":true},
 			{"type":"select","question":"Plan","options":["Free","Pro"]},
 			{"type":"textarea","question":"Comments"}]}`)
-		expectError(t, env.Do("GET", path+"/analytics", key, nil), 404, "not_found", "not been generated")
-		for i, a := range []string{`5,"Pro","Great product, love it"`, `4,"Pro","Good"`, `2,"Free","Slow and buggy"`, `5,"Pro","Excellent support"`} {
-			parts := strings.SplitN(a, ",", 3)
-			submit(t, env, token, fmt.Sprintf(`{"%s":%s,"%s":%s,"%s":%s}`, q[0], parts[0], q[1], parts[1], q[2], parts[2]))
-			_ = i
-		}
-		// One started, never completed session: completion 4 of 5.
-		expectStatus(t, env.Do("POST", "/f/"+token+"/sessions", "", nil), 201)
-		r := env.Do("POST", path+"/analytics/generate", key, nil)
-		expectStatus(t, r, 200)
-		a := r.JSON(t)
-		if a["totalResponses"] != 4.0 || a["completionRate"] != 80.0 || a["formId"] != float64(mustInt(path[len("/api/v1/forms/"):])) {
-			t.Errorf("figures: %s", r.Body)
-		}
-		ins := a["insights"].(map[string]any)
-		km := ins["keyMetrics"].(map[string]any)
-		for _, k := range []string{"responseRate", "topAnswer", "sentiment"} {
-			if s, _ := km[k].(string); s == "" {
-				t.Errorf("keyMetrics.%s missing: %v", k, km)
-			}
-		}
-		if s, _ := ins["summary"].(string); !strings.Contains(s, "4") {
-			t.Errorf("summary does not state the count: %q", s)
-		}
-		if _, ok := ins["insights"].([]any); !ok {
-			t.Errorf("insights.insights: %v", ins)
-		}
-		if _, ok := ins["recommendations"].([]any); !ok {
-			t.Errorf("insights.recommendations: %v", ins)
-		}
-		if r.Header.Get("X-Credits-Used") != "10" {
-			t.Errorf("X-Credits-Used %s", r.Header.Get("X-Credits-Used"))
-		}
-		got := env.Do("GET", path+"/analytics", key, nil).JSON(t)
-		if got["id"] != a["id"] || got["lastAnalyzed"] != a["lastAnalyzed"] {
-			t.Errorf("GET differs: %v vs %v", got, a)
-		}
-		time.Sleep(5 * time.Millisecond)
-		submit(t, env, token, fmt.Sprintf(`{"%s":1}`, q[0]))
-		again := env.Do("POST", path+"/analytics/generate", key, nil).JSON(t)
-		if again["id"] != a["id"] || again["totalResponses"] != 5.0 || again["lastAnalyzed"] == a["lastAnalyzed"] {
-			t.Errorf("regeneration must overwrite in place: %v", again)
-		}
-		if h := history(t, env, key); h["total"] != 2.0 || h["history"].([]any)[0].(map[string]any)["endpoint"] != "analytics.generate" {
-			t.Errorf("history %v", h)
-		}
+		analytics := path + "/analytics"
+		var a obj
+		servertest.Run(t, env, []scenario{{
+			Name: "before the first generation", Method: "GET", Path: analytics, Key: key, ExpectedStatus: 404,
+			Check: apiError("not_found", "not been generated"),
+		}, {
+			Name: "generate", Method: "POST", Path: analytics + "/generate", Key: key, ExpectedStatus: 200,
+			BeforeTest: func(t *testing.T, _ *scenario) {
+				for _, a := range []string{`5,"Pro","Great product, love it"`, `4,"Pro","Good"`, `2,"Free","Slow and buggy"`, `5,"Pro","Excellent support"`} {
+					parts := strings.SplitN(a, ",", 3)
+					submit(t, env, token, fmt.Sprintf(`{"%s":%s,"%s":%s,"%s":%s}`, q[0], parts[0], q[1], parts[1], q[2], parts[2]))
+				}
+				// One started, never completed session: completion 4 of 5.
+				expectStatus(t, env.For(t).Do("POST", "/f/"+token+"/sessions", "", nil), 201)
+			},
+			ExpectedHeaders: map[string]string{"X-Credits-Used": "10"},
+			Check: checks(into(&a), fields(obj{"totalResponses": 4, "completionRate": 80, "formId": mustInt(path[len(apiPrefix+"/forms/"):])}),
+				func(t *testing.T, r *servertest.Response) {
+					ins := a["insights"].(obj)
+					km := ins["keyMetrics"].(obj)
+					for _, k := range []string{"responseRate", "topAnswer", "sentiment"} {
+						if s, _ := km[k].(string); s == "" {
+							t.Errorf("keyMetrics.%s missing: %v", k, km)
+						}
+					}
+					if s, _ := ins["summary"].(string); !strings.Contains(s, "4") {
+						t.Errorf("summary does not state the count: %q", s)
+					}
+					if _, ok := ins["insights"].([]any); !ok {
+						t.Errorf("insights.insights: %v", ins)
+					}
+					if _, ok := ins["recommendations"].([]any); !ok {
+						t.Errorf("insights.recommendations: %v", ins)
+					}
+				}),
+		}, {
+			Name: "read the analysis", Method: "GET", Path: analytics, Key: key, ExpectedStatus: 200,
+			Check: func(t *testing.T, r *servertest.Response) {
+				fields(obj{"id": a["id"], "lastAnalyzed": a["lastAnalyzed"]})(t, r)
+			},
+		}, {
+			Name: "regenerate after a new response", Method: "POST", Path: analytics + "/generate", Key: key, ExpectedStatus: 200,
+			BeforeTest: func(t *testing.T, _ *scenario) {
+				time.Sleep(5 * time.Millisecond)
+				submit(t, env, token, fmt.Sprintf(`{"%s":1}`, q[0]))
+			},
+			// Regeneration overwrites in place.
+			Check: func(t *testing.T, r *servertest.Response) {
+				fields(obj{"id": a["id"], "totalResponses": 5})(t, r)
+				if r.JSON(t)["lastAnalyzed"] == a["lastAnalyzed"] {
+					t.Errorf("lastAnalyzed unchanged: %v", a["lastAnalyzed"])
+				}
+			},
+		}, {
+			Name: "both charges are in the history", Method: "GET", Path: apiPrefix + "/usage/history", Key: key, ExpectedStatus: 200,
+			Check: checks(fields(obj{"total": 2}), func(t *testing.T, r *servertest.Response) {
+				if e := items(t, r.JSON(t), "history")[0]; e["endpoint"] != "analytics.generate" {
+					t.Errorf("newest charge: %v", e)
+				}
+			}),
+		}})
 	})
 }
 
@@ -181,58 +195,97 @@ func TestChatConversations(t *testing.T) {
 		key := env.Key(env.Account("builder"), nil, nil)
 		path, token, q := publishedForm(t, env, key, `{"title":"Feedback","questions":[
 			{"type":"rating","question":"How would you rate us?"},{"type":"yes_no","question":"Would you recommend us?"}]}`)
-		for i, r := range []string{"5,true", "4,true", "1,false"} {
+		for _, r := range []string{"5,true", "4,true", "1,false"} {
 			parts := strings.Split(r, ",")
 			submit(t, env, token, fmt.Sprintf(`{"%s":%s,"%s":%s}`, q[0], parts[0], q[1], parts[1]))
-			_ = i
 		}
-		c1 := env.Do("POST", path+"/chat", key, nil)
-		expectStatus(t, c1, 201)
-		conv := c1.JSON(t)
-		if conv["formId"] != float64(mustInt(path[len("/api/v1/forms/"):])) || conv["createdAt"] != conv["updatedAt"] {
-			t.Errorf("conversation: %s", c1.Body)
+		chat := path + "/chat"
+		var conv, conv2, msgs obj
+		messages := pathFrom(func() string { return fmt.Sprintf("%s/%v/messages", chat, conv["id"]) })
+		refused := func(name, method string, body any, status int, code, mentions string) scenario {
+			return scenario{Name: name, Method: method, Key: key, Body: body, ExpectedStatus: status, Check: apiError(code, mentions)}
 		}
-		c2 := env.Do("POST", path+"/chat", key, nil).JSON(t)
-		cpath := fmt.Sprintf("%s/chat/%v", path, conv["id"])
-		time.Sleep(5 * time.Millisecond)
-		r := env.Do("POST", cpath+"/messages", key, map[string]any{"message": "How many responses are there?"})
-		expectStatus(t, r, 201)
-		ex := r.JSON(t)
-		user, asst := ex["userMessage"].(map[string]any), ex["assistantMessage"].(map[string]any)
-		if user["role"] != "user" || user["message"] != "How many responses are there?" || asst["role"] != "assistant" {
-			t.Errorf("exchange: %s", r.Body)
+		ask := func(name string, body any, mentions string) scenario {
+			s := refused(name, "POST", body, 400, "validation_error", mentions)
+			s.BeforeTest = messages
+			return s
 		}
-		if !strings.Contains(asst["message"].(string), "3") {
-			t.Errorf("answer does not say 3: %q", asst["message"])
+		table := []scenario{{
+			Name: "start a conversation", Method: "POST", Path: chat, Key: key, ExpectedStatus: 201,
+			Check: checks(into(&conv), func(t *testing.T, r *servertest.Response) {
+				if conv["formId"] != float64(mustInt(path[len(apiPrefix+"/forms/"):])) || conv["createdAt"] != conv["updatedAt"] {
+					t.Errorf("conversation: %v", conv)
+				}
+			}),
+		}, {
+			Name: "start another", Method: "POST", Path: chat, Key: key, ExpectedStatus: 201, Check: into(&conv2),
+		}, {
+			Name: "ask", Method: "POST", Key: key, Body: obj{"message": "How many responses are there?"}, ExpectedStatus: 201,
+			BeforeTest: func(t *testing.T, s *scenario) {
+				time.Sleep(5 * time.Millisecond)
+				messages(t, s)
+			},
+			ExpectedHeaders: map[string]string{"X-Credits-Used": "2"},
+			Check: func(t *testing.T, r *servertest.Response) {
+				ex := r.JSON(t)
+				user, asst := ex["userMessage"].(obj), ex["assistantMessage"].(obj)
+				if user["role"] != "user" || user["message"] != "How many responses are there?" || asst["role"] != "assistant" {
+					t.Errorf("exchange: %v", ex)
+				}
+				if !strings.Contains(asst["message"].(string), "3") {
+					t.Errorf("answer does not say 3: %q", asst["message"])
+				}
+			},
+		}, {
+			Name: "ask again", Method: "POST", Key: key, Body: obj{"message": "What is the average rating?"}, ExpectedStatus: 201, BeforeTest: messages,
+		}, {
+			Name: "the messages", Method: "GET", Key: key, ExpectedStatus: 200, BeforeTest: messages,
+			Check: checks(into(&msgs), fields(obj{"total": 4}), func(t *testing.T, r *servertest.Response) {
+				if list := items(t, msgs, "messages"); len(list) != 4 || list[0]["role"] != "user" || list[3]["role"] != "assistant" {
+					t.Errorf("messages: %v", list)
+				}
+			}),
+		}, {
+			Name: "a page of messages", Method: "GET", Key: key, ExpectedStatus: 200,
+			BeforeTest: func(t *testing.T, s *scenario) {
+				messages(t, s)
+				s.Path += "?limit=1&offset=1"
+			},
+			Check: checks(fields(obj{"hasMore": true}), func(t *testing.T, r *servertest.Response) {
+				if page := items(t, r.JSON(t), "messages"); len(page) != 1 || page[0]["id"] != items(t, msgs, "messages")[1]["id"] {
+					t.Errorf("messages page: %v", page)
+				}
+			}),
+		}, {
+			Name: "conversations by updatedAt", Method: "GET", Path: chat, Key: key, ExpectedStatus: 200,
+			Check: checks(fields(obj{"total": 2}), func(t *testing.T, r *servertest.Response) {
+				if first := items(t, r.JSON(t), "conversations")[0]; first["id"] != conv["id"] || first["updatedAt"] == conv["updatedAt"] {
+					t.Errorf("first conversation: %v", first)
+				}
+			}),
+		},
+			ask("message too long", obj{"message": strings.Repeat("a", 5001)}, "message"),
+			ask("empty message", obj{"message": ""}, "message"),
+			ask("blank message", obj{"message": "   "}, "message"),
+			ask("no message", obj{}, "message"),
 		}
-		if r.Header.Get("X-Credits-Used") != "2" {
-			t.Errorf("X-Credits-Used %s", r.Header.Get("X-Credits-Used"))
-		}
-		env.Do("POST", cpath+"/messages", key, map[string]any{"message": "What is the average rating?"})
-		msgs := env.Do("GET", cpath+"/messages", key, nil).JSON(t)
-		list := msgs["messages"].([]any)
-		if msgs["total"] != 4.0 || len(list) != 4 || list[0].(map[string]any)["role"] != "user" || list[3].(map[string]any)["role"] != "assistant" {
-			t.Errorf("messages: %v", msgs)
-		}
-		if page := env.Do("GET", cpath+"/messages?limit=1&offset=1", key, nil).JSON(t); page["hasMore"] != true ||
-			page["messages"].([]any)[0].(map[string]any)["id"] != list[1].(map[string]any)["id"] {
-			t.Errorf("messages page: %v", page)
-		}
-		convs := env.Do("GET", path+"/chat", key, nil).JSON(t)
-		first := convs["conversations"].([]any)[0].(map[string]any)
-		if convs["total"] != 2.0 || first["id"] != conv["id"] || first["updatedAt"] == conv["updatedAt"] {
-			t.Errorf("conversations by updatedAt: %v", convs)
-		}
-		expectError(t, env.Do("POST", cpath+"/messages", key, map[string]any{"message": strings.Repeat("a", 5001)}), 400, "validation_error", "message")
-		expectError(t, env.Do("POST", cpath+"/messages", key, map[string]any{"message": ""}), 400, "validation_error", "message")
-		expectError(t, env.Do("POST", cpath+"/messages", key, map[string]any{"message": "   "}), 400, "validation_error", "message")
-		expectError(t, env.Do("POST", cpath+"/messages", key, map[string]any{}), 400, "validation_error", "message")
 		for _, bad := range []string{"limit=51", "limit=0", "offset=-1"} {
-			expectError(t, env.Do("GET", path+"/chat?"+bad, key, nil), 400, "validation_error", strings.Split(bad, "=")[0])
+			s := refused("conversations "+bad, "GET", nil, 400, "validation_error", strings.Split(bad, "=")[0])
+			s.Path = chat + "?" + bad
+			table = append(table, s)
 		}
-		expectError(t, env.Do("GET", cpath+"/messages?limit=101", key, nil), 400, "validation_error", "limit")
-		expectStatus(t, env.Do("DELETE", fmt.Sprintf("%s/chat/%v", path, c2["id"]), key, nil), 204)
-		expectError(t, env.Do("GET", fmt.Sprintf("%s/chat/%v/messages", path, c2["id"]), key, nil), 404, "not_found", "Conversation not found")
-		expectError(t, env.Do("POST", path+"/chat/999999/messages", key, map[string]any{"message": "hi"}), 404, "not_found", "Conversation not found")
+		tooMany := refused("messages limit=101", "GET", nil, 400, "validation_error", "limit")
+		tooMany.BeforeTest = func(t *testing.T, s *scenario) {
+			messages(t, s)
+			s.Path += "?limit=101"
+		}
+		deleted := refused("messages of a deleted conversation", "GET", nil, 404, "not_found", "Conversation not found")
+		deleted.BeforeTest = pathFrom(func() string { return fmt.Sprintf("%s/%v/messages", chat, conv2["id"]) })
+		unknown := refused("ask in an unknown conversation", "POST", obj{"message": "hi"}, 404, "not_found", "Conversation not found")
+		unknown.Path = chat + "/999999/messages"
+		servertest.Run(t, env, append(table, tooMany,
+			scenario{Name: "delete a conversation", Method: "DELETE", Key: key, ExpectedStatus: 204,
+				BeforeTest: pathFrom(func() string { return fmt.Sprintf("%s/%v", chat, conv2["id"]) })},
+			deleted, unknown))
 	})
 }

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,85 +27,86 @@ func TestUnauthorizedKeysAllLookTheSame(t *testing.T) {
 			t.Fatal(err)
 		}
 		valid := env.Key(acct, nil, nil)
-		cases := map[string]string{
-			"missing":   "",
-			"malformed": "hello",
-			"unknown":   "forma_sk_live_" + strings.Repeat("A", 32),
-			"test key":  "forma_sk_test_" + strings.Repeat("A", 32),
-			"revoked":   revoked,
-		}
 		var first []byte
-		for name, key := range cases {
-			r := env.Do("GET", "/api/v1/forms", key, nil)
-			expectError(t, r, 401, "unauthorized", "API key")
-			if first == nil {
-				first = r.Body
-			} else if string(r.Body) != string(first) {
-				t.Errorf("%s: body %s differs from %s", name, r.Body, first)
-			}
-			if r.Header.Get("X-Request-Id") == "" {
-				t.Errorf("%s: no X-Request-Id", name)
-			}
-			if r.Header.Get("X-RateLimit-Limit") != "" {
-				t.Errorf("%s: limit headers on a request without a valid key", name)
-			}
+		var table []scenario
+		for _, c := range []struct{ name, key string }{
+			{"missing", ""},
+			{"malformed", "hello"},
+			{"unknown", "forma_sk_live_" + strings.Repeat("A", 32)},
+			{"test key", "forma_sk_test_" + strings.Repeat("A", 32)},
+			{"revoked", revoked},
+		} {
+			table = append(table, scenario{Name: c.name, Method: "GET", Path: apiPrefix + "/forms", Key: c.key,
+				ExpectedStatus: 401,
+				// No limit headers on a request without a valid key.
+				ExpectedHeaders: map[string]string{"X-RateLimit-Limit": ""},
+				Check: checks(apiError("unauthorized", "API key"), hasHeaders("X-Request-Id"), func(t *testing.T, r *servertest.Response) {
+					if first == nil {
+						first = r.Body
+					} else if string(r.Body) != string(first) {
+						t.Errorf("body %s differs from %s", r.Body, first)
+					}
+				})})
 		}
-		// A key in the query string is not accepted.
-		expectError(t, env.Do("GET", "/api/v1/forms?api_key="+valid+"&key="+valid, "", nil), 401, "unauthorized", "X-API-Key")
-		expectStatus(t, env.Do("GET", "/api/v1/forms", valid, nil), 200)
+		servertest.Run(t, env, append(table,
+			// A key in the query string is not accepted.
+			scenario{Name: "key in the query string", Method: "GET", Path: apiPrefix + "/forms?api_key=" + valid + "&key=" + valid,
+				ExpectedStatus: 401, Check: apiError("unauthorized", "X-API-Key")},
+			scenario{Name: "valid", Method: "GET", Path: apiPrefix + "/forms", Key: valid, ExpectedStatus: 200}))
 	})
 }
 
+// hasHeaders checks that the response has each header, with any value.
+func hasHeaders(names ...string) check {
+	return func(t *testing.T, r *servertest.Response) {
+		t.Helper()
+		for _, h := range names {
+			if r.Header.Get(h) == "" {
+				t.Errorf("missing %s", h)
+			}
+		}
+	}
+}
+
+// TestLimitHeadersOnEveryResponse is a sequence: each request counts against the
+// key's daily limit.
 func TestLimitHeadersOnEveryResponse(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d)
 		limit := 500
 		key := env.Key(env.Account("builder"), &limit, nil)
-		f := createForm(t, env, key, map[string]any{"title": "H"})
-		path := "/api/v1/forms/" + id(f["id"])
-		requests := []struct {
+		path := formPath(createForm(t, env, key, obj{"title": "H"}))
+		var table []scenario
+		for i, rq := range []struct {
 			method, path string
 			body         any
 			status       int
 		}{
-			{"GET", "/api/v1/forms", nil, 200},
+			{"GET", apiPrefix + "/forms", nil, 200},
 			{"GET", path, nil, 200},
-			{"PATCH", path, map[string]any{"nope": 1}, 400},
-			{"GET", "/api/v1/forms/999999", nil, 404},
-			{"GET", "/api/v1/unknown", nil, 404},
+			{"PATCH", path, obj{"nope": 1}, 400},
+			{"GET", apiPrefix + "/forms/999999", nil, 404},
+			{"GET", apiPrefix + "/unknown", nil, 404},
 			{"PUT", path, nil, 405},
-			{"POST", "/api/v1/forms", strings.Repeat(" ", 2<<20), 413},
-			{"GET", "/api/v1/usage", nil, 200},
+			{"POST", apiPrefix + "/forms", strings.Repeat(" ", 2<<20), 413},
+			{"GET", apiPrefix + "/usage", nil, 200},
+		} {
+			table = append(table, scenario{Method: rq.method, Path: rq.path, Key: key, Body: rq.body, ExpectedStatus: rq.status,
+				ExpectedHeaders: map[string]string{
+					"X-RateLimit-Limit": "500", // the key's, smaller than builder's 5000
+					// Counting: the form was created with request 1; this is request i+2.
+					"X-RateLimit-Remaining": strconv.Itoa(500 - (i + 2)),
+					"X-Credits-Used":        "0", "X-Monthly-Allowance": "1000", "X-Credits-Remaining": "1000",
+				},
+				Check: checks(hasHeaders(append(limitHeaders, "X-Request-Id")...), func(t *testing.T, r *servertest.Response) {
+					reset, _ := strconv.ParseInt(r.Header.Get("X-RateLimit-Reset"), 10, 64)
+					if reset%86400 != 0 || reset <= time.Now().Unix() || reset > time.Now().Unix()+86400 {
+						t.Errorf("reset %d is not the next midnight UTC", reset)
+					}
+				})})
 		}
-		for i, rq := range requests {
-			r := env.Do(rq.method, rq.path, key, rq.body)
-			expectStatus(t, r, rq.status)
-			for _, h := range limitHeaders {
-				if r.Header.Get(h) == "" {
-					t.Errorf("%s %s: missing %s", rq.method, rq.path, h)
-				}
-			}
-			if r.Header.Get("X-Request-Id") == "" {
-				t.Errorf("%s %s: missing X-Request-Id", rq.method, rq.path)
-			}
-			if got := r.Header.Get("X-RateLimit-Limit"); got != "500" {
-				t.Errorf("limit %s, want the key's 500 (smaller than builder's 5000)", got)
-			}
-			// Counting: the form was created with request 1; this is request i+2.
-			if got, want := r.Header.Get("X-RateLimit-Remaining"), strconv.Itoa(500-(i+2)); got != want {
-				t.Errorf("%s %s: remaining %s, want %s", rq.method, rq.path, got, want)
-			}
-			if r.Header.Get("X-Credits-Used") != "0" || r.Header.Get("X-Monthly-Allowance") != "1000" || r.Header.Get("X-Credits-Remaining") != "1000" {
-				t.Errorf("credit headers: %v", r.Header)
-			}
-			reset, _ := strconv.ParseInt(r.Header.Get("X-RateLimit-Reset"), 10, 64)
-			if reset%86400 != 0 || reset <= time.Now().Unix() || reset > time.Now().Unix()+86400 {
-				t.Errorf("reset %d is not the next midnight UTC", reset)
-			}
-		}
-		if r := env.Do("PUT", path, key, nil); r.Header.Get("Allow") != "GET, PATCH, DELETE" {
-			t.Errorf("Allow %q", r.Header.Get("Allow"))
-		}
+		servertest.Run(t, env, append(table, scenario{Name: "Allow on 405", Method: "PUT", Path: path, Key: key,
+			ExpectedStatus: 405, ExpectedHeaders: map[string]string{"Allow": "GET, PATCH, DELETE"}}))
 	})
 }
 
@@ -114,24 +114,26 @@ func TestErrorsKeepTheShape(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d)
 		key := env.NewKey()
-		expectError(t, env.Do("GET", "/api/v1/nothing/here", key, nil), 404, "not_found", "/api/v1/nothing/here")
-		expectError(t, env.Do("GET", "/elsewhere", "", nil), 404, "not_found", "/elsewhere")
-		expectError(t, env.Do("DELETE", "/api/v1/forms", key, nil), 405, "method_not_allowed", "GET, POST")
-		expectError(t, env.Do("POST", "/api/v1/openapi.json", "", nil), 405, "method_not_allowed", "GET")
-		expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":"`+strings.Repeat("a", 1<<20)+`"}`), 413, "payload_too_large", "bytes")
-		expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":`), 400, "validation_error", "malformed")
-		expectError(t, env.Do("POST", "/api/v1/forms", key, `{"title":"a"} {}`), 400, "validation_error", "body")
-		expectError(t, env.Do("POST", "/api/v1/forms", key, `[]`), 400, "validation_error", "body")
-		expectError(t, env.Do("POST", "/api/v1/forms", key, ``), 400, "validation_error", "body")
-		expectError(t, env.Do("GET", "/api/v1/forms/abc", key, nil), 400, "validation_error", "id")
-		req, _ := http.NewRequest("POST", env.URL+"/api/v1/forms", strings.NewReader(`{"title":"x"}`))
-		req.Header.Set("X-API-Key", key)
-		req.Header.Set("Content-Type", "text/plain")
-		expectError(t, env.Send(req), 400, "validation_error", "Content-Type")
-		req, _ = http.NewRequest("POST", env.URL+"/api/v1/forms", strings.NewReader(`{"title":"x"}`))
-		req.Header.Set("X-API-Key", key)
-		req.Header.Set("Content-Type", "application/json; charset=utf-8")
-		expectStatus(t, env.Send(req), 201)
+		forms := apiPrefix + "/forms"
+		refused := func(name, method, path, key string, body any, status int, code, mentions string) scenario {
+			return scenario{Name: name, Method: method, Path: path, Key: key, Body: body, ExpectedStatus: status, Check: apiError(code, mentions)}
+		}
+		servertest.Run(t, env, []scenario{
+			refused("unknown API route", "GET", apiPrefix+"/nothing/here", key, nil, 404, "not_found", apiPrefix+"/nothing/here"),
+			refused("unknown route", "GET", "/elsewhere", "", nil, 404, "not_found", "/elsewhere"),
+			refused("wrong method", "DELETE", forms, key, nil, 405, "method_not_allowed", "GET, POST"),
+			refused("wrong method on the document", "POST", apiPrefix+"/openapi.json", "", nil, 405, "method_not_allowed", "GET"),
+			refused("body over 1 MiB", "POST", forms, key, `{"title":"`+strings.Repeat("a", 1<<20)+`"}`, 413, "payload_too_large", "bytes"),
+			refused("malformed JSON", "POST", forms, key, `{"title":`, 400, "validation_error", "malformed"),
+			refused("two values", "POST", forms, key, `{"title":"a"} {}`, 400, "validation_error", "body"),
+			refused("an array", "POST", forms, key, `[]`, 400, "validation_error", "body"),
+			refused("an empty body", "POST", forms, key, ``, 400, "validation_error", "body"),
+			refused("id not a number", "GET", forms+"/abc", key, nil, 400, "validation_error", "id"),
+			{Name: "not JSON Content-Type", Method: "POST", Path: forms, Key: key, Body: `{"title":"x"}`,
+				Header: map[string]string{"Content-Type": "text/plain"}, ExpectedStatus: 400, Check: apiError("validation_error", "Content-Type")},
+			{Name: "JSON Content-Type with a charset", Method: "POST", Path: forms, Key: key, Body: `{"title":"x"}`,
+				Header: map[string]string{"Content-Type": "application/json; charset=utf-8"}, ExpectedStatus: 201},
+		})
 	})
 }
 
@@ -168,16 +170,17 @@ func TestValidationNamesTheField(t *testing.T) {
 			{q(`{"question":"Q","sliderConfig":{"min":0,"max":1,"step":1}}`), "questions[0].sliderConfig"},
 			{q(`{"question":"Q","extra":1}`), "extra"},
 		}
+		var table []scenario
 		for _, c := range cases {
-			r := env.Do("POST", "/api/v1/forms", key, c.body)
-			expectError(t, r, 400, "validation_error", c.field)
-			if fields, ok := r.JSON(t)["fields"].([]any); !ok || len(fields) == 0 {
-				t.Errorf("%s: no fields list: %s", c.body, r.Body)
-			}
+			table = append(table, scenario{Name: clipName(c.body), Method: "POST", Path: apiPrefix + "/forms", Key: key, Body: c.body,
+				ExpectedStatus: 400, Check: checks(apiError("validation_error", c.field), func(t *testing.T, r *servertest.Response) {
+					if fields, ok := r.JSON(t)["fields"].([]any); !ok || len(fields) == 0 {
+						t.Error("no fields list")
+					}
+				})})
 		}
-		if n := len(env.Do("GET", "/api/v1/forms", key, nil).JSON(t)["forms"].([]any)); n != 0 {
-			t.Errorf("%d forms were created by invalid requests", n)
-		}
+		servertest.Run(t, env, append(table, scenario{Name: "invalid requests created no form", Method: "GET", Path: apiPrefix + "/forms",
+			Key: key, ExpectedStatus: 200, Check: itemCount("forms", 0)}))
 	})
 }
 
@@ -186,33 +189,44 @@ func TestFormScopedKeys(t *testing.T) {
 		env := servertest.New(t, d)
 		acct := env.Account("free")
 		full := env.Key(acct, nil, nil)
-		mine := createForm(t, env, full, map[string]any{"title": "Mine"})
-		sibling := createForm(t, env, full, map[string]any{"title": "Sibling"})
-		foreign := createForm(t, env, env.NewKey(), map[string]any{"title": "Foreign"})
+		mine := createForm(t, env, full, obj{"title": "Mine"})
+		sibling := formPath(createForm(t, env, full, obj{"title": "Sibling"}))
+		foreign := formPath(createForm(t, env, env.NewKey(), obj{"title": "Foreign"}))
 		formID := int64(mine["id"].(float64))
 		scoped := env.Key(acct, nil, &formID)
-
-		list := env.Do("GET", "/api/v1/forms", scoped, nil).JSON(t)
-		if list["total"] != 1.0 || list["forms"].([]any)[0].(map[string]any)["title"] != "Mine" {
-			t.Errorf("scoped list: %v", list)
+		table := []scenario{
+			{Name: "the list has its form only", Method: "GET", Path: apiPrefix + "/forms", Key: scoped, ExpectedStatus: 200,
+				Check: checks(fields(obj{"total": 1}), func(t *testing.T, r *servertest.Response) {
+					if forms := items(t, r.JSON(t), "forms"); len(forms) != 1 || forms[0]["title"] != "Mine" {
+						t.Errorf("scoped list: %v", forms)
+					}
+				})},
+			{Name: "read its form", Method: "GET", Path: formPath(mine), Key: scoped, ExpectedStatus: 200},
+			{Name: "add a question to its form", Method: "POST", Path: formPath(mine) + "/fields", Key: scoped, Body: obj{"question": "Q"}, ExpectedStatus: 201},
+			{Name: "create a form", Method: "POST", Path: apiPrefix + "/forms", Key: scoped, Body: obj{"title": "New"}, ExpectedStatus: 403,
+				Check: apiError("forbidden", "form-scoped")},
 		}
-		expectStatus(t, env.Do("GET", "/api/v1/forms/"+id(mine["id"]), scoped, nil), 200)
-		expectStatus(t, env.Do("POST", "/api/v1/forms/"+id(mine["id"])+"/fields", scoped, map[string]any{"question": "Q"}), 201)
-		expectError(t, env.Do("POST", "/api/v1/forms", scoped, map[string]any{"title": "New"}), 403, "forbidden", "form-scoped")
 		for _, rq := range [][2]string{{"GET", ""}, {"PATCH", ""}, {"DELETE", ""}, {"POST", "/publish"}, {"POST", "/fields"}} {
 			var body any
 			if rq[0] == "PATCH" || rq[1] == "/fields" {
-				body = map[string]any{"title": "x", "question": "x"}
+				body = obj{"title": "x", "question": "x"}
 			}
-			expectError(t, env.Do(rq[0], "/api/v1/forms/"+id(sibling["id"])+rq[1], scoped, body), 403, "forbidden", "limited to form")
-			expectError(t, env.Do(rq[0], "/api/v1/forms/"+id(foreign["id"])+rq[1], scoped, body), 404, "not_found", "Form not found")
+			table = append(table,
+				scenario{Name: rq[0] + " a sibling" + rq[1], Method: rq[0], Path: sibling + rq[1], Key: scoped, Body: body,
+					ExpectedStatus: 403, Check: apiError("forbidden", "limited to form")},
+				scenario{Name: rq[0] + " another account's" + rq[1], Method: rq[0], Path: foreign + rq[1], Key: scoped, Body: body,
+					ExpectedStatus: 404, Check: apiError("not_found", "Form not found")})
 		}
-		expectStatus(t, env.Do("GET", "/api/v1/usage", scoped, nil), 200)
-		// An unscoped key of another account sees 404 for this account's form.
-		expectError(t, env.Do("GET", "/api/v1/forms/"+id(mine["id"]), env.NewKey(), nil), 404, "not_found", "Form not found")
+		servertest.Run(t, env, append(table,
+			scenario{Name: "usage", Method: "GET", Path: apiPrefix + "/usage", Key: scoped, ExpectedStatus: 200},
+			// An unscoped key of another account sees 404 for this account's form.
+			scenario{Name: "another account's unscoped key", Method: "GET", Path: formPath(mine), Key: env.NewKey(),
+				ExpectedStatus: 404, Check: apiError("not_found", "Form not found")}))
 	})
 }
 
+// TestDailyLimitExactUnderConcurrency sends 200 concurrent requests with a key
+// limited to 100, then checks the refusal.
 func TestDailyLimitExactUnderConcurrency(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d)
@@ -221,23 +235,18 @@ func TestDailyLimitExactUnderConcurrency(t *testing.T) {
 		key := env.Key(acct, &limit, nil)
 		statuses := hammer(t, []string{env.URL}, key, 200)
 		if statuses[200] != 100 || statuses[429] != 100 {
-			t.Fatalf("statuses %v, want exactly 100 × 200 and 100 × 429", statuses)
+			t.Errorf("statuses %v, want exactly 100 × 200 and 100 × 429", statuses)
 		}
-		r := env.Do("GET", "/api/v1/forms", key, nil)
-		expectError(t, r, 429, "rate_limit_exceeded", "100")
-		body := r.JSON(t)
 		tomorrow := time.Now().UTC().Truncate(24 * time.Hour).Add(24 * time.Hour).Format("2006-01-02T15:04:05.000Z")
-		if body["resetAt"] != tomorrow || body["tier"] != "free" || body["upgradeUrl"] != "/settings/billing" {
-			t.Errorf("429 body: %s", r.Body)
-		}
-		if !strings.Contains(body["message"].(string), "midnight UTC") {
-			t.Errorf("429 message: %v", body["message"])
-		}
-		if r.Header.Get("X-RateLimit-Remaining") != "0" {
-			t.Errorf("remaining on 429: %q", r.Header.Get("X-RateLimit-Remaining"))
-		}
-		// Another key of the same account has its own counter.
-		expectStatus(t, env.Do("GET", "/api/v1/forms", env.Key(acct, &limit, nil), nil), 200)
+		servertest.Run(t, env, []scenario{{
+			Name: "over the limit", Method: "GET", Path: apiPrefix + "/forms", Key: key, ExpectedStatus: 429,
+			ExpectedHeaders: map[string]string{"X-RateLimit-Remaining": "0"},
+			Check: checks(apiError("rate_limit_exceeded", "100"), apiError("rate_limit_exceeded", "midnight UTC"),
+				fields(obj{"resetAt": tomorrow, "tier": "free", "upgradeUrl": "/settings/billing"})),
+		}, {
+			// Another key of the same account has its own counter.
+			Name: "another key of the account", Method: "GET", Path: apiPrefix + "/forms", Key: env.Key(acct, &limit, nil), ExpectedStatus: 200,
+		}})
 	})
 }
 
@@ -281,28 +290,28 @@ func TestUsage(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d)
 		key := env.Key(env.Account("scale"), nil, nil)
-		u := env.Do("GET", "/api/v1/usage", key, nil).JSON(t)
-		want := map[string]any{"tier": "scale", "creditsRemaining": 5000.0, "creditsMonthlyAllowance": 5000.0,
-			"overageCreditsUsed": 0.0, "rateLimitDaily": 10000.0}
-		for k, v := range want {
-			if u[k] != v {
-				t.Errorf("%s = %v, want %v", k, u[k], v)
-			}
-		}
-		for _, k := range []string{"billingCycleStart", "billingCycleEnd"} {
-			if !timestampRE.MatchString(fmt.Sprint(u[k])) {
-				t.Errorf("%s = %v", k, u[k])
-			}
-		}
-		if days := u["daysRemaining"].(float64); days < 28 || days > 31 {
-			t.Errorf("daysRemaining %v for a new account", days)
-		}
-		h := env.Do("GET", "/api/v1/usage/history", key, nil)
-		expectStatus(t, h, 200)
-		if string(h.Body) != `{"hasMore":false,"history":[],"limit":20,"offset":0,"total":0}`+"\n" {
-			t.Errorf("empty history: %s", h.Body)
-		}
-		expectError(t, env.Do("GET", "/api/v1/usage/history?limit=101", key, nil), 400, "validation_error", "limit")
-		expectError(t, env.Do("GET", "/api/v1/usage/history?offset=-1", key, nil), 400, "validation_error", "offset")
+		servertest.Run(t, env, []scenario{{
+			Name: "usage of a new account", Method: "GET", Path: apiPrefix + "/usage", Key: key, ExpectedStatus: 200,
+			Check: checks(fields(obj{"tier": "scale", "creditsRemaining": 5000, "creditsMonthlyAllowance": 5000,
+				"overageCreditsUsed": 0, "rateLimitDaily": 10000}), func(t *testing.T, r *servertest.Response) {
+				u := r.JSON(t)
+				for _, k := range []string{"billingCycleStart", "billingCycleEnd"} {
+					if s, _ := u[k].(string); !timestampRE.MatchString(s) {
+						t.Errorf("%s = %v", k, u[k])
+					}
+				}
+				if days, _ := u["daysRemaining"].(float64); days < 28 || days > 31 {
+					t.Errorf("daysRemaining %v for a new account", u["daysRemaining"])
+				}
+			}),
+		}, {
+			Name: "empty history", Method: "GET", Path: apiPrefix + "/usage/history", Key: key, ExpectedStatus: 200,
+			Check: bodyIs(`{"hasMore":false,"history":[],"limit":20,"offset":0,"total":0}` + "\n"),
+		},
+			{Name: "history limit 101", Method: "GET", Path: apiPrefix + "/usage/history?limit=101", Key: key, ExpectedStatus: 400,
+				Check: apiError("validation_error", "limit")},
+			{Name: "history offset -1", Method: "GET", Path: apiPrefix + "/usage/history?offset=-1", Key: key, ExpectedStatus: 400,
+				Check: apiError("validation_error", "offset")},
+		})
 	})
 }

@@ -194,54 +194,138 @@ func TestOpenAPIDocument(t *testing.T) {
 	}
 }
 
-// conformance sends requests to a running server and checks every response (and
-// the request of every success) against the OpenAPI document.
+// statuses records, per operationId, the statuses the conformance tables observed.
+type statuses map[string]map[int]bool
+
+// conformance runs scenario tables against a server and validates every exchange
+// (the request of every success, and every response) against the document.
 type conformance struct {
-	t      *testing.T
 	env    *servertest.Env
 	doc    *openapi3.T
 	router routers.Router
-	// seen records, per operationId, the statuses observed.
-	seen map[string]map[int]bool
+	seen   statuses
 }
 
-// send performs one request and validates it; want is the expected status.
-func (c *conformance) send(want int, method, path, key, contentType string, body []byte) *servertest.Response {
-	c.t.Helper()
-	url := c.env.URL + apiPrefix + path
-	newReq := func() *http.Request {
-		var rd io.Reader
-		if body != nil {
-			rd = bytes.NewReader(body)
-		}
-		req, err := http.NewRequest(method, url, rd)
-		if err != nil {
-			c.t.Fatal(err)
-		}
-		if contentType != "" {
-			req.Header.Set("Content-Type", contentType)
-		}
-		if key != "" {
-			req.Header.Set("X-API-Key", key)
-		}
-		return req
-	}
-	res := c.env.Send(newReq())
-	if res.Status != want {
-		c.t.Fatalf("%s %s: status %d, want %d\n%s", method, path, res.Status, want, res.Body)
-	}
-	c.validate(newReq(), res)
-	return res
+// suite is what the conformance tables of one dialect share: the document, parsed
+// once, the statuses observed, and a server with the default configuration (the
+// tables work each with accounts of their own).
+type suite struct {
+	dialect store.Dialect
+	doc     *openapi3.T
+	seen    statuses
+	shared  *servertest.Env
 }
 
-// validate checks one exchange against the document.
-func (c *conformance) validate(req *http.Request, res *servertest.Response) {
-	c.t.Helper()
+// start connects to the shared server, or serves a fresh database configured as
+// given until the test ends.
+func (s *suite) start(t *testing.T, configure ...func(*config.Config)) *conformance {
+	t.Helper()
+	if len(configure) == 0 {
+		return connect(t, s.shared.For(t), s.doc, s.seen)
+	}
+	return connect(t, servertest.New(t, s.dialect, configure...), s.doc, s.seen)
+}
+
+// connect validates exchanges with env against doc, with env's URL as its server:
+// the document a server serves (which the "document" table compares with doc);
+// seen records the statuses observed.
+func connect(t *testing.T, env *servertest.Env, doc *openapi3.T, seen statuses) *conformance {
+	t.Helper()
+	served := *doc
+	served.Servers = openapi3.Servers{{URL: env.URL + apiPrefix}}
+	router, err := gorillamux.NewRouter(&served)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &conformance{env: env, doc: &served, router: router, seen: seen}
+}
+
+// row is a scenario of a conformance table, built by call and the setters below.
+type row servertest.Scenario
+
+// call is a row: a request, the status it must get and the checks of its response.
+func call(status int, method, path, key string, body any, cs ...check) row {
+	name := method + " " + strings.TrimPrefix(path, apiPrefix)
+	if s, ok := body.(string); ok {
+		name += " " + clipName(s)
+	}
+	return row{Name: name, Method: method, Path: path, Key: key, Body: body, ExpectedStatus: status, Check: checks(cs...)}
+}
+
+// named names the row.
+func (r row) named(name string) row {
+	r.Name = name
+	return r
+}
+
+// before sets the row's BeforeTest hook.
+func (r row) before(f func(*testing.T, *scenario)) row {
+	r.BeforeTest = f
+	return r
+}
+
+// header sets a request header; an empty value removes the default.
+func (r row) header(name, value string) row {
+	r.Header = map[string]string{name: value}
+	r.Name += " (" + name + ": " + value + ")"
+	return r
+}
+
+// headers sets response headers the row expects.
+func (r row) headers(h map[string]string) row {
+	r.ExpectedHeaders = h
+	return r
+}
+
+// charged expects the credit headers of a response: the charge and what remains.
+func (r row) charged(used, remaining int) row {
+	return r.headers(map[string]string{"X-Credits-Used": strconv.Itoa(used), "X-Credits-Remaining": strconv.Itoa(remaining)})
+}
+
+// create creates a form in a table of one row and returns it; the test ends when it
+// was not created, since the next tables need it.
+func (c *conformance) create(t *testing.T, key string, body obj) obj {
+	t.Helper()
+	var f obj
+	c.run(t, []row{call(201, "POST", apiPrefix+"/forms", key, body, into(&f)).named(fmt.Sprintf("create %q", body["title"]))})
+	if f == nil {
+		t.Fatalf("form %q was not created", body["title"])
+	}
+	return f
+}
+
+// run runs the rows like servertest.Run, validating each exchange against the
+// document before the row's own Check.
+func (c *conformance) run(t *testing.T, rows []row) {
+	t.Helper()
+	for _, r := range rows {
+		own := r.Check
+		r.Check = func(t *testing.T, res *servertest.Response) {
+			c.validate(t, res)
+			if own != nil {
+				own(t, res)
+			}
+		}
+		servertest.Scenario(r).Test(t, c.env)
+	}
+}
+
+// validate checks one exchange against the document and records its status.
+func (c *conformance) validate(t *testing.T, res *servertest.Response) {
+	t.Helper()
 	ctx := context.Background()
+	req := res.Request.Clone(ctx)
+	if res.Request.GetBody != nil {
+		body, err := res.Request.GetBody()
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Body = body
+	}
 	what := req.Method + " " + strings.TrimPrefix(req.URL.RequestURI(), apiPrefix)
 	route, params, err := c.router.FindRoute(req)
 	if err != nil {
-		c.t.Errorf("%s: no operation in the document: %v", what, err)
+		t.Errorf("%s: no operation in the document: %v", what, err)
 		return
 	}
 	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
@@ -249,11 +333,11 @@ func (c *conformance) validate(req *http.Request, res *servertest.Response) {
 			SkipSettingDefaults: true}} // a required field left out must count as missing, default or not
 	if res.Status/100 == 2 {
 		if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
-			c.t.Errorf("%s: the request the server accepted does not match the document: %v", what, err)
+			t.Errorf("%s: the request the server accepted does not match the document: %v", what, err)
 		}
 	}
 	if err := c.check(in, res.Status, res.Header, res.Body); err != nil {
-		c.t.Errorf("%s → %d: response does not match the document: %v\n%s", what, res.Status, err, res.Body)
+		t.Errorf("%s → %d: response does not match the document: %v", what, res.Status, err)
 	}
 	op := route.Operation.OperationID
 	if c.seen[op] == nil {
@@ -276,175 +360,183 @@ func (c *conformance) check(in *openapi3filter.RequestValidationInput, status in
 	return nil
 }
 
-// json sends body (nil for none) as JSON and returns the decoded response body.
-func (c *conformance) json(want int, method, path, key string, body any) map[string]any {
-	c.t.Helper()
-	var raw []byte
-	ct := ""
-	if body != nil {
-		var err error
-		if raw, err = json.Marshal(body); err != nil {
-			c.t.Fatal(err)
+// drift is a departure from a real response that the validation must detect.
+type drift struct {
+	name   string
+	status int                 // replaces the status when set
+	header func(h http.Header) // changes a copy of the headers
+	body   func(m obj)         // changes the decoded body
+	raw    string              // replaces the body when set
+}
+
+// detects checks that the response is valid as it is, and that each drift from it is
+// detected.
+func (c *conformance) detects(drifts ...drift) check {
+	return func(t *testing.T, r *servertest.Response) {
+		t.Helper()
+		route, params, err := c.router.FindRoute(r.Request)
+		if err != nil {
+			t.Fatal(err)
 		}
-		ct = "application/json"
-	}
-	res := c.send(want, method, path, key, ct, raw)
-	if len(res.Body) == 0 {
-		return nil
-	}
-	var m map[string]any
-	if err := json.Unmarshal(res.Body, &m); err != nil {
-		c.t.Fatalf("%s %s: body is not a JSON object: %v", method, path, err)
-	}
-	return m
-}
-
-type obj = map[string]any
-
-// sameJSON reports whether got (decoded JSON) is want once encoded and decoded.
-func sameJSON(t *testing.T, what string, got, want any) {
-	t.Helper()
-	b, err := json.Marshal(want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var w any
-	if err := json.Unmarshal(b, &w); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, w) {
-		t.Errorf("%s returned as %v, sent %v", what, got, w)
+		in := &openapi3filter.RequestValidationInput{Request: r.Request, PathParams: params, Route: route}
+		if err := c.check(in, r.Status, r.Header, r.Body); err != nil {
+			t.Fatalf("unchanged response rejected: %v", err)
+		}
+		for _, d := range drifts {
+			status, header, body := r.Status, r.Header.Clone(), r.Body
+			if d.status != 0 {
+				status = d.status
+			}
+			if d.header != nil {
+				d.header(header)
+			}
+			if d.body != nil {
+				m := r.JSON(t)
+				d.body(m)
+				body, _ = json.Marshal(m)
+			}
+			if d.raw != "" {
+				body = []byte(d.raw)
+			}
+			if c.check(in, status, header, body) == nil {
+				t.Errorf("drift %q was not detected", d.name)
+			}
+		}
 	}
 }
 
-func wireID(t *testing.T, v any) int64 {
-	t.Helper()
-	f, ok := v.(float64)
-	if !ok {
-		t.Fatalf("not an id: %v", v)
-	}
-	return int64(f)
-}
-
-func questions(t *testing.T, f obj) []obj {
-	t.Helper()
-	raw, ok := f["questions"].([]any)
-	if !ok {
-		t.Fatalf("no questions in %v", f)
-	}
-	qs := make([]obj, len(raw))
-	for i, q := range raw {
-		qs[i] = q.(obj)
-	}
-	return qs
-}
-
-// checkQuestionShape checks what the schema leaves to prose: options are an array for
-// choice types and null otherwise; sliderConfig only on sliders.
-func checkQuestionShape(t *testing.T, q obj) {
-	t.Helper()
-	typ := q["type"].(string)
-	opts, present := q["options"]
-	if !present {
-		t.Errorf("question %v: options absent", q["id"])
-	}
-	if choice := typ == "select" || typ == "multi_select"; choice != (opts != nil) {
-		t.Errorf("question %v (%s): options = %v", q["id"], typ, opts)
-	}
-	if _, ok := q["sliderConfig"]; ok != (typ == "slider") {
-		t.Errorf("question %v (%s): sliderConfig present = %v", q["id"], typ, ok)
-	}
-	if _, ok := q["currencyConfig"]; ok && typ != "currency" {
-		t.Errorf("question %v (%s): currencyConfig on a non-currency question", q["id"], typ)
-	}
-}
-
+// TestOpenAPIConformance drives every operation through scenario tables on each
+// dialect, and validates every exchange against the document; at the end every
+// documented status but 500 must have been produced.
 func TestOpenAPIConformance(t *testing.T) {
-	embedded, _ := embeddedDoc(t)
-	env := servertest.New(t, store.SQLite)
+	embedded, doc := embeddedDoc(t)
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		s := &suite{dialect: d, doc: doc, seen: statuses{}, shared: servertest.New(t, d)}
+		t.Run("document", func(t *testing.T) { conformDocument(t, s.shared.For(t), embedded, doc) })
+		for _, section := range []struct {
+			name string
+			run  func(t *testing.T, s *suite)
+		}{
+			{"forms", conformForms},
+			{"questions", conformQuestions},
+			{"responses", conformResponses},
+			{"webhook refusals", conformWebhookRefusals},
+			{"webhook deliveries", conformWebhookDeliveries},
+			{"ai", conformAI},
+			{"ai provider failure", conformAIProviderFailure},
+			{"usage", conformUsage},
+			{"errors of every operation", conformErrors},
+			{"daily limit", conformDailyLimit},
+			{"drift", conformDrift},
+		} {
+			t.Run(section.name, func(t *testing.T) { section.run(t, s) })
+		}
+		t.Run("every documented status is produced", func(t *testing.T) {
+			for name, op := range operations(doc) {
+				for status := range op.Responses.Map() {
+					code, _ := strconv.Atoi(status)
+					if code != 500 && !s.seen[op.OperationID][code] {
+						t.Errorf("%s: documented status %d was never produced", name, code)
+					}
+				}
+			}
+		})
+	})
+}
 
-	// The document is served without a key, with this server's URL.
-	res := env.Do(http.MethodGet, apiPrefix+"/openapi.json", "", nil)
-	if res.Status != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
-		t.Fatalf("GET /api/v1/openapi.json: %d %s", res.Status, res.Header.Get("Content-Type"))
-	}
-	served := res.JSON(t)
-	servers, _ := served["servers"].([]any)
-	if len(servers) != 1 || servers[0].(obj)["url"] != env.URL+apiPrefix {
-		t.Errorf("served servers = %v, want the url %s", served["servers"], env.URL+apiPrefix)
-	}
-	var file obj
-	if err := json.Unmarshal(embedded, &file); err != nil {
-		t.Fatal(err)
-	}
-	delete(file, "servers")
-	delete(served, "servers")
-	if !reflect.DeepEqual(file, served) {
-		t.Error("the served document differs from openapi.json beyond servers")
-	}
-	doc := loadDoc(t, res.Body)
-	router, err := gorillamux.NewRouter(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &conformance{t: t, env: env, doc: doc, router: router, seen: map[string]map[int]bool{}}
-
-	// The reference page lists every operation.
-	page := env.Do(http.MethodGet, "/docs", "", nil)
-	if page.Status != http.StatusOK || !strings.HasPrefix(page.Header.Get("Content-Type"), "text/html") {
-		t.Errorf("GET /docs: %d %s", page.Status, page.Header.Get("Content-Type"))
-	}
-	for name, op := range operations(doc) {
-		method, path, _ := strings.Cut(name, " ")
-		line := fmt.Sprintf(`<span class="m">%s</span><code>%s</code> — %s`, method, path, op.Summary)
-		if !bytes.Contains(page.Body, []byte(line)) {
-			t.Errorf("GET /docs does not list %s (%s)", name, op.Summary)
+// contentType checks the start of the response's Content-Type.
+func contentType(prefix string) check {
+	return func(t *testing.T, r *servertest.Response) {
+		t.Helper()
+		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, prefix) {
+			t.Errorf("Content-Type %q, want %s…", ct, prefix)
 		}
 	}
+}
 
-	acct := env.Account("free")
-	key := env.Key(acct, nil, nil)
-	other := env.Account("builder")
-	otherKey := env.Key(other, nil, nil)
+// conformDocument checks the document as served, without a key and with this
+// server's URL, and the reference page that lists every operation.
+func conformDocument(t *testing.T, env *servertest.Env, embedded []byte, doc *openapi3.T) {
+	servertest.Run(t, env, []scenario{{
+		Name: "the document", Method: "GET", Path: apiPrefix + "/openapi.json", ExpectedStatus: 200,
+		Check: checks(contentType("application/json"), func(t *testing.T, r *servertest.Response) {
+			served := r.JSON(t)
+			servers, _ := served["servers"].([]any)
+			if len(servers) != 1 || servers[0].(obj)["url"] != env.URL+apiPrefix {
+				t.Errorf("served servers = %v, want the url %s", served["servers"], env.URL+apiPrefix)
+			}
+			var file obj
+			if err := json.Unmarshal(embedded, &file); err != nil {
+				t.Fatal(err)
+			}
+			delete(file, "servers")
+			delete(served, "servers")
+			if !reflect.DeepEqual(file, served) {
+				t.Error("the served document differs from openapi.json beyond servers")
+			}
+			loadDoc(t, r.Body)
+		}),
+	}, {
+		Name: "the reference page", Method: "GET", Path: "/docs", ExpectedStatus: 200,
+		Check: checks(contentType("text/html"), func(t *testing.T, r *servertest.Response) {
+			for name, op := range operations(doc) {
+				method, path, _ := strings.Cut(name, " ")
+				line := fmt.Sprintf(`<span class="m">%s</span><code>%s</code> — %s`, method, path, op.Summary)
+				if !bytes.Contains(r.Body, []byte(line)) {
+					t.Errorf("GET /docs does not list %s (%s)", name, op.Summary)
+				}
+			}
+		}),
+	}})
+}
 
-	// ---- create
-	full := obj{"title": "Customer feedback", "description": "How are we doing?", "displayMode": "multi-step",
-		"questions": []obj{
-			{"type": "select", "question": "How did you hear about us?", "required": true, "options": []string{"Search", "A friend", "Social media"}},
-			{"question": "Your name"},
-			{"type": "email", "question": "Email", "required": true},
-			{"type": "multi_select", "question": "Which products?", "options": []string{"A", "B"}},
-			{"type": "slider", "question": "How likely are you to recommend us?", "sliderConfig": obj{"min": 0, "max": 10, "step": 1}},
-			{"type": "currency", "question": "Budget", "currencyConfig": obj{"currency": "EUR", "min": 0, "max": 1000}},
-			{"type": "currency", "question": "Price", "currencyConfig": obj{"currency": "JPY"}},
-			{"type": "currency", "question": "Amount", "options": nil},
-			{"type": "rating", "question": "Rating"}, {"type": "yes_no", "question": "Again?"},
-			{"type": "date", "question": "Date"}, {"type": "time", "question": "Time"},
-			{"type": "file_upload", "question": "Screenshot"}, {"type": "number", "question": "Age"},
-			{"type": "phone", "question": "Phone"}, {"type": "url", "question": "Website"},
-			{"type": "textarea", "question": "Anything else?", "options": []string{}},
-		}}
-	f1 := c.json(201, "POST", "/forms", key, full)
-	form1 := wireID(t, f1["id"])
-	qs := questions(t, f1)
-	if len(qs) != 17 || qs[1]["type"] != "text" || f1["isPublished"] != false || f1["publishedAt"] != nil {
-		t.Errorf("created form: %v", f1)
-	}
-	for i, q := range qs {
+// fullForm has a question of every type, with every kind of configuration.
+var fullForm = obj{"title": "Customer feedback", "description": "How are we doing?", "displayMode": "multi-step",
+	"questions": []obj{
+		{"type": "select", "question": "How did you hear about us?", "required": true, "options": []string{"Search", "A friend", "Social media"}},
+		{"question": "Your name"},
+		{"type": "email", "question": "Email", "required": true},
+		{"type": "multi_select", "question": "Which products?", "options": []string{"A", "B"}},
+		{"type": "slider", "question": "How likely are you to recommend us?", "sliderConfig": obj{"min": 0, "max": 10, "step": 1}},
+		{"type": "currency", "question": "Budget", "currencyConfig": obj{"currency": "EUR", "min": 0, "max": 1000}},
+		{"type": "currency", "question": "Price", "currencyConfig": obj{"currency": "JPY"}},
+		{"type": "currency", "question": "Amount", "options": nil},
+		{"type": "rating", "question": "Rating"}, {"type": "yes_no", "question": "Again?"},
+		{"type": "date", "question": "Date"}, {"type": "time", "question": "Time"},
+		{"type": "file_upload", "question": "Screenshot"}, {"type": "number", "question": "Age"},
+		{"type": "phone", "question": "Phone"}, {"type": "url", "question": "Website"},
+		{"type": "textarea", "question": "Anything else?", "options": []string{}},
+	}}
+
+// inOrder checks the questions of a form body: their shape, and orders 1, 2, 3…
+func inOrder(t *testing.T, r *servertest.Response) {
+	t.Helper()
+	for i, q := range items(t, r.JSON(t), "questions") {
 		checkQuestionShape(t, q)
 		if wireID(t, q["order"]) != int64(i+1) {
 			t.Errorf("question %d has order %v", i, q["order"])
 		}
 	}
-	qSelect, qText, qEmail, qMulti, qSlider := wireID(t, qs[0]["id"]), wireID(t, qs[1]["id"]), wireID(t, qs[2]["id"]), wireID(t, qs[3]["id"]), wireID(t, qs[4]["id"])
-	qPrice, qURL := wireID(t, qs[6]["id"]), wireID(t, qs[15]["id"])
+}
 
-	f2 := c.json(201, "POST", "/forms", key, obj{"title": "Second", "questions": []obj{{"question": "Only one"}}})
-	form2, q2 := wireID(t, f2["id"]), wireID(t, questions(t, f2)[0]["id"])
-	fb := c.json(201, "POST", "/forms", otherKey, obj{"title": "Another account's"})
-	formB := wireID(t, fb["id"])
-	scoped := env.Key(acct, nil, &form1)
+func conformForms(t *testing.T, s *suite) {
+	c := s.start(t)
+	acct := c.env.Account("free")
+	key := c.env.Key(acct, nil, nil)
+	otherKey := c.env.Key(c.env.Account("builder"), nil, nil)
+	forms := apiPrefix + "/forms"
 
+	// ---- create
+	var f1, f2, fb obj
+	create := []row{
+		call(201, "POST", forms, key, fullForm, into(&f1), inOrder, func(t *testing.T, r *servertest.Response) {
+			if qs := items(t, f1, "questions"); len(qs) != 17 || qs[1]["type"] != "text" || f1["isPublished"] != false || f1["publishedAt"] != nil {
+				t.Errorf("created form: %v", f1)
+			}
+		}).named("create a form with every question type"),
+		call(201, "POST", forms, key, obj{"title": "Second", "questions": []obj{{"question": "Only one"}}}, into(&f2)).named("create a second form"),
+		call(201, "POST", forms, otherKey, obj{"title": "Another account's"}, into(&fb)).named("another account creates a form"),
+	}
 	for _, body := range []string{
 		`{}`, `{"title": ""}`, `{"title": "   "}`, `{"title": 5}`, `{"title": "x", "colour": "red"}`, `{"title": "x"`,
 		`{"title": "x"} {}`, `[]`, `{"title": "x", "displayMode": "wizard"}`,
@@ -455,43 +547,41 @@ func TestOpenAPIConformance(t *testing.T) {
 		`{"title": "x", "questions": [{"type": "currency", "question": "q", "currencyConfig": {"currency": "usd"}}]}`,
 		`{"title": "` + strings.Repeat("x", 501) + `"}`,
 	} {
-		c.send(400, "POST", "/forms", key, "application/json", []byte(body))
+		create = append(create, call(400, "POST", forms, key, body))
 	}
-	c.send(400, "POST", "/forms", key, "text/plain", []byte(`{"title": "x"}`))
-	c.send(400, "POST", "/forms", key, "", []byte(`{"title": "x"}`))
-	c.send(201, "POST", "/forms", key, "application/json; charset=utf-8", []byte(`{"title": "Charset"}`))
+	c.run(t, append(create,
+		call(400, "POST", forms, key, `{"title": "x"}`).header("Content-Type", "text/plain"),
+		call(400, "POST", forms, key, `{"title": "x"}`).header("Content-Type", ""),
+		call(201, "POST", forms, key, `{"title": "Charset"}`).header("Content-Type", "application/json; charset=utf-8")))
+	if f1 == nil || f2 == nil || fb == nil {
+		t.Fatal("the forms the next tables use were not created")
+	}
+	form1, form2, formB := formPath(f1), formPath(f2), formPath(fb)
+	form1ID := wireID(t, f1["id"])
+	scoped := c.env.Key(acct, nil, &form1ID)
 
-	// ---- list
-	list := c.json(200, "GET", "/forms", key, nil)
-	if list["total"] != 3.0 || list["limit"] != 50.0 || list["offset"] != 0.0 || list["hasMore"] != false {
-		t.Errorf("list: %v", list)
+	// ---- list, get
+	table := []row{
+		call(200, "GET", forms, key, nil, fields(obj{"total": 3, "limit": 50, "offset": 0, "hasMore": false})),
+		call(200, "GET", forms+"?limit=1&offset=1", key, nil, fields(obj{"hasMore": true}), itemCount("forms", 1)),
+		call(200, "GET", forms+"?limit=100&offset=10", key, nil),
 	}
-	list = c.json(200, "GET", "/forms?limit=1&offset=1", key, nil)
-	if list["hasMore"] != true || len(list["forms"].([]any)) != 1 {
-		t.Errorf("list page: %v", list)
-	}
-	c.json(200, "GET", "/forms?limit=100&offset=10", key, nil)
 	for _, q := range []string{"limit=0", "limit=101", "limit=abc", "offset=-1", "offset=x", "limit=1.5"} {
-		c.json(400, "GET", "/forms?"+q, key, nil)
+		table = append(table, call(400, "GET", forms+"?"+q, key, nil))
 	}
-	if l := c.json(200, "GET", "/forms", scoped, nil); l["total"] != 1.0 || wireID(t, l["forms"].([]any)[0].(obj)["id"]) != form1 {
-		t.Errorf("scoped list: %v", l)
-	}
-	if l := c.json(200, "GET", "/forms", otherKey, nil); l["total"] != 1.0 {
-		t.Errorf("other account's list: %v", l)
-	}
-
-	// ---- get
-	got := c.json(200, "GET", fmt.Sprintf("/forms/%d", form1), scoped, nil)
-	if len(questions(t, got)) != 17 {
-		t.Errorf("get: %v", got)
-	}
-	c.json(404, "GET", fmt.Sprintf("/forms/%d", formB), key, nil)
-	c.json(404, "GET", fmt.Sprintf("/forms/%d", formB), scoped, nil)
-	c.json(400, "GET", "/forms/abc", key, nil)
+	table = append(table,
+		call(200, "GET", forms, scoped, nil, fields(obj{"total": 1}), func(t *testing.T, r *servertest.Response) {
+			if l := items(t, r.JSON(t), "forms"); len(l) != 1 || l[0]["id"] != f1["id"] {
+				t.Errorf("scoped list: %v", l)
+			}
+		}).named("list with a form-scoped key"),
+		call(200, "GET", forms, otherKey, nil, fields(obj{"total": 1})).named("list another account's"),
+		call(200, "GET", form1, scoped, nil, itemCount("questions", 17)).named("get with a form-scoped key"),
+		call(404, "GET", formB, key, nil).named("get another account's form"),
+		call(404, "GET", formB, scoped, nil).named("get another account's form with a form-scoped key"),
+		call(400, "GET", forms+"/abc", key, nil))
 
 	// ---- update
-	f1p := fmt.Sprintf("/forms/%d", form2)
 	for _, body := range []string{
 		`{}`, `{"webhookEnabled": true}`, `{"title": null}`, `{"title": ""}`, `{"displayMode": "wizard"}`,
 		`{"displayMode": null}`, `{"webhookEnabled": null}`, `{"webhookUrl": "http://127.0.0.1/hook"}`,
@@ -499,50 +589,65 @@ func TestOpenAPIConformance(t *testing.T) {
 		`{"webhookUrl": "https://hooks.example.org/` + strings.Repeat("a", 2000) + `"}`, `{"isPublished": true}`,
 		`{"description": "` + strings.Repeat("d", 5001) + `"}`,
 	} {
-		c.send(400, "PATCH", f1p, key, "application/json", []byte(body))
+		table = append(table, call(400, "PATCH", form2, key, body))
 	}
-	up := c.json(200, "PATCH", f1p, key, obj{"title": "Renamed", "description": nil, "displayMode": "multi-step"})
-	if up["title"] != "Renamed" || up["description"] != "" || up["questions"] != nil {
-		t.Errorf("update: %v", up)
-	}
-	up = c.json(200, "PATCH", f1p, key, obj{"webhookUrl": "https://hooks.example.org/forma", "webhookEnabled": true})
-	if wh := up["webhook"].(obj); wh["enabled"] != true || wh["url"] != "https://hooks.example.org/forma" {
-		t.Errorf("webhook on: %v", up)
-	}
-	up = c.json(200, "PATCH", f1p, key, obj{"webhookEnabled": false})
-	if wh := up["webhook"].(obj); wh["enabled"] != false || wh["url"] != "https://hooks.example.org/forma" {
-		t.Errorf("webhook off: %v", up)
-	}
-	c.json(200, "PATCH", f1p, key, obj{"webhookEnabled": true})
-	up = c.json(200, "PATCH", f1p, key, obj{"webhookUrl": ""})
-	if wh := up["webhook"].(obj); wh["enabled"] != false || wh["url"] != nil {
-		t.Errorf("webhook cleared: %v", up)
-	}
-	c.json(200, "PATCH", f1p, key, obj{"webhookUrl": nil})
+	webhook := func(enabled bool, url any) check { return fields(obj{"webhook": obj{"enabled": enabled, "url": url}}) }
+	table = append(table,
+		call(200, "PATCH", form2, key, obj{"title": "Renamed", "description": nil, "displayMode": "multi-step"},
+			fields(obj{"title": "Renamed", "description": "", "questions": nil})).named("rename"),
+		call(200, "PATCH", form2, key, obj{"webhookUrl": "https://hooks.example.org/forma", "webhookEnabled": true},
+			webhook(true, "https://hooks.example.org/forma")).named("webhook on"),
+		call(200, "PATCH", form2, key, obj{"webhookEnabled": false}, webhook(false, "https://hooks.example.org/forma")).named("webhook off"),
+		call(200, "PATCH", form2, key, obj{"webhookEnabled": true}).named("webhook on again"),
+		call(200, "PATCH", form2, key, obj{"webhookUrl": ""}, webhook(false, nil)).named("webhook cleared"),
+		call(200, "PATCH", form2, key, obj{"webhookUrl": nil}).named("webhook cleared with null"))
 
 	// ---- publish, unpublish
-	p1 := fmt.Sprintf("/forms/%d", form1)
-	pub := c.json(200, "POST", p1+"/publish", scoped, nil)
-	again := c.json(200, "POST", p1+"/publish", key, nil)
-	if pub["publishedAt"] == nil || again["publishedAt"] != pub["publishedAt"] || pub["url"] != f1["url"] {
-		t.Errorf("publish: %v then %v", pub, again)
-	}
-	if g := c.json(200, "GET", p1, key, nil); g["isPublished"] != true || g["publishedAt"] != pub["publishedAt"] {
-		t.Errorf("published form: %v", g)
-	}
-	c.send(200, "POST", p1+"/unpublish", key, "application/json", []byte(`{}`))
-	c.json(200, "POST", p1+"/unpublish", key, nil)
-	c.json(200, "POST", p1+"/publish", key, nil)
+	var published obj
+	table = append(table,
+		call(200, "POST", form1+"/publish", scoped, nil, into(&published)).named("publish"),
+		call(200, "POST", form1+"/publish", key, nil, func(t *testing.T, r *servertest.Response) {
+			if again := r.JSON(t); published["publishedAt"] == nil || again["publishedAt"] != published["publishedAt"] || published["url"] != f1["url"] {
+				t.Errorf("publish: %v then %v", published, again)
+			}
+		}).named("publish again"),
+		call(200, "GET", form1, key, nil, func(t *testing.T, r *servertest.Response) {
+			fields(obj{"isPublished": true, "publishedAt": published["publishedAt"]})(t, r)
+		}).named("the published form"),
+		call(200, "POST", form1+"/unpublish", key, `{}`),
+		call(200, "POST", form1+"/unpublish", key, nil),
+		call(200, "POST", form1+"/publish", key, nil).named("publish once more"),
 
-	// ---- questions
-	fields := p1 + "/fields"
-	friend := c.json(201, "POST", fields, key, obj{"question": "Which friend?",
-		"conditionalLogic": obj{"showIf": obj{"questionId": qSelect, "operator": "equals", "value": "A friend"}}})
-	qFriend := wireID(t, friend["id"])
-	sameJSON(t, "showIf logic", friend["conditionalLogic"], obj{"showIf": obj{"questionId": qSelect, "operator": "equals", "value": "A friend"}})
-	if friend["order"] != 18.0 || friend["type"] != "text" || friend["options"] != nil {
-		t.Errorf("added question: %v", friend)
+		// ---- deletes
+		call(404, "DELETE", formB, key, nil).named("delete another account's form"),
+		call(204, "DELETE", form2+"/fields/"+id(items(t, f2, "questions")[0]["id"]), key, nil),
+		call(204, "DELETE", form2, key, nil).named("delete"),
+		call(404, "GET", form2, key, nil).named("get the deleted form"),
+		call(404, "DELETE", form2, key, nil).named("delete again"))
+	c.run(t, table)
+}
+
+func conformQuestions(t *testing.T, s *suite) {
+	c := s.start(t)
+	key := c.env.NewKey()
+	f1 := createForm(t, c.env, key, fullForm)
+	p1 := formPath(f1)
+	expectStatus(t, c.env.Do("POST", p1+"/publish", key, nil), 200)
+	f2 := createForm(t, c.env, key, obj{"title": "Second", "questions": []obj{{"question": "Only one"}}})
+	q2 := wireID(t, items(t, f2, "questions")[0]["id"])
+	qs := items(t, f1, "questions")
+	qSelect, qText, qEmail, qMulti, qSlider := wireID(t, qs[0]["id"]), wireID(t, qs[1]["id"]), wireID(t, qs[2]["id"]), wireID(t, qs[3]["id"]), wireID(t, qs[4]["id"])
+	qPrice, qURL := wireID(t, qs[6]["id"]), wireID(t, qs[15]["id"])
+	fieldsPath := p1 + "/fields"
+	field := func(q int64) string { return fmt.Sprintf("%s/%d", fieldsPath, q) }
+	logicIs := func(want obj) check {
+		return func(t *testing.T, r *servertest.Response) {
+			sameJSON(t, "conditionalLogic", r.JSON(t)["conditionalLogic"], want)
+		}
 	}
+
+	// ---- add
+	showIf := obj{"showIf": obj{"questionId": qSelect, "operator": "equals", "value": "A friend"}}
 	advanced := obj{"advanced": obj{
 		"conditionGroups": []obj{{"id": "g1", "operator": "AND", "conditions": []obj{
 			{"id": "c1", "questionId": qSlider, "operator": "less_than", "value": 5, "valueType": "static"},
@@ -554,14 +659,18 @@ func TestOpenAPIConformance(t *testing.T) {
 			{"type": "set_score", "value": 10}, {"type": "end_form"}},
 		"scoreRules": []obj{{"id": "r1", "questionId": qSelect, "scoreMap": obj{"A friend": 2, "Search": 1.5}}},
 	}}
-	adv := c.json(201, "POST", fields, key, obj{"type": "textarea", "question": "What went wrong?", "required": true, "conditionalLogic": advanced})
-	sameJSON(t, "advanced logic", adv["conditionalLogic"], advanced)
 	scoreRules := obj{"advanced": obj{"scoreRules": []obj{{"questionId": qMulti, "scoreMap": obj{"A": 1, "B": 2}}}}}
-	scoreOnly := c.json(201, "POST", fields, key, obj{"type": "yes_no", "question": "Subscribe?", "conditionalLogic": scoreRules})
-	sameJSON(t, "score rules", scoreOnly["conditionalLogic"], scoreRules)
-	qScoreOnly := wireID(t, scoreOnly["id"])
-	c.json(201, "POST", fields, key, obj{"type": "slider", "question": "Percent", "sliderConfig": obj{"min": 1, "max": 100, "step": 0.5}})
-	c.json(201, "POST", fields, key, obj{"type": "currency", "question": "Tip", "required": false, "currencyConfig": obj{"currency": "CHF", "max": 50}})
+	var friend, scoreOnly obj
+	add := []row{
+		call(201, "POST", fieldsPath, key, obj{"question": "Which friend?", "conditionalLogic": showIf}, into(&friend), logicIs(showIf),
+			fields(obj{"order": 18, "type": "text", "options": nil})).named("add with showIf logic"),
+		call(201, "POST", fieldsPath, key, obj{"type": "textarea", "question": "What went wrong?", "required": true, "conditionalLogic": advanced},
+			logicIs(advanced)).named("add with advanced logic"),
+		call(201, "POST", fieldsPath, key, obj{"type": "yes_no", "question": "Subscribe?", "conditionalLogic": scoreRules},
+			into(&scoreOnly), logicIs(scoreRules)).named("add with score rules only"),
+		call(201, "POST", fieldsPath, key, obj{"type": "slider", "question": "Percent", "sliderConfig": obj{"min": 1, "max": 100, "step": 0.5}}).named("add a slider"),
+		call(201, "POST", fieldsPath, key, obj{"type": "currency", "question": "Tip", "required": false, "currencyConfig": obj{"currency": "CHF", "max": 50}}).named("add a currency"),
+	}
 	for _, body := range []string{
 		`{}`, `{"question": ""}`, `{"question": "` + strings.Repeat("q", 1001) + `"}`, `{"question": "x", "type": "bogus"}`,
 		`{"question": "x", "conditionalLogic": {"showIf": {"questionId": 999999, "operator": "equals", "value": "a"}}}`,
@@ -572,278 +681,40 @@ func TestOpenAPIConformance(t *testing.T) {
 		`{"type": "currency", "question": "x", "currencyConfig": {"currency": "EUR", "min": 10, "max": 1}}`,
 		`{"question": 5}`, `{"question": "x", "colour": "red"}`, `{"question": "x", "conditionalLogic": {"showIf": {"questionId": 1, "operator": "equals", "extra": 1}}}`,
 	} {
-		c.send(400, "POST", fields, key, "application/json", []byte(body))
+		add = append(add, call(400, "POST", fieldsPath, key, body))
 	}
+	c.run(t, add)
+	if friend == nil || scoreOnly == nil {
+		t.Fatal("the questions the next table uses were not added")
+	}
+	qFriend, qScoreOnly := wireID(t, friend["id"]), wireID(t, scoreOnly["id"])
 
-	field := func(q int64) string { return fmt.Sprintf("%s/%d", fields, q) }
-	if u := c.json(200, "PATCH", field(qSelect), key, obj{"question": "Where did you hear about us?"}); u["question"] != "Where did you hear about us?" {
-		t.Errorf("update question: %v", u)
-	}
-	if u := c.json(200, "PATCH", field(qFriend), key, obj{"order": 1}); u["order"] != 1.0 {
-		t.Errorf("move question: %v", u)
-	}
-	if u := c.json(200, "PATCH", field(qFriend), key, obj{"conditionalLogic": nil}); u["conditionalLogic"] != nil {
-		t.Errorf("clear logic: %v", u)
-	}
-	if u := c.json(200, "PATCH", field(qText), key, obj{"type": "select", "options": []string{"x", "y"}, "required": true}); u["type"] != "select" {
-		t.Errorf("retype question: %v", u)
-	}
-	c.json(200, "PATCH", field(qSlider), key, obj{"sliderConfig": obj{"min": -5, "max": 5, "step": 0.25}})
-	c.json(200, "PATCH", field(qPrice), key, obj{"currencyConfig": nil})
-	c.json(200, "PATCH", field(qScoreOnly), key, obj{"conditionalLogic": obj{"showIf": obj{"questionId": qEmail, "operator": "not_equals", "value": ""}}})
+	// ---- update, delete
 	own := obj{"advanced": obj{"conditionGroups": []obj{{"operator": "OR", "conditions": []obj{{"questionId": qEmail, "operator": "equals", "value": "a@example.org"}}}},
 		"actions": []obj{{"type": "skip_to_question", "targetId": qMulti}}}}
-	sameJSON(t, "logic on its own question", c.json(200, "PATCH", field(qEmail), key, obj{"conditionalLogic": own})["conditionalLogic"], own)
+	update := []row{
+		call(200, "PATCH", field(qSelect), key, obj{"question": "Where did you hear about us?"}, fields(obj{"question": "Where did you hear about us?"})).named("update the text"),
+		call(200, "PATCH", field(qFriend), key, obj{"order": 1}, fields(obj{"order": 1})).named("move"),
+		call(200, "PATCH", field(qFriend), key, obj{"conditionalLogic": nil}, fields(obj{"conditionalLogic": nil})).named("clear the logic"),
+		call(200, "PATCH", field(qText), key, obj{"type": "select", "options": []string{"x", "y"}, "required": true}, fields(obj{"type": "select"})).named("retype"),
+		call(200, "PATCH", field(qSlider), key, obj{"sliderConfig": obj{"min": -5, "max": 5, "step": 0.25}}).named("change a sliderConfig"),
+		call(200, "PATCH", field(qPrice), key, obj{"currencyConfig": nil}).named("clear a currencyConfig"),
+		call(200, "PATCH", field(qScoreOnly), key, obj{"conditionalLogic": obj{"showIf": obj{"questionId": qEmail, "operator": "not_equals", "value": ""}}}).named("replace score rules by showIf"),
+		call(200, "PATCH", field(qEmail), key, obj{"conditionalLogic": own}, logicIs(own)).named("logic on its own question"),
+	}
 	for _, body := range []string{
 		`{}`, `{"order": 0}`, `{"order": 9999}`, `{"question": ""}`, `{"question": null}`, `{"required": null}`,
 		`{"type": "slider"}`, `{"options": ["a"]}`, `{"colour": "red"}`, `{"conditionalLogic": {"showIf": {"questionId": 999999, "operator": "equals"}}}`,
 	} {
-		c.send(400, "PATCH", field(qEmail), key, "application/json", []byte(body))
+		update = append(update, call(400, "PATCH", field(qEmail), key, body))
 	}
-	c.json(404, "PATCH", field(q2), key, obj{"required": true}) // a question of another form
-
-	c.json(409, "DELETE", field(qSelect), key, nil) // used by the advanced logic
-	c.json(204, "DELETE", field(qURL), key, nil)
-	c.json(404, "DELETE", field(qURL), key, nil)
-	final := c.json(200, "GET", p1, key, nil)
-	for i, q := range questions(t, final) {
-		checkQuestionShape(t, q)
-		if wireID(t, q["order"]) != int64(i+1) {
-			t.Errorf("after moves and deletes, question %d has order %v", i, q["order"])
-		}
-	}
-
-	// ---- responses; webhooks (the deliveries themselves on a second server, which
-	// allows the private addresses of local receivers)
-	survey := c.responsesScenario(key)
-	c.webhookRefusals(key, survey)
-	webhookScenario(t, c.seen)
-
-	// ---- AI: generation, analytics and chat on a server with a small free allowance,
-	// and a failing external provider on another; here, the conversations the error
-	// cases below use (creating one is free)
-	aiScenario(t, c.seen)
-	aiProviderFailure(t, c.seen)
-	conv1 := wireID(t, c.json(201, "POST", p1+"/chat", scoped, nil)["id"])
-	conv2 := wireID(t, c.json(201, "POST", fmt.Sprintf("/forms/%d/chat", form2), key, nil)["id"])
-
-	// ---- usage
-	u := c.json(200, "GET", "/usage", key, nil)
-	if u["tier"] != "free" || u["rateLimitDaily"] != 1000.0 || u["creditsRemaining"] != 100.0 {
-		t.Errorf("usage: %v", u)
-	}
-	c.json(200, "GET", "/usage", scoped, nil)
-	if h := c.json(200, "GET", "/usage/history", key, nil); h["limit"] != 20.0 || h["total"] != 0.0 {
-		t.Errorf("history: %v", h)
-	}
-	c.json(200, "GET", "/usage/history?limit=100&offset=5", scoped, nil)
-	for _, q := range []string{"limit=0", "limit=101", "offset=-1", "limit=x"} {
-		c.json(400, "GET", "/usage/history?"+q, key, nil)
-	}
-
-	// ---- the error cases of every operation
-	ops := []struct{ method, path string }{
-		{"POST", "/forms"}, {"GET", "/forms"}, {"GET", "/forms/{id}"}, {"PATCH", "/forms/{id}"},
-		{"DELETE", "/forms/{id}"}, {"POST", "/forms/{id}/publish"}, {"POST", "/forms/{id}/unpublish"},
-		{"POST", "/forms/{id}/fields"}, {"PATCH", "/forms/{id}/fields/{fieldId}"},
-		{"DELETE", "/forms/{id}/fields/{fieldId}"}, {"GET", "/forms/{id}/responses"},
-		{"GET", "/forms/{id}/responses/export"}, {"GET", "/forms/{id}/responses/{submissionId}"},
-		{"DELETE", "/forms/{id}/responses/{submissionId}"}, {"POST", "/forms/{id}/webhook/test"},
-		{"GET", "/forms/{id}/webhook/logs"}, {"GET", "/forms/{id}/webhook/status"},
-		{"POST", "/forms/{id}/webhook/secret"}, {"GET", "/usage"}, {"GET", "/usage/history"},
-		{"POST", "/forms/generate"}, {"POST", "/forms/{id}/analytics/generate"}, {"GET", "/forms/{id}/analytics"},
-		{"POST", "/forms/{id}/chat"}, {"GET", "/forms/{id}/chat"}, {"DELETE", "/forms/{id}/chat/{conversationId}"},
-		{"POST", "/forms/{id}/chat/{conversationId}/messages"}, {"GET", "/forms/{id}/chat/{conversationId}/messages"},
-	}
-	docOps := operations(doc)
-	if len(ops) != len(docOps) {
-		t.Fatalf("the test drives %d operations, the document has %d", len(ops), len(docOps))
-	}
-	validBody := map[string]string{
-		"POST /forms": `{"title": "x"}`, "PATCH /forms/{id}": `{"title": "x"}`,
-		"POST /forms/{id}/fields": `{"question": "x"}`, "PATCH /forms/{id}/fields/{fieldId}": `{"required": true}`,
-		"POST /forms/{id}/webhook/test":                   `{"url": "https://hooks.example.org/forma"}`,
-		"POST /forms/generate":                            `{"prompt": "a contact form with name, email and message"}`,
-		"POST /forms/{id}/chat/{conversationId}/messages": `{"message": "How many responses are there?"}`,
-	}
-	bigBody := []byte(`{"title": "` + strings.Repeat("x", 1<<20) + `"}`)
-	fill := func(p string, formID, fieldID, conversationID any) string {
-		return strings.NewReplacer("{id}", fmt.Sprint(formID), "{fieldId}", fmt.Sprint(fieldID),
-			"{conversationId}", fmt.Sprint(conversationID), "{submissionId}", "no-such-submission").Replace(p)
-	}
-	unknownKey, _, _, err := auth.NewKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range ops {
-		name := o.method + " " + o.path
-		op := docOps[name]
-		if op == nil {
-			t.Fatalf("%s is not in the document", name)
-		}
-		has := func(status int) bool { return op.Responses.Status(status) != nil }
-		body := []byte(nil)
-		ct := ""
-		if b, ok := validBody[name]; ok {
-			body, ct = []byte(b), "application/json"
-		}
-		c.send(401, o.method, fill(o.path, form2, q2, conv2), "", ct, body)
-		c.send(401, o.method, fill(o.path, form2, q2, conv2), unknownKey, ct, body)
-		c.send(401, o.method, fill(o.path, form2, q2, conv2), "not-a-key", ct, body)
-		if has(403) { // a form-scoped key on another form of its account (or creating one)
-			c.send(403, o.method, fill(o.path, form2, q2, conv2), scoped, ct, body)
-		}
-		if has(404) {
-			c.send(404, o.method, fill(o.path, 999999999, q2, conv2), key, ct, body)
-			c.send(404, o.method, fill(o.path, formB, q2, conv2), scoped, ct, body)
-			if strings.Contains(o.path, "{fieldId}") {
-				c.send(404, o.method, fill(o.path, form2, 999999999, conv2), key, ct, body)
-			}
-			if strings.Contains(o.path, "{conversationId}") {
-				c.send(404, o.method, fill(o.path, form2, q2, 999999999), key, ct, body)
-				c.send(404, o.method, fill(o.path, form2, q2, conv1), key, ct, body) // another form's
-			}
-			if strings.Contains(o.path, "{submissionId}") {
-				c.send(404, o.method, fill(o.path, form2, q2, conv2), key, ct, body)
-			}
-		}
-		if has(400) {
-			switch {
-			case strings.Contains(o.path, "{fieldId}"):
-				c.send(400, o.method, fill(o.path, form2, 0, conv2), key, ct, body)
-				c.send(400, o.method, fill(o.path, "x", q2, conv2), key, ct, body)
-			case strings.Contains(o.path, "{conversationId}"):
-				c.send(400, o.method, fill(o.path, form2, q2, 0), key, ct, body)
-				c.send(400, o.method, fill(o.path, form2, q2, "abc"), key, ct, body)
-				c.send(400, o.method, fill(o.path, "x", q2, conv2), key, ct, body)
-			case strings.Contains(o.path, "{id}"):
-				c.send(400, o.method, fill(o.path, 0, 0, 0), key, ct, body)
-				c.send(400, o.method, fill(o.path, "1e3", 0, 0), key, ct, body)
-			}
-			for _, p := range op.Parameters {
-				if p.Value.Name != "limit" {
-					continue
-				}
-				// The documented bounds and default are the server's.
-				s := p.Value.Schema.Value
-				maxLimit := int(*s.Max)
-				listPath := fill(o.path, form1, qEmail, conv1)
-				c.send(400, o.method, fmt.Sprintf("%s?limit=%d", listPath, maxLimit+1), key, "", nil)
-				page := c.json(200, o.method, fmt.Sprintf("%s?limit=%d", listPath, maxLimit), key, nil)
-				if page["limit"] != float64(maxLimit) {
-					t.Errorf("%s: limit %d answered as %v", name, maxLimit, page["limit"])
-				}
-				if page := c.json(200, o.method, listPath, key, nil); page["limit"] != s.Default {
-					t.Errorf("%s: default limit %v, documented %v", name, page["limit"], s.Default)
-				}
-			}
-		}
-		if has(413) {
-			c.send(413, o.method, fill(o.path, form2, q2, conv2), key, "application/json", bigBody)
-		}
-	}
-	c.send(400, "POST", "/forms/"+strconv.FormatInt(form1, 10)+"/fields", key, "application/json", []byte(`{"question": "x"`))
-
-	// ---- deletes
-	c.json(404, "DELETE", fmt.Sprintf("/forms/%d", formB), key, nil)
-	c.json(204, "DELETE", fmt.Sprintf("/forms/%d/fields/%d", form2, q2), key, nil)
-	c.json(204, "DELETE", fmt.Sprintf("/forms/%d", form2), key, nil)
-	c.json(404, "GET", fmt.Sprintf("/forms/%d", form2), key, nil)
-	c.json(404, "DELETE", fmt.Sprintf("/forms/%d", form2), key, nil)
-
-	// ---- the daily limit: a key limited to 100 requests
-	limited := 100
-	rateKey := env.Key(env.Account("scale"), &limited, nil)
-	for i := range limited {
-		r := c.send(200, "GET", "/usage", rateKey, "", nil)
-		if got := r.Header.Get("X-RateLimit-Remaining"); got != strconv.Itoa(limited-i-1) {
-			t.Fatalf("request %d: X-RateLimit-Remaining %s", i+1, got)
-		}
-	}
-	for _, o := range ops {
-		body := []byte(nil)
-		ct := ""
-		if b, ok := validBody[o.method+" "+o.path]; ok {
-			body, ct = []byte(b), "application/json"
-		}
-		r := c.send(429, o.method, fill(o.path, form1, qEmail, conv1), rateKey, ct, body)
-		if r.Header.Get("X-RateLimit-Remaining") != "0" {
-			t.Errorf("429 with X-RateLimit-Remaining %s", r.Header.Get("X-RateLimit-Remaining"))
-		}
-		if b := r.JSON(t); b["tier"] != "scale" || b["upgradeUrl"] != "/settings/billing" {
-			t.Errorf("429 body: %v", b)
-		}
-	}
-
-	// Every documented status but 500 was observed, for every operation.
-	for name, op := range docOps {
-		for status := range op.Responses.Map() {
-			code, _ := strconv.Atoi(status)
-			if code != 500 && !c.seen[op.OperationID][code] {
-				t.Errorf("%s: documented status %d was never produced", name, code)
-			}
-		}
-	}
-
-	c.checkDriftIsCaught(p1, key)
+	c.run(t, append(update,
+		call(404, "PATCH", field(q2), key, obj{"required": true}).named("a question of another form"),
+		call(409, "DELETE", field(qSelect), key, nil).named("delete a question the advanced logic uses"),
+		call(204, "DELETE", field(qURL), key, nil).named("delete"),
+		call(404, "DELETE", field(qURL), key, nil).named("delete again"),
+		call(200, "GET", p1, key, nil, inOrder).named("orders after moves and deletes")))
 }
-
-// checkDriftIsCaught proves that the validation fails when a response departs from
-// the document: an extra field, a missing header, a wrong type, an undocumented
-// status or error code.
-func (c *conformance) checkDriftIsCaught(formPath, key string) {
-	t := c.t
-	req, _ := http.NewRequest("GET", c.env.URL+apiPrefix+formPath, nil)
-	req.Header.Set("X-API-Key", key)
-	res := c.env.Send(req)
-	route, params, err := c.router.FindRoute(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route}
-	if err := c.check(in, res.Status, res.Header, res.Body); err != nil {
-		t.Fatalf("unchanged response rejected: %v", err)
-	}
-	mutate := func(change func(m obj)) []byte {
-		var m obj
-		if err := json.Unmarshal(res.Body, &m); err != nil {
-			t.Fatal(err)
-		}
-		change(m)
-		b, _ := json.Marshal(m)
-		return b
-	}
-	noLimit := res.Header.Clone()
-	noLimit.Del("X-RateLimit-Limit")
-	badHeader := res.Header.Clone()
-	badHeader.Set("X-Credits-Used", "many")
-	drifts := []struct {
-		name   string
-		status int
-		header http.Header
-		body   []byte
-	}{
-		{"extra field", 200, res.Header, mutate(func(m obj) { m["extra"] = 1 })},
-		{"missing field", 200, res.Header, mutate(func(m obj) { delete(m, "shareUrl") })},
-		{"questions missing", 200, res.Header, mutate(func(m obj) { delete(m, "questions") })},
-		{"wrong type", 200, res.Header, mutate(func(m obj) { m["isPublished"] = "yes" })},
-		{"wrong enum", 200, res.Header, mutate(func(m obj) { m["displayMode"] = "wizard" })},
-		{"options absent", 200, res.Header, mutate(func(m obj) { delete(m["questions"].([]any)[0].(obj), "options") })},
-		{"null logic", 200, res.Header, mutate(func(m obj) { m["questions"].([]any)[0].(obj)["conditionalLogic"] = nil })},
-		{"missing header", 200, noLimit, res.Body},
-		{"bad header", 200, badHeader, res.Body},
-		{"undocumented status", 418, res.Header, res.Body},
-		{"wrong error code", 404, res.Header, []byte(`{"error": "missing", "message": "Form not found"}`)},
-		{"error without message", 404, res.Header, []byte(`{"error": "not_found"}`)},
-	}
-	for _, d := range drifts {
-		if c.check(in, d.status, d.header, d.body) == nil {
-			t.Errorf("drift %q was not detected", d.name)
-		}
-	}
-}
-
-// ---- responses and webhooks
 
 // pngImage is a 1×1 PNG image.
 func pngImage(t *testing.T) []byte {
@@ -876,72 +747,17 @@ func uploadFile(t *testing.T, env *servertest.Env, share, name string, content [
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	res := env.Send(req)
-	if res.Status != http.StatusCreated {
-		t.Fatalf("upload %s: status %d\n%s", name, res.Status, res.Body)
-	}
+	res := env.For(t).Send(req)
+	expectStatus(t, res, http.StatusCreated)
 	return res.JSON(t)["id"].(string)
 }
 
-// submitAnswers completes a submission through the public JSON operation and returns
-// its id.
-func submitAnswers(t *testing.T, env *servertest.Env, share string, answers obj) string {
-	t.Helper()
-	res := env.Do(http.MethodPost, "/f/"+share+"/submissions", "", obj{"answers": answers})
-	if res.Status != http.StatusCreated {
-		t.Fatalf("submit to %s: status %d\n%s", share, res.Status, res.Body)
-	}
-	return res.JSON(t)["id"].(string)
-}
-
-// listItems returns the array under key of a decoded list response.
-func listItems(t *testing.T, list obj, key string) []obj {
-	t.Helper()
-	raw, ok := list[key].([]any)
-	if !ok {
-		t.Fatalf("no %s array in %v", key, list)
-	}
-	out := make([]obj, len(raw))
-	for i, v := range raw {
-		out[i] = v.(obj)
-	}
-	return out
-}
-
-// driftCaught checks that each change to the JSON body of the real response to GET
-// path is detected by the validation.
-func (c *conformance) driftCaught(path, key string, changes map[string]func(m obj)) {
-	t := c.t
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, c.env.URL+apiPrefix+path, nil)
-	req.Header.Set("X-API-Key", key)
-	res := c.env.Send(req)
-	route, params, err := c.router.FindRoute(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route}
-	if err := c.check(in, res.Status, res.Header, res.Body); err != nil {
-		t.Fatalf("GET %s: unchanged response rejected: %v", path, err)
-	}
-	for name, change := range changes {
-		var m obj
-		if err := json.Unmarshal(res.Body, &m); err != nil {
-			t.Fatal(err)
-		}
-		change(m)
-		b, _ := json.Marshal(m)
-		if c.check(in, res.Status, res.Header, b) == nil {
-			t.Errorf("GET %s: drift %q was not detected", path, name)
-		}
-	}
-}
-
-// responsesScenario lists, reads, exports and deletes the submissions of a new form
-// with scoring and a file question; it returns the form's path.
-func (c *conformance) responsesScenario(key string) string {
-	t := c.t
-	f := c.json(201, "POST", "/forms", key, obj{"title": "Order survey", "questions": []obj{
+// conformResponses lists, reads, exports and deletes the submissions of a form with
+// scoring and a file question.
+func conformResponses(t *testing.T, s *suite) {
+	c := s.start(t)
+	key := c.env.NewKey()
+	f := c.create(t, key, obj{"title": "Order survey", "questions": []obj{
 		{"type": "select", "question": "Plan", "required": true, "options": []string{"Basic", "Pro"}},
 		{"question": "Name", "required": true},
 		{"type": "number", "question": "Seats"},
@@ -950,182 +766,192 @@ func (c *conformance) responsesScenario(key string) string {
 		{"type": "file_upload", "question": "Screenshot"},
 		{"type": "date", "question": "Start"},
 	}})
-	formID := wireID(t, f["id"])
-	fp := fmt.Sprintf("/forms/%d", formID)
-	qs := questions(t, f)
-	qid := func(i int) string { return strconv.FormatInt(wireID(t, qs[i]["id"]), 10) }
-	renew := c.json(201, "POST", fp+"/fields", key, obj{"type": "yes_no", "question": "Renew?",
-		"conditionalLogic": obj{"advanced": obj{"scoreRules": []obj{{"questionId": qs[0]["id"], "scoreMap": obj{"Basic": 1, "Pro": 2.5}}}}}})
-	qRenew := strconv.FormatInt(wireID(t, renew["id"]), 10)
-	c.json(200, "POST", fp+"/publish", key, nil)
-	share := f["shareUrl"].(string)
-
-	if l := c.json(200, "GET", fp+"/responses", key, nil); l["total"] != 0.0 || l["limit"] != 50.0 || l["hasMore"] != false || len(listItems(t, l, "responses")) != 0 {
-		t.Errorf("responses before any submission: %v", l)
+	fp := formPath(f)
+	list := fp + "/responses"
+	q := questionIDs(t, f)
+	var renew obj
+	c.run(t, []row{
+		call(201, "POST", fp+"/fields", key, obj{"type": "yes_no", "question": "Renew?",
+			"conditionalLogic": obj{"advanced": obj{"scoreRules": []obj{{"questionId": mustInt(q[0]), "scoreMap": obj{"Basic": 1, "Pro": 2.5}}}}}},
+			into(&renew)).named("add a scored question"),
+		call(200, "POST", fp+"/publish", key, nil),
+		call(200, "GET", list, key, nil, fields(obj{"total": 0, "limit": 50, "hasMore": false}), itemCount("responses", 0)).named("no responses yet"),
+	})
+	if renew == nil {
+		t.Fatal("no scored question")
 	}
+	qRenew := id(renew["id"])
+	share := f["shareUrl"].(string)
 	img := pngImage(t)
 	fileID := uploadFile(t, c.env, share, "screen.png", img)
-	ids := []string{submitAnswers(t, c.env, share, obj{qid(0): "Pro", qid(1): "Ada", qid(2): 12, qid(3): []string{"SSO", "API"},
-		qid(4): 5, qid(5): fileID, qid(6): "2026-12-01", qRenew: true})}
+	ids := []string{submit(t, c.env, share, obj{q[0]: "Pro", q[1]: "Ada", q[2]: 12, q[3]: []string{"SSO", "API"},
+		q[4]: 5, q[5]: fileID, q[6]: "2026-12-01", qRenew: true})}
 	time.Sleep(5 * time.Millisecond)
-	ids = append(ids, submitAnswers(t, c.env, share, obj{qid(0): "Basic", qid(1): "Bo"}))
+	ids = append(ids, submit(t, c.env, share, obj{q[0]: "Basic", q[1]: "Bo"}))
 	time.Sleep(5 * time.Millisecond)
-	ids = append(ids, submitAnswers(t, c.env, share, obj{qid(0): "Pro", qid(1): "=1+2", qid(4): 3, qRenew: false}))
+	ids = append(ids, submit(t, c.env, share, obj{q[0]: "Pro", q[1]: "=1+2", q[4]: 3, qRenew: false}))
 	// Neither a refused submission nor a started one is a response.
-	if r := c.env.Do("POST", "/f/"+share+"/submissions", "", obj{"answers": obj{qid(1): "No plan"}}); r.Status != 400 {
-		t.Errorf("incomplete submission: %d %s", r.Status, r.Body)
-	}
+	servertest.Run(t, c.env, []scenario{{Name: "an incomplete submission", Method: "POST", Path: "/f/" + share + "/submissions",
+		Body: obj{"answers": obj{q[1]: "No plan"}}, ExpectedStatus: 400}})
 	started := c.env.Do("POST", "/f/"+share+"/sessions", "", nil)
-	if started.Status != 201 {
-		t.Fatalf("start a session: %d %s", started.Status, started.Body)
-	}
+	expectStatus(t, started, 201)
+	startedID := started.JSON(t)["id"].(string)
 
 	// ---- list
-	list := c.json(200, "GET", fp+"/responses", key, nil)
-	subs := listItems(t, list, "responses")
-	if list["total"] != 3.0 || list["hasMore"] != false || list["offset"] != 0.0 || len(subs) != 3 ||
-		subs[0]["id"] != ids[2] || subs[2]["id"] != ids[0] {
-		t.Fatalf("responses, newest first: %v", list)
+	var subs []obj
+	c.run(t, []row{call(200, "GET", list, key, nil, fields(obj{"total": 3, "hasMore": false, "offset": 0}), func(t *testing.T, r *servertest.Response) {
+		subs = items(t, r.JSON(t), "responses")
+		if len(subs) != 3 || subs[0]["id"] != ids[2] || subs[2]["id"] != ids[0] {
+			t.Fatalf("responses, newest first: %v", subs)
+		}
+		first := subs[2]
+		data := first["data"].(obj)
+		file, _ := data["Screenshot"].(obj)
+		if first["score"] != 2.5 || subs[1]["score"] != 1.0 || data["Seats"] != 12.0 || data["Rating"] != 5.0 ||
+			data["Renew?"] != true || data["Start"] != "2026-12-01" || !reflect.DeepEqual(data["Features"], []any{"API", "SSO"}) ||
+			file["name"] != "screen.png" || file["contentType"] != "image/png" || file["size"] != float64(len(img)) {
+			t.Errorf("first submission: %v", first)
+		}
+		if _, ok := subs[1]["data"].(obj)["Seats"]; ok {
+			t.Errorf("an unanswered optional question is in data: %v", subs[1])
+		}
+	}).named("newest first")})
+	if len(subs) != 3 {
+		t.Fatal("the next tables need the three responses")
 	}
 	first := subs[2]
-	data := first["data"].(obj)
-	file, _ := data["Screenshot"].(obj)
-	if first["score"] != 2.5 || subs[1]["score"] != 1.0 || data["Seats"] != 12.0 || data["Rating"] != 5.0 ||
-		data["Renew?"] != true || data["Start"] != "2026-12-01" || !reflect.DeepEqual(data["Features"], []any{"API", "SSO"}) ||
-		file["name"] != "screen.png" || file["contentType"] != "image/png" || file["size"] != float64(len(img)) {
-		t.Errorf("first submission: %v", first)
-	}
-	if _, ok := subs[1]["data"].(obj)["Seats"]; ok {
-		t.Errorf("an unanswered optional question is in data: %v", subs[1])
-	}
-	if u, _ := file["url"].(string); u != "" {
-		req, _ := http.NewRequest(http.MethodGet, u, nil)
-		if dl := c.env.Send(req); dl.Status != 200 || !bytes.Equal(dl.Body, img) {
-			t.Errorf("file link %s: %d, %d bytes", u, dl.Status, len(dl.Body))
-		}
-	}
-	page := c.json(200, "GET", fp+"/responses?limit=1&offset=1&order=asc", key, nil)
-	if p := listItems(t, page, "responses"); len(p) != 1 || p[0]["id"] != ids[1] || page["hasMore"] != true || page["limit"] != 1.0 {
-		t.Errorf("second page, oldest first: %v", page)
+	if u, _ := first["data"].(obj)["Screenshot"].(obj)["url"].(string); u != "" {
+		// The file link (a public route, not an API operation) serves the upload.
+		servertest.Run(t, c.env, []scenario{{Name: "the file link", Method: "GET", Path: strings.TrimPrefix(u, c.env.URL), ExpectedStatus: 200,
+			Check: func(t *testing.T, r *servertest.Response) {
+				if !bytes.Equal(r.Body, img) {
+					t.Errorf("file link %s: %d bytes", u, len(r.Body))
+				}
+			}}})
 	}
 	second := url.QueryEscape(subs[1]["submittedAt"].(string))
-	if l := c.json(200, "GET", fp+"/responses?order=desc&since="+second, key, nil); l["total"] != 2.0 {
-		t.Errorf("since is inclusive: %v", l)
+	table := []row{
+		call(200, "GET", list+"?limit=1&offset=1&order=asc", key, nil, fields(obj{"hasMore": true, "limit": 1}), func(t *testing.T, r *servertest.Response) {
+			if p := items(t, r.JSON(t), "responses"); len(p) != 1 || p[0]["id"] != ids[1] {
+				t.Errorf("second page, oldest first: %v", p)
+			}
+		}),
+		call(200, "GET", list+"?order=desc&since="+second, key, nil, fields(obj{"total": 2})).named("since is inclusive"),
+		call(200, "GET", list+"?until="+second, key, nil, fields(obj{"total": 1}), func(t *testing.T, r *servertest.Response) {
+			if p := items(t, r.JSON(t), "responses"); len(p) != 1 || p[0]["id"] != ids[0] {
+				t.Errorf("until is exclusive: %v", p)
+			}
+		}).named("until is exclusive"),
+		call(200, "GET", list+"?since=2026-01-01T00:00:00%2B02:00&until=2999-01-01T00:00:00.5Z&limit=500&offset=0", key, nil),
 	}
-	if l := c.json(200, "GET", fp+"/responses?until="+second, key, nil); l["total"] != 1.0 || listItems(t, l, "responses")[0]["id"] != ids[0] {
-		t.Errorf("until is exclusive: %v", l)
-	}
-	c.json(200, "GET", fp+"/responses?since=2026-01-01T00:00:00%2B02:00&until=2999-01-01T00:00:00.5Z&limit=500&offset=0", key, nil)
 	for _, q := range []string{"limit=0", "limit=501", "limit=ten", "offset=-1", "offset=1.5", "order=newest", "since=yesterday", "until=2026-13-01T00:00:00Z"} {
-		if e := c.json(400, "GET", fp+"/responses?"+q, key, nil); !strings.Contains(e["message"].(string), strings.Split(q, "=")[0]) {
-			t.Errorf("?%s: %v", q, e)
-		}
+		table = append(table, call(400, "GET", list+"?"+q, key, nil, apiError("validation_error", strings.Split(q, "=")[0])))
 	}
 
 	// ---- one
-	one := c.json(200, "GET", fp+"/responses/"+ids[0], key, nil)
-	delete(one["data"].(obj)["Screenshot"].(obj), "url") // signed anew on every read
-	delete(file, "url")
-	sameJSON(t, "one response", one, first)
-	c.json(200, "GET", fp+"/responses/"+ids[2], key, nil)
-	if e := c.json(404, "GET", fp+"/responses/"+started.JSON(t)["id"].(string), key, nil); e["message"] != "Submission not found" {
-		t.Errorf("an uncompleted session: %v", e)
-	}
-	c.json(404, "GET", fp+"/responses/no-such-submission", key, nil)
+	table = append(table,
+		call(200, "GET", list+"/"+ids[0], key, nil, func(t *testing.T, r *servertest.Response) {
+			one, want := r.JSON(t), roundTrip(t, first).(obj)
+			// The file link is signed anew on every read.
+			delete(one["data"].(obj)["Screenshot"].(obj), "url")
+			delete(want["data"].(obj)["Screenshot"].(obj), "url")
+			sameJSON(t, "one response", one, want)
+		}).named("one is as in the list"),
+		call(200, "GET", list+"/"+ids[2], key, nil),
+		call(404, "GET", list+"/"+startedID, key, nil, fields(obj{"message": "Submission not found"})).named("an uncompleted session"),
+		call(404, "GET", list+"/no-such-submission", key, nil))
 
 	// ---- export
-	csvRes := c.send(200, "GET", fp+"/responses/export?format=csv&order=asc", key, "", nil)
-	if ct := csvRes.Header.Get("Content-Type"); ct != "text/csv; charset=utf-8" {
-		t.Errorf("CSV export Content-Type %q", ct)
+	export := list + "/export"
+	disposition := func(ext string) string {
+		return fmt.Sprintf(`attachment; filename="form-%d-responses.%s"`, wireID(t, f["id"]), ext)
 	}
-	if cd := csvRes.Header.Get("Content-Disposition"); cd != fmt.Sprintf(`attachment; filename="form-%d-responses.csv"`, formID) {
-		t.Errorf("CSV export Content-Disposition %q", cd)
-	}
-	rows, err := csv.NewReader(bytes.NewReader(csvRes.Body)).ReadAll()
-	if err != nil {
-		t.Fatalf("CSV export: %v\n%s", err, csvRes.Body)
-	}
-	header := []string{"id", "submittedAt", "score", "Plan", "Name", "Seats", "Features", "Rating", "Screenshot", "Start", "Renew?"}
-	if len(rows) != 4 || !slices.Equal(rows[0], header) || rows[1][0] != ids[0] || rows[1][1] != subs[2]["submittedAt"] ||
-		rows[1][2] != "2.5" || rows[1][6] != "API, SSO" || !strings.Contains(rows[1][8], "/files/") || rows[1][10] != "Yes" ||
-		rows[3][4] != "'=1+2" || rows[3][10] != "No" || rows[2][5] != "" {
-		t.Errorf("CSV export:\n%s", csvRes.Body)
-	}
-	if r := c.send(200, "GET", fp+"/responses/export", key, "", nil); !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") {
-		t.Errorf("default export format: %s", r.Header.Get("Content-Type"))
-	}
-	c.send(200, "GET", fp+"/responses/export?format=csv&since=2999-01-01T00:00:00Z", key, "", nil)
-	jsonRes := c.send(200, "GET", fp+"/responses/export?format=json&since="+second, key, "", nil)
-	var exported []obj
-	if err := json.Unmarshal(jsonRes.Body, &exported); err != nil {
-		t.Fatalf("JSON export: %v\n%s", err, jsonRes.Body)
-	}
-	if len(exported) != 2 || exported[0]["id"] != ids[2] || exported[1]["score"] != 1.0 ||
-		jsonRes.Header.Get("Content-Disposition") != fmt.Sprintf(`attachment; filename="form-%d-responses.json"`, formID) {
-		t.Errorf("JSON export: %s %s", jsonRes.Header.Get("Content-Disposition"), jsonRes.Body)
-	}
-	if r := c.send(200, "GET", fp+"/responses/export?format=json&order=asc&until=2000-01-01T00:00:00Z", key, "", nil); strings.TrimSpace(string(r.Body)) != "[]" {
-		t.Errorf("empty JSON export: %q", r.Body)
-	}
+	table = append(table,
+		call(200, "GET", export+"?format=csv&order=asc", key, nil, func(t *testing.T, r *servertest.Response) {
+			rows, err := csv.NewReader(bytes.NewReader(r.Body)).ReadAll()
+			if err != nil {
+				t.Fatalf("CSV export: %v", err)
+			}
+			header := []string{"id", "submittedAt", "score", "Plan", "Name", "Seats", "Features", "Rating", "Screenshot", "Start", "Renew?"}
+			if len(rows) != 4 || !slices.Equal(rows[0], header) || rows[1][0] != ids[0] || rows[1][1] != first["submittedAt"] ||
+				rows[1][2] != "2.5" || rows[1][6] != "API, SSO" || !strings.Contains(rows[1][8], "/files/") || rows[1][10] != "Yes" ||
+				rows[3][4] != "'=1+2" || rows[3][10] != "No" || rows[2][5] != "" {
+				t.Errorf("CSV export:\n%s", r.Body)
+			}
+		}).headers(map[string]string{"Content-Type": "text/csv; charset=utf-8", "Content-Disposition": disposition("csv")}).named("CSV"),
+		call(200, "GET", export, key, nil, contentType("text/csv")).named("CSV is the default format"),
+		call(200, "GET", export+"?format=csv&since=2999-01-01T00:00:00Z", key, nil),
+		call(200, "GET", export+"?format=json&since="+second, key, nil, func(t *testing.T, r *servertest.Response) {
+			var exported []obj
+			if err := json.Unmarshal(r.Body, &exported); err != nil {
+				t.Fatalf("JSON export: %v", err)
+			}
+			if len(exported) != 2 || exported[0]["id"] != ids[2] || exported[1]["score"] != 1.0 {
+				t.Errorf("JSON export: %v", exported)
+			}
+		}).headers(map[string]string{"Content-Disposition": disposition("json")}).named("JSON"),
+		call(200, "GET", export+"?format=json&order=asc&until=2000-01-01T00:00:00Z", key, nil, func(t *testing.T, r *servertest.Response) {
+			if strings.TrimSpace(string(r.Body)) != "[]" {
+				t.Errorf("empty JSON export: %q", r.Body)
+			}
+		}).named("empty JSON"))
 	for _, q := range []string{"format=xml", "format=CSV", "order=up", "since=x", "until=2026-01-01"} {
-		c.json(400, "GET", fp+"/responses/export?"+q, key, nil)
+		table = append(table, call(400, "GET", export+"?"+q, key, nil))
 	}
-
-	c.driftCaught(fp+"/responses", key, map[string]func(m obj){
-		"extra item field":      func(m obj) { m["responses"].([]any)[0].(obj)["extra"] = 1 },
-		"missing submittedAt":   func(m obj) { delete(m["responses"].([]any)[0].(obj), "submittedAt") },
-		"score as text":         func(m obj) { m["responses"].([]any)[0].(obj)["score"] = "high" },
-		"id as number":          func(m obj) { m["responses"].([]any)[0].(obj)["id"] = 5 },
-		"file without url":      func(m obj) { delete(m["responses"].([]any)[2].(obj)["data"].(obj)["Screenshot"].(obj), "url") },
-		"object answer":         func(m obj) { m["responses"].([]any)[0].(obj)["data"].(obj)["Name"] = obj{"x": 1} },
-		"mixed array answer":    func(m obj) { m["responses"].([]any)[2].(obj)["data"].(obj)["Features"] = []any{"API", 2} },
-		"hasMore missing":       func(m obj) { delete(m, "hasMore") },
-		"negative total":        func(m obj) { m["total"] = -1 },
-		"data not an object":    func(m obj) { m["responses"].([]any)[0].(obj)["data"] = []any{} },
-		"submittedAt not dated": func(m obj) { m["responses"].([]any)[0].(obj)["submittedAt"] = 5 },
-	})
+	response := func(i int, m obj) obj { return m["responses"].([]any)[i].(obj) }
+	table = append(table, call(200, "GET", list, key, nil, c.detects(
+		drift{name: "extra item field", body: func(m obj) { response(0, m)["extra"] = 1 }},
+		drift{name: "missing submittedAt", body: func(m obj) { delete(response(0, m), "submittedAt") }},
+		drift{name: "score as text", body: func(m obj) { response(0, m)["score"] = "high" }},
+		drift{name: "id as number", body: func(m obj) { response(0, m)["id"] = 5 }},
+		drift{name: "file without url", body: func(m obj) { delete(response(2, m)["data"].(obj)["Screenshot"].(obj), "url") }},
+		drift{name: "object answer", body: func(m obj) { response(0, m)["data"].(obj)["Name"] = obj{"x": 1} }},
+		drift{name: "mixed array answer", body: func(m obj) { response(2, m)["data"].(obj)["Features"] = []any{"API", 2} }},
+		drift{name: "hasMore missing", body: func(m obj) { delete(m, "hasMore") }},
+		drift{name: "negative total", body: func(m obj) { m["total"] = -1 }},
+		drift{name: "data not an object", body: func(m obj) { response(0, m)["data"] = []any{} }},
+		drift{name: "submittedAt not dated", body: func(m obj) { response(0, m)["submittedAt"] = 5 }},
+	)).named("drift from the list is detected"))
 
 	// ---- delete
-	c.json(204, "DELETE", fp+"/responses/"+ids[1], key, nil)
-	if e := c.json(404, "GET", fp+"/responses/"+ids[1], key, nil); e["message"] != "Submission not found" {
-		t.Errorf("deleted submission: %v", e)
-	}
-	c.json(404, "DELETE", fp+"/responses/"+ids[1], key, nil)
-	if l := c.json(200, "GET", fp+"/responses", key, nil); l["total"] != 2.0 {
-		t.Errorf("after a delete: %v", l)
-	}
-	return fp
+	c.run(t, append(table,
+		call(204, "DELETE", list+"/"+ids[1], key, nil).named("delete"),
+		call(404, "GET", list+"/"+ids[1], key, nil, fields(obj{"message": "Submission not found"})).named("get the deleted"),
+		call(404, "DELETE", list+"/"+ids[1], key, nil).named("delete again"),
+		call(200, "GET", list, key, nil, fields(obj{"total": 2})).named("the list after a delete")))
 }
 
-// webhookRefusals drives the webhook operations on a server that refuses private
-// addresses, on a form with no webhook configured.
-func (c *conformance) webhookRefusals(key, fp string) {
-	t := c.t
-	hook := fp + "/webhook"
-	if s := c.json(200, "GET", hook+"/status", key, nil); s["enabled"] != false || s["url"] != nil || s["lastDelivery"] != nil {
-		t.Errorf("status without a webhook: %v", s)
+// conformWebhookRefusals drives the webhook operations on a server that refuses
+// private addresses, on a form with no webhook configured.
+func conformWebhookRefusals(t *testing.T, s *suite) {
+	c := s.start(t)
+	key := c.env.NewKey()
+	hook := formPath(createForm(t, c.env, key, obj{"title": "No webhook"})) + "/webhook"
+	table := []row{
+		call(200, "GET", hook+"/status", key, nil, fields(obj{"enabled": false, "url": nil, "lastDelivery": nil})).named("status without a webhook"),
+		call(200, "GET", hook+"/logs", key, nil, fields(obj{"total": 0, "limit": 20}), itemCount("logs", 0)).named("logs without deliveries"),
+		call(200, "GET", hook+"/logs?limit=100&offset=3", key, nil),
 	}
-	if l := c.json(200, "GET", hook+"/logs", key, nil); l["total"] != 0.0 || l["limit"] != 20.0 || len(listItems(t, l, "logs")) != 0 {
-		t.Errorf("logs without deliveries: %v", l)
-	}
-	c.json(200, "GET", hook+"/logs?limit=100&offset=3", key, nil)
 	for _, q := range []string{"limit=0", "limit=101", "limit=x", "offset=-1"} {
-		c.json(400, "GET", hook+"/logs?"+q, key, nil)
+		table = append(table, call(400, "GET", hook+"/logs?"+q, key, nil))
 	}
 	// No URL given and none configured; refused URLs; bodies that are not valid.
-	c.send(400, "POST", hook+"/test", key, "", nil)
+	table = append(table, call(400, "POST", hook+"/test", key, nil).named("test with no URL configured"))
 	for _, body := range []string{`{}`, `{"url": ""}`, `{"url": null}`, `{"url": "http://127.0.0.1:9/hook"}`,
 		`{"url": "http://localhost/hook"}`, `{"url": "http://[::1]/hook"}`, `{"url": "ftp://hooks.example.org/x"}`,
 		`{"url": "https://hooks.example.org/` + strings.Repeat("a", 2000) + `"}`, `{"url": 5}`,
 		`{"url": "https://hooks.example.org/x", "extra": 1}`, `{"url": "https://hooks.example.org/x"`, ` `} {
-		c.send(400, "POST", hook+"/test", key, "application/json", []byte(body))
+		table = append(table, call(400, "POST", hook+"/test", key, body))
 	}
-	c.send(400, "POST", hook+"/test", key, "text/plain", []byte(`{"url": "https://hooks.example.org/x"}`))
-	s1 := c.json(200, "POST", hook+"/secret", key, nil)
-	s2 := c.json(200, "POST", hook+"/secret", key, nil)
-	if s1["secret"] == s2["secret"] || !strings.HasPrefix(s1["secret"].(string), "whsec_") {
-		t.Errorf("secrets %v then %v", s1, s2)
-	}
+	var secret string
+	c.run(t, append(table,
+		call(400, "POST", hook+"/test", key, `{"url": "https://hooks.example.org/x"}`).header("Content-Type", "text/plain"),
+		call(200, "POST", hook+"/secret", key, nil, func(t *testing.T, r *servertest.Response) { secret, _ = r.JSON(t)["secret"].(string) }).named("a secret"),
+		call(200, "POST", hook+"/secret", key, nil, func(t *testing.T, r *servertest.Response) {
+			if again := r.JSON(t)["secret"]; again == secret || !strings.HasPrefix(secret, "whsec_") {
+				t.Errorf("secrets %v then %v", secret, again)
+			}
+		}).named("another secret")))
 }
 
 // delivery is one request a receiver got.
@@ -1169,8 +995,7 @@ func (r *receiver) next(t *testing.T) delivery {
 
 // checkDelivery validates a request a receiver got against the submissionCompleted
 // webhook of the document, and its signature against secrets (newest first).
-func (c *conformance) checkDelivery(d delivery, secrets ...string) obj {
-	t := c.t
+func (c *conformance) checkDelivery(t *testing.T, d delivery, secrets ...string) obj {
 	t.Helper()
 	item := c.doc.Webhooks["submissionCompleted"]
 	if item == nil || item.Post == nil {
@@ -1230,17 +1055,12 @@ func (c *conformance) checkDelivery(d delivery, secrets ...string) obj {
 	return m
 }
 
-// webhookScenario delivers real submissions to local receivers, on a server that
-// allows private webhook addresses, and drives logs, status, test and secret.
-func webhookScenario(t *testing.T, seen map[string]map[int]bool) {
-	env := servertest.New(t, store.SQLite, func(cfg *config.Config) { cfg.AllowPrivateWebhooks = true })
-	doc := loadDoc(t, env.Do(http.MethodGet, apiPrefix+"/openapi.json", "", nil).Body)
-	router, err := gorillamux.NewRouter(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &conformance{t: t, env: env, doc: doc, router: router, seen: seen}
-	key := env.NewKey()
+// conformWebhookDeliveries delivers real submissions to local receivers, on a server
+// that allows private webhook addresses, and drives logs, status, test and secret.
+// Its table is a sequence: each delivery adds to the log.
+func conformWebhookDeliveries(t *testing.T, s *suite) {
+	c := s.start(t, func(cfg *config.Config) { cfg.AllowPrivateWebhooks = true })
+	key := c.env.NewKey()
 	recv := newReceiver(t)
 	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "broken", http.StatusInternalServerError)
@@ -1253,393 +1073,379 @@ func webhookScenario(t *testing.T, seen map[string]map[int]bool) {
 	closed := "http://" + l.Addr().String() + "/hook"
 	l.Close()
 
-	f := c.json(201, "POST", "/forms", key, obj{"title": "Hooked", "questions": []obj{
+	f := c.create(t, key, obj{"title": "Hooked", "questions": []obj{
 		{"question": "Name", "required": true}, {"type": "file_upload", "question": "Attachment"}, {"type": "yes_no", "question": "Agree?"}}})
-	fp := fmt.Sprintf("/forms/%d", wireID(t, f["id"]))
+	fp := formPath(f)
 	hook := fp + "/webhook"
-	qs := questions(t, f)
-	qid := func(i int) string { return strconv.FormatInt(wireID(t, qs[i]["id"]), 10) }
+	q := questionIDs(t, f)
 	share := f["shareUrl"].(string)
-	c.json(200, "POST", fp+"/publish", key, nil)
-	secret1 := c.json(200, "POST", hook+"/secret", key, nil)["secret"].(string)
-	c.json(200, "PATCH", fp, key, obj{"webhookUrl": recv.URL + "/hook", "webhookEnabled": true})
-	if s := c.json(200, "GET", hook+"/status", key, nil); s["enabled"] != true || s["url"] != recv.URL+"/hook" || s["lastDelivery"] != nil {
-		t.Errorf("status before the first delivery: %v", s)
-	}
 
-	// waitLogs waits until the log has n entries and returns its first page.
-	waitLogs := func(n int) []obj {
-		t.Helper()
+	// deliver submits answers, checks the delivery the receiver gets (unless received
+	// is nil: nothing reaches it) and waits until the log has n entries.
+	var secret1 string
+	deliver := func(t *testing.T, n int, answers obj, received func(sid string, payload obj)) {
+		sid := submit(t, c.env, share, answers)
+		if received != nil {
+			received(sid, c.checkDelivery(t, recv.next(t), secret1))
+		}
 		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-			if r := env.Do(http.MethodGet, apiPrefix+hook+"/logs", key, nil); r.Status == 200 && r.JSON(t)["total"] == float64(n) {
-				break
+			if r := c.env.For(t).Do(http.MethodGet, hook+"/logs", key, nil); r.Status == 200 && r.JSON(t)["total"] == float64(n) {
+				return
 			}
 			if time.Now().After(deadline) {
 				t.Fatalf("the delivery log never reached %d entries", n)
 			}
 		}
-		l := c.json(200, "GET", hook+"/logs", key, nil)
-		return listItems(t, l, "logs")
 	}
+	var sid1, sid2 string
+	logs := func(t *testing.T, r *servertest.Response) obj { return items(t, r.JSON(t), "logs")[0] }
+	last := func(t *testing.T, r *servertest.Response) obj { l, _ := r.JSON(t)["lastDelivery"].(obj); return l }
+	entry := func(i int, m obj) obj { return m["logs"].([]any)[i].(obj) }
+	var secret2 string
+	c.run(t, []row{
+		call(200, "POST", fp+"/publish", key, nil),
+		call(200, "POST", hook+"/secret", key, nil, func(t *testing.T, r *servertest.Response) { secret1, _ = r.JSON(t)["secret"].(string) }),
+		call(200, "PATCH", fp, key, obj{"webhookUrl": recv.URL + "/hook", "webhookEnabled": true}).named("configure the webhook"),
+		call(200, "GET", hook+"/status", key, nil, fields(obj{"enabled": true, "url": recv.URL + "/hook", "lastDelivery": nil})).named("status before the first delivery"),
 
-	// A delivery the receiver accepts.
-	fileID := uploadFile(t, env, share, "proof.png", pngImage(t))
-	sid1 := submitAnswers(t, env, share, obj{qid(0): "Ada", qid(1): fileID, qid(2): true})
-	p := c.checkDelivery(recv.next(t), secret1)
-	data, _ := p["data"].(obj)
-	file, _ := data["Attachment"].(obj)
-	if p["submission_id"] != sid1 || p["form_name"] != "Hooked" || p["form_id"] != f["id"] || data["Name"] != "Ada" ||
-		data["Agree?"] != true || file["name"] != "proof.png" {
-		t.Errorf("payload: %v", p)
-	}
-	logs := waitLogs(1)
-	if e := logs[0]; e["status"] != "success" || e["responseCode"] != 200.0 || e["errorMessage"] != nil ||
-		e["sessionId"] != sid1 || e["webhookUrl"] != recv.URL+"/hook" {
-		t.Errorf("log entry of a success: %v", e)
-	}
-	if s := c.json(200, "GET", hook+"/status", key, nil); s["lastDelivery"] == nil || s["lastDelivery"].(obj)["status"] != "success" ||
-		s["lastDelivery"].(obj)["responseCode"] != 200.0 || s["lastDelivery"].(obj)["error"] != nil {
-		t.Errorf("status after a success: %v", s)
-	}
-	if r := c.json(200, "GET", fp+"/responses", key, nil); len(listItems(t, r, "responses")) != 1 {
-		t.Errorf("responses: %v", r)
-	} else if _, ok := listItems(t, r, "responses")[0]["score"]; ok {
-		t.Errorf("score on a form without scoring: %v", r)
-	}
+		call(200, "GET", hook+"/logs", key, nil, func(t *testing.T, r *servertest.Response) {
+			if e := logs(t, r); e["status"] != "success" || e["responseCode"] != 200.0 || e["errorMessage"] != nil ||
+				e["sessionId"] != sid1 || e["webhookUrl"] != recv.URL+"/hook" {
+				t.Errorf("log entry of a success: %v", e)
+			}
+		}).before(func(t *testing.T, _ *scenario) {
+			fileID := uploadFile(t, c.env, share, "proof.png", pngImage(t))
+			deliver(t, 1, obj{q[0]: "Ada", q[1]: fileID, q[2]: true}, func(sid string, p obj) {
+				sid1 = sid
+				data, _ := p["data"].(obj)
+				file, _ := data["Attachment"].(obj)
+				if p["submission_id"] != sid1 || p["form_name"] != "Hooked" || p["form_id"] != f["id"] || data["Name"] != "Ada" ||
+					data["Agree?"] != true || file["name"] != "proof.png" {
+					t.Errorf("payload: %v", p)
+				}
+			})
+		}).named("a delivery the receiver accepts"),
+		call(200, "GET", hook+"/status", key, nil, func(t *testing.T, r *servertest.Response) {
+			if l := last(t, r); l == nil || l["status"] != "success" || l["responseCode"] != 200.0 || l["error"] != nil {
+				t.Errorf("lastDelivery after a success: %v", l)
+			}
+		}).named("status after a success"),
+		call(200, "GET", fp+"/responses", key, nil, itemCount("responses", 1), func(t *testing.T, r *servertest.Response) {
+			if l := items(t, r.JSON(t), "responses"); len(l) == 1 {
+				if _, ok := l[0]["score"]; ok {
+					t.Errorf("score on a form without scoring: %v", l[0])
+				}
+			}
+		}).named("the response has no score"),
 
-	// A receiver that answers 500: failed.
-	recv.status.Store(http.StatusInternalServerError)
-	sid2 := submitAnswers(t, env, share, obj{qid(0): "Bo"})
-	c.checkDelivery(recv.next(t), secret1)
-	if e := waitLogs(2)[0]; e["status"] != "failed" || e["responseCode"] != 500.0 || e["errorMessage"] == nil || e["sessionId"] != sid2 {
-		t.Errorf("log entry of a failure: %v", e)
-	}
-	recv.status.Store(http.StatusOK)
+		call(200, "GET", hook+"/logs", key, nil, func(t *testing.T, r *servertest.Response) {
+			if e := logs(t, r); e["status"] != "failed" || e["responseCode"] != 500.0 || e["errorMessage"] == nil || e["sessionId"] != sid2 {
+				t.Errorf("log entry of a failure: %v", e)
+			}
+		}).before(func(t *testing.T, _ *scenario) {
+			recv.status.Store(http.StatusInternalServerError)
+			defer recv.status.Store(http.StatusOK)
+			deliver(t, 2, obj{q[0]: "Bo"}, func(sid string, _ obj) { sid2 = sid })
+		}).named("a receiver that answers 500"),
 
-	// No HTTP answer: error, without a response code.
-	c.json(200, "PATCH", fp, key, obj{"webhookUrl": closed})
-	submitAnswers(t, env, share, obj{qid(0): "Cy"})
-	if e := waitLogs(3)[0]; e["status"] != "error" || e["responseCode"] != 0.0 || e["errorMessage"] == nil || e["webhookUrl"] != closed {
-		t.Errorf("log entry of an error: %v", e)
-	}
-	s := c.json(200, "GET", hook+"/status", key, nil)
-	if last, _ := s["lastDelivery"].(obj); last["status"] != "error" || last["responseCode"] != 0.0 || last["error"] == nil || s["url"] != closed {
-		t.Errorf("status after an error: %v", s)
-	}
-	if l := c.json(200, "GET", hook+"/logs?limit=1&offset=1", key, nil); l["hasMore"] != true || l["total"] != 3.0 ||
-		listItems(t, l, "logs")[0]["sessionId"] != sid2 {
-		t.Errorf("second page of the log: %v", l)
-	}
-	c.driftCaught(hook+"/logs", key, map[string]func(m obj){
-		"unknown status":        func(m obj) { m["logs"].([]any)[0].(obj)["status"] = "pending" },
-		"response code as text": func(m obj) { m["logs"].([]any)[1].(obj)["responseCode"] = "500" },
-		"errorMessage missing":  func(m obj) { delete(m["logs"].([]any)[2].(obj), "errorMessage") },
-		"extra field":           func(m obj) { m["logs"].([]any)[0].(obj)["duration"] = 3 },
+		call(200, "PATCH", fp, key, obj{"webhookUrl": closed}).named("a URL nothing answers"),
+		call(200, "GET", hook+"/logs", key, nil, func(t *testing.T, r *servertest.Response) {
+			if e := logs(t, r); e["status"] != "error" || e["responseCode"] != 0.0 || e["errorMessage"] == nil || e["webhookUrl"] != closed {
+				t.Errorf("log entry of an error: %v", e)
+			}
+		}).before(func(t *testing.T, _ *scenario) { deliver(t, 3, obj{q[0]: "Cy"}, nil) }).named("no HTTP answer"),
+		call(200, "GET", hook+"/status", key, nil, fields(obj{"url": closed}), func(t *testing.T, r *servertest.Response) {
+			if l := last(t, r); l["status"] != "error" || l["responseCode"] != 0.0 || l["error"] == nil {
+				t.Errorf("lastDelivery after an error: %v", l)
+			}
+		}).named("status after an error"),
+		call(200, "GET", hook+"/logs?limit=1&offset=1", key, nil, fields(obj{"hasMore": true, "total": 3}), func(t *testing.T, r *servertest.Response) {
+			if e := logs(t, r); e["sessionId"] != sid2 {
+				t.Errorf("second page of the log: %v", e)
+			}
+		}),
+		call(200, "GET", hook+"/logs", key, nil, c.detects(
+			drift{name: "unknown status", body: func(m obj) { entry(0, m)["status"] = "pending" }},
+			drift{name: "response code as text", body: func(m obj) { entry(1, m)["responseCode"] = "500" }},
+			drift{name: "errorMessage missing", body: func(m obj) { delete(entry(2, m), "errorMessage") }},
+			drift{name: "extra field", body: func(m obj) { entry(0, m)["duration"] = 3 }},
+		)).named("drift from the log is detected"),
+		call(200, "GET", hook+"/status", key, nil, c.detects(
+			drift{name: "lastDelivery as text", body: func(m obj) { m["lastDelivery"] = "never" }},
+			drift{name: "attemptedAt missing", body: func(m obj) { delete(m["lastDelivery"].(obj), "attemptedAt") }},
+			drift{name: "enabled missing", body: func(m obj) { delete(m, "enabled") }},
+		)).named("drift from the status is detected"),
+
+		// Test deliveries: success, a receiver's failure, no answer; none is logged.
+		call(200, "POST", hook+"/test", key, obj{"url": recv.URL + "/test"}, fields(obj{"success": true, "statusCode": 200, "error": nil}),
+			func(t *testing.T, r *servertest.Response) {
+				if p := c.checkDelivery(t, recv.next(t), secret1); !strings.HasPrefix(fmt.Sprint(p["submission_id"]), "test_") || p["form_id"] != f["id"] {
+					t.Errorf("test payload: %v", p)
+				}
+			}).named("test a working receiver"),
+		call(200, "POST", hook+"/test", key, obj{"url": failing.URL}, fields(obj{"success": false, "statusCode": 500}), func(t *testing.T, r *servertest.Response) {
+			if r.JSON(t)["error"] == nil {
+				t.Error("no error")
+			}
+		}).named("test a failing receiver"),
+		call(200, "POST", hook+"/test", key, nil, fields(obj{"success": false, "statusCode": 0}), func(t *testing.T, r *servertest.Response) {
+			if r.JSON(t)["error"] == nil {
+				t.Error("no error")
+			}
+		}).named("test the configured, closed port"),
+		call(200, "POST", hook+"/test", key, obj{}),
+		call(200, "POST", hook+"/test", key, `{"url": null}`).header("Content-Type", "application/json; charset=utf-8"),
+		call(400, "POST", hook+"/test", key, obj{"url": "gopher://127.0.0.1/x"}),
+		call(200, "GET", hook+"/logs", key, nil, fields(obj{"total": 3})).named("test deliveries are not logged"),
+		call(200, "GET", hook+"/status", key, nil, func(t *testing.T, r *servertest.Response) {
+			if l := last(t, r); l["status"] != "error" {
+				t.Errorf("a test delivery changed lastDelivery: %v", l)
+			}
+		}).named("test deliveries leave lastDelivery"),
+
+		// After a rotation the previous secret signs too.
+		call(200, "POST", hook+"/secret", key, nil, func(t *testing.T, r *servertest.Response) { secret2, _ = r.JSON(t)["secret"].(string) }).named("rotate the secret"),
+		call(200, "POST", hook+"/test", key, obj{"url": recv.URL + "/rotated"}, func(t *testing.T, r *servertest.Response) {
+			c.checkDelivery(t, recv.next(t), secret2, secret1)
+		}).named("both secrets sign"),
 	})
-	c.driftCaught(hook+"/status", key, map[string]func(m obj){
-		"lastDelivery as text": func(m obj) { m["lastDelivery"] = "never" },
-		"attemptedAt missing":  func(m obj) { delete(m["lastDelivery"].(obj), "attemptedAt") },
-		"enabled missing":      func(m obj) { delete(m, "enabled") },
-	})
-
-	// Test deliveries: success, a receiver's failure, no answer; none is logged.
-	res := c.json(200, "POST", hook+"/test", key, obj{"url": recv.URL + "/test"})
-	if res["success"] != true || res["statusCode"] != 200.0 || res["error"] != nil {
-		t.Errorf("test delivery to a working receiver: %v", res)
-	}
-	if tp := c.checkDelivery(recv.next(t), secret1); !strings.HasPrefix(fmt.Sprint(tp["submission_id"]), "test_") || tp["form_id"] != f["id"] {
-		t.Errorf("test payload: %v", tp)
-	}
-	if res := c.json(200, "POST", hook+"/test", key, obj{"url": failing.URL}); res["success"] != false || res["statusCode"] != 500.0 || res["error"] == nil {
-		t.Errorf("test delivery to a failing receiver: %v", res)
-	}
-	if res := c.json(200, "POST", hook+"/test", key, nil); res["success"] != false || res["statusCode"] != 0.0 || res["error"] == nil {
-		t.Errorf("test delivery to the configured, closed port: %v", res)
-	}
-	c.json(200, "POST", hook+"/test", key, obj{})
-	c.send(200, "POST", hook+"/test", key, "application/json; charset=utf-8", []byte(`{"url": null}`))
-	c.json(400, "POST", hook+"/test", key, obj{"url": "gopher://127.0.0.1/x"})
-	if l := c.json(200, "GET", hook+"/logs", key, nil); l["total"] != 3.0 {
-		t.Errorf("test deliveries were logged: %v", l)
-	}
-	if s := c.json(200, "GET", hook+"/status", key, nil); s["lastDelivery"].(obj)["status"] != "error" {
-		t.Errorf("a test delivery changed lastDelivery: %v", s)
-	}
-
-	// After a rotation the previous secret signs too.
-	secret2 := c.json(200, "POST", hook+"/secret", key, nil)["secret"].(string)
-	c.json(200, "POST", hook+"/test", key, obj{"url": recv.URL + "/rotated"})
-	c.checkDelivery(recv.next(t), secret2, secret1)
 }
 
-// ---- AI
-
-// connect returns a conformance checker for env, with the document env serves,
-// recording the statuses it sees in seen.
-func connect(t *testing.T, env *servertest.Env, seen map[string]map[int]bool) *conformance {
-	t.Helper()
-	doc := loadDoc(t, env.Do(http.MethodGet, apiPrefix+"/openapi.json", "", nil).Body)
-	router, err := gorillamux.NewRouter(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &conformance{t: t, env: env, doc: doc, router: router, seen: seen}
-}
-
-// call sends body (nil for none) as JSON and returns the validated response.
-func (c *conformance) call(want int, method, path, key string, body any) *servertest.Response {
-	c.t.Helper()
-	if body == nil {
-		return c.send(want, method, path, key, "", nil)
-	}
-	raw, err := json.Marshal(body)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	return c.send(want, method, path, key, "application/json", raw)
-}
-
-// charged checks the credit headers of a response: the charge and what remains.
-func charged(t *testing.T, r *servertest.Response, used, remaining int) {
-	t.Helper()
-	if r.Header.Get("X-Credits-Used") != strconv.Itoa(used) || r.Header.Get("X-Credits-Remaining") != strconv.Itoa(remaining) {
-		t.Errorf("X-Credits-Used %q and X-Credits-Remaining %q, want %d and %d\n%s",
-			r.Header.Get("X-Credits-Used"), r.Header.Get("X-Credits-Remaining"), used, remaining, r.Body)
-	}
-}
-
-// aiScenario drives generation, analytics and chat with the built-in provider on a
+// conformAI drives generation, analytics and chat with the built-in provider on a
 // server whose free plan has 21 credits: one generation (5), one analysis (10) and
 // three chat messages (2 each) use them up, after which every AI operation is
-// refused with 402 and nothing is charged, created or stored.
-func aiScenario(t *testing.T, seen map[string]map[int]bool) {
-	env := servertest.New(t, store.SQLite, func(cfg *config.Config) { cfg.Allowances = "free=21"; cfg.SubmitLimit = 0 })
-	c := connect(t, env, seen)
-	acct := env.Account("free")
-	key := env.Key(acct, nil, nil)
+// refused with 402 and nothing is charged, created or stored. Its tables are a
+// sequence: each charge spends credits.
+func conformAI(t *testing.T, s *suite) {
+	c := s.start(t, withAllowances("free=21"))
+	acct := c.env.Account("free")
+	key := c.env.Key(acct, nil, nil)
+	generate := apiPrefix + "/forms/generate"
 
 	// ---- generate
 	prompt := obj{"prompt": "a job application form asking for name, email, phone, years of experience, a resume upload and how they heard about us (LinkedIn, a friend, a job board)"}
-	r := c.call(201, "POST", "/forms/generate", key, prompt)
-	charged(t, r, 5, 16)
-	g := r.JSON(t)
-	if g["isPublished"] != false || g["publishedAt"] != nil || g["title"] == "" || len(questions(t, g)) < 5 {
-		t.Errorf("generated form: %v", g)
+	var g obj
+	c.run(t, []row{
+		call(201, "POST", generate, key, prompt, into(&g), fields(obj{"isPublished": false, "publishedAt": nil}), func(t *testing.T, r *servertest.Response) {
+			qs := items(t, g, "questions")
+			if g["title"] == "" || len(qs) < 5 {
+				t.Errorf("generated form: %v", g)
+			}
+			for _, q := range qs {
+				checkQuestionShape(t, q)
+			}
+		}).charged(5, 16).named("generate a form"),
+	})
+	if g == nil {
+		t.Fatal("no form was generated")
 	}
-	for _, q := range questions(t, g) {
-		checkQuestionShape(t, q)
-	}
-	generated := fmt.Sprintf("/forms/%d", wireID(t, g["id"]))
-	sameJSON(t, "generated form", c.json(200, "GET", generated, key, nil), g)
+	f := c.create(t, key, obj{"title": "Café feedback", "questions": []obj{
+		{"type": "select", "question": "How did you hear about us?", "required": true, "options": []string{"Search", "A friend"}},
+		{"type": "rating", "question": "Rating", "required": true},
+		{"type": "textarea", "question": "Comments"},
+	}})
+	generated, fp := formPath(g), formPath(f)
+	table := []row{call(200, "GET", generated, key, nil, func(t *testing.T, r *servertest.Response) {
+		sameJSON(t, "generated form", r.JSON(t), g)
+	}).named("the generated form as stored")}
 	for _, body := range []string{
 		`{}`, `{"prompt": null}`, `{"prompt": ""}`, `{"prompt": "   "}`, `{"prompt": "asdf qwer"}`, `{"prompt": "?!"}`,
 		`{"prompt": 5}`, `{"prompt": "a contact form", "title": "x"}`, `{"prompt": "a contact form"`, `[]`, ` `,
 		`{"prompt": "a contact form with ` + strings.Repeat("x ", 2500) + `"}`,
 	} {
-		charged(t, c.send(400, "POST", "/forms/generate", key, "application/json", []byte(body)), 0, 16)
+		table = append(table, call(400, "POST", generate, key, body).charged(0, 16))
 	}
-	c.send(400, "POST", "/forms/generate", key, "text/plain", []byte(`{"prompt": "a contact form"}`))
-	c.send(400, "POST", "/forms/generate", key, "", nil)
-	formID := wireID(t, g["id"])
-	c.call(403, "POST", "/forms/generate", env.Key(acct, nil, &formID), prompt)
+	gID := wireID(t, g["id"])
+	c.run(t, append(table,
+		call(400, "POST", generate, key, `{"prompt": "a contact form"}`).header("Content-Type", "text/plain"),
+		call(400, "POST", generate, key, nil).named("generate without a body"),
+		call(403, "POST", generate, c.env.Key(acct, nil, &gID), prompt).named("generate with a form-scoped key"),
+		call(200, "POST", fp+"/publish", key, nil)))
 
-	// ---- a form with three completed submissions and one started session
-	f := c.json(201, "POST", "/forms", key, obj{"title": "Café feedback", "questions": []obj{
-		{"type": "select", "question": "How did you hear about us?", "required": true, "options": []string{"Search", "A friend"}},
-		{"type": "rating", "question": "Rating", "required": true},
-		{"type": "textarea", "question": "Comments"},
-	}})
-	fp := fmt.Sprintf("/forms/%d", wireID(t, f["id"]))
-	qs := questions(t, f)
-	qid := func(i int) string { return strconv.FormatInt(wireID(t, qs[i]["id"]), 10) }
-	c.json(200, "POST", fp+"/publish", key, nil)
+	// ---- three completed submissions and one started session
+	q := questionIDs(t, f)
 	share := f["shareUrl"].(string)
-	submitAnswers(t, env, share, obj{qid(0): "Search", qid(1): 5, qid(2): "Great coffee and lovely staff"})
-	submitAnswers(t, env, share, obj{qid(0): "A friend", qid(1): 4, qid(2): "Good, but the service was slow"})
-	submitAnswers(t, env, share, obj{qid(0): "Search", qid(1): 2})
-	if r := env.Do("POST", "/f/"+share+"/sessions", "", nil); r.Status != 201 {
-		t.Fatalf("start a session: %d %s", r.Status, r.Body)
-	}
+	submit(t, c.env, share, obj{q[0]: "Search", q[1]: 5, q[2]: "Great coffee and lovely staff"})
+	submit(t, c.env, share, obj{q[0]: "A friend", q[1]: 4, q[2]: "Good, but the service was slow"})
+	submit(t, c.env, share, obj{q[0]: "Search", q[1]: 2})
+	expectStatus(t, c.env.Do("POST", "/f/"+share+"/sessions", "", nil), 201)
 
-	// ---- analytics
-	if e := c.json(404, "GET", fp+"/analytics", key, nil); !strings.Contains(e["message"].(string), "generate") {
-		t.Errorf("analytics before the first generation: %v", e)
-	}
-	r = c.send(200, "POST", fp+"/analytics/generate", key, "", nil)
-	charged(t, r, 10, 6)
-	a := r.JSON(t)
-	ins, _ := a["insights"].(obj)
-	km, _ := ins["keyMetrics"].(obj)
-	if a["formId"] != f["id"] || a["totalResponses"] != 3.0 || a["completionRate"] != 75.0 || ins["summary"] == "" ||
-		!strings.Contains(fmt.Sprint(km["responseRate"]), "75") || !strings.Contains(fmt.Sprint(km["topAnswer"]), "Search") || km["sentiment"] == nil {
-		t.Errorf("analytics: %v", a)
-	}
-	sameJSON(t, "stored analytics", c.json(200, "GET", fp+"/analytics", key, nil), a)
-	c.json(404, "GET", generated+"/analytics", key, nil)
-	c.driftCaught(fp+"/analytics", key, map[string]func(m obj){
-		"completionRate as text":  func(m obj) { m["completionRate"] = "75%" },
-		"completionRate over 100": func(m obj) { m["completionRate"] = 750 },
-		"sentiment missing":       func(m obj) { delete(m["insights"].(obj)["keyMetrics"].(obj), "sentiment") },
-		"key metric as a number":  func(m obj) { m["insights"].(obj)["keyMetrics"].(obj)["startedSessions"] = 4 },
-		"insights as text":        func(m obj) { m["insights"].(obj)["insights"] = "none" },
-		"lastAnalyzed missing":    func(m obj) { delete(m, "lastAnalyzed") },
-		"extra field":             func(m obj) { m["model"] = "builtin" },
-	})
-
-	// ---- chat
+	// ---- analytics, and the conversations
+	var a, first, second obj
 	chat := fp + "/chat"
-	if l := c.json(200, "GET", chat, key, nil); l["total"] != 0.0 || l["limit"] != 20.0 || l["hasMore"] != false || len(listItems(t, l, "conversations")) != 0 {
-		t.Errorf("conversations before the first: %v", l)
+	insights := func(m obj) obj { return m["insights"].(obj) }
+	c.run(t, []row{
+		call(404, "GET", fp+"/analytics", key, nil, func(t *testing.T, r *servertest.Response) {
+			if msg, _ := r.JSON(t)["message"].(string); !strings.Contains(msg, "generate") {
+				t.Errorf("message %q", msg)
+			}
+		}).named("analytics before the first generation"),
+		call(200, "POST", fp+"/analytics/generate", key, nil, into(&a), fields(obj{"formId": f["id"], "totalResponses": 3, "completionRate": 75}),
+			func(t *testing.T, r *servertest.Response) {
+				ins, _ := a["insights"].(obj)
+				km, _ := ins["keyMetrics"].(obj)
+				if ins["summary"] == "" || !strings.Contains(fmt.Sprint(km["responseRate"]), "75") ||
+					!strings.Contains(fmt.Sprint(km["topAnswer"]), "Search") || km["sentiment"] == nil {
+					t.Errorf("analytics: %v", a)
+				}
+			}).charged(10, 6).named("generate analytics"),
+		call(200, "GET", fp+"/analytics", key, nil, func(t *testing.T, r *servertest.Response) { sameJSON(t, "stored analytics", r.JSON(t), a) }).named("the stored analytics"),
+		call(404, "GET", generated+"/analytics", key, nil).named("analytics never generated"),
+		call(200, "GET", fp+"/analytics", key, nil, c.detects(
+			drift{name: "completionRate as text", body: func(m obj) { m["completionRate"] = "75%" }},
+			drift{name: "completionRate over 100", body: func(m obj) { m["completionRate"] = 750 }},
+			drift{name: "sentiment missing", body: func(m obj) { delete(insights(m)["keyMetrics"].(obj), "sentiment") }},
+			drift{name: "key metric as a number", body: func(m obj) { insights(m)["keyMetrics"].(obj)["startedSessions"] = 4 }},
+			drift{name: "insights as text", body: func(m obj) { insights(m)["insights"] = "none" }},
+			drift{name: "lastAnalyzed missing", body: func(m obj) { delete(m, "lastAnalyzed") }},
+			drift{name: "extra field", body: func(m obj) { m["model"] = "builtin" }},
+		)).named("drift from the analytics is detected"),
+		call(200, "GET", chat, key, nil, fields(obj{"total": 0, "limit": 20, "hasMore": false}), itemCount("conversations", 0)).named("conversations before the first"),
+		call(201, "POST", chat, key, nil, into(&first), func(t *testing.T, r *servertest.Response) {
+			if first["formId"] != f["id"] || first["createdAt"] != first["updatedAt"] {
+				t.Errorf("new conversation: %v", first)
+			}
+		}).named("start a conversation"),
+		call(201, "POST", chat, key, `{}`, into(&second)).before(func(*testing.T, *scenario) { time.Sleep(5 * time.Millisecond) }).named("start another"),
+	})
+	if first == nil || second == nil {
+		t.Fatal("the conversations the next table uses were not started")
 	}
-	first := c.json(201, "POST", chat, key, nil)
-	if first["formId"] != f["id"] || first["createdAt"] != first["updatedAt"] {
-		t.Errorf("new conversation: %v", first)
-	}
-	time.Sleep(5 * time.Millisecond)
-	second := c.send(201, "POST", chat, key, "application/json", []byte(`{}`)).JSON(t)
 	firstPath := fmt.Sprintf("%s/%d", chat, wireID(t, first["id"]))
 	secondPath := fmt.Sprintf("%s/%d", chat, wireID(t, second["id"]))
-	time.Sleep(5 * time.Millisecond)
-	ask := func(question string, remaining int) (*servertest.Response, obj) {
-		t.Helper()
-		r := c.call(201, "POST", firstPath+"/messages", key, obj{"message": question})
-		charged(t, r, 2, remaining)
-		ex := r.JSON(t)
-		u, _ := ex["userMessage"].(obj)
-		as, _ := ex["assistantMessage"].(obj)
-		if u["role"] != "user" || u["message"] != question || as["role"] != "assistant" || as["message"] == "" || wireID(t, as["id"]) <= wireID(t, u["id"]) {
-			t.Errorf("exchange: %v", ex)
+
+	// ---- messages
+	var ex1, ex2 obj
+	ask := func(question string, remaining int, cs ...check) row {
+		exchange := func(t *testing.T, r *servertest.Response) {
+			ex := r.JSON(t)
+			u, _ := ex["userMessage"].(obj)
+			as, _ := ex["assistantMessage"].(obj)
+			if u["role"] != "user" || u["message"] != question || as["role"] != "assistant" || as["message"] == "" || wireID(t, as["id"]) <= wireID(t, u["id"]) {
+				t.Errorf("exchange: %v", ex)
+			}
 		}
-		return r, ex
+		return call(201, "POST", firstPath+"/messages", key, obj{"message": question}, append([]check{exchange}, cs...)...).
+			charged(2, remaining).named("ask " + clipName(question))
 	}
-	r1, ex1 := ask("How many responses are there?", 4)
-	if answer := ex1["assistantMessage"].(obj)["message"].(string); !strings.Contains(answer, "3") {
-		t.Errorf("answer about the number of responses: %q", answer)
+	swap := func(m obj) { m["userMessage"], m["assistantMessage"] = m["assistantMessage"], m["userMessage"] }
+	message := func(i int, m obj) obj { return m["messages"].([]any)[i].(obj) }
+	conversation := func(i int, m obj) obj { return m["conversations"].([]any)[i].(obj) }
+	table = []row{
+		ask("How many responses are there?", 4, into(&ex1), func(t *testing.T, r *servertest.Response) {
+			if answer, _ := ex1["assistantMessage"].(obj)["message"].(string); !strings.Contains(answer, "3") {
+				t.Errorf("answer about the number of responses: %q", answer)
+			}
+		}, c.detects(drift{name: "swapped roles", body: swap})).before(func(*testing.T, *scenario) { time.Sleep(5 * time.Millisecond) }),
+		ask("What is the average rating?", 2, into(&ex2)),
+		ask(strings.Repeat("é", 5000), 0), // 5000 characters, 10000 bytes
 	}
-	_, ex2 := ask("What is the average rating?", 2)
-	ask(strings.Repeat("é", 5000), 0) // 5000 characters, 10000 bytes
 	for _, body := range []string{
 		`{}`, `{"message": null}`, `{"message": ""}`, `{"message": 5}`, `{"message": "` + strings.Repeat("é", 5001) + `"}`,
 		`{"message": "hi", "extra": 1}`, `{"message": "hi"`, ` `, `[]`,
 	} {
-		charged(t, c.send(400, "POST", firstPath+"/messages", key, "application/json", []byte(body)), 0, 0)
+		table = append(table, call(400, "POST", firstPath+"/messages", key, body).charged(0, 0))
 	}
-	c.send(400, "POST", firstPath+"/messages", key, "text/plain", []byte(`{"message": "hi"}`))
-	c.send(400, "POST", firstPath+"/messages", key, "", nil)
-
-	// The exchange's roles are part of the document.
-	req, _ := http.NewRequest(http.MethodPost, env.URL+apiPrefix+firstPath+"/messages", nil)
-	route, params, err := c.router.FindRoute(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	swapped, _ := json.Marshal(obj{"userMessage": ex1["assistantMessage"], "assistantMessage": ex1["userMessage"]})
-	if c.check(&openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route}, 201, r1.Header, swapped) == nil {
-		t.Error("an exchange with swapped roles was not detected")
-	}
-
-	msgs := c.json(200, "GET", firstPath+"/messages", key, nil)
-	items := listItems(t, msgs, "messages")
-	if msgs["total"] != 6.0 || msgs["limit"] != 50.0 || msgs["offset"] != 0.0 || msgs["hasMore"] != false || len(items) != 6 {
-		t.Fatalf("messages: %v", msgs)
-	}
-	for i, m := range items {
-		if want := []string{"user", "assistant"}[i%2]; m["role"] != want || i > 0 && wireID(t, m["id"]) <= wireID(t, items[i-1]["id"]) {
-			t.Errorf("messages are not chronological: %v", msgs)
-			break
-		}
-	}
-	sameJSON(t, "first message", items[0], ex1["userMessage"])
-	sameJSON(t, "fourth message", items[3], ex2["assistantMessage"])
-	page := c.json(200, "GET", firstPath+"/messages?limit=2&offset=2", key, nil)
-	if p := listItems(t, page, "messages"); len(p) != 2 || page["hasMore"] != true || page["limit"] != 2.0 || p[0]["id"] != ex2["userMessage"].(obj)["id"] {
-		t.Errorf("second page of messages: %v", page)
-	}
-	c.json(200, "GET", firstPath+"/messages?limit=100&offset=6", key, nil)
-	if l := c.json(200, "GET", secondPath+"/messages", key, nil); l["total"] != 0.0 || len(listItems(t, l, "messages")) != 0 {
-		t.Errorf("messages of an empty conversation: %v", l)
-	}
+	table = append(table,
+		call(400, "POST", firstPath+"/messages", key, `{"message": "hi"}`).header("Content-Type", "text/plain"),
+		call(400, "POST", firstPath+"/messages", key, nil).named("ask without a body"),
+		call(200, "GET", firstPath+"/messages", key, nil, fields(obj{"total": 6, "limit": 50, "offset": 0, "hasMore": false}), func(t *testing.T, r *servertest.Response) {
+			list := items(t, r.JSON(t), "messages")
+			if len(list) != 6 {
+				t.Fatalf("%d messages", len(list))
+			}
+			for i, m := range list {
+				if want := []string{"user", "assistant"}[i%2]; m["role"] != want || i > 0 && wireID(t, m["id"]) <= wireID(t, list[i-1]["id"]) {
+					t.Errorf("messages are not chronological: %v", list)
+					break
+				}
+			}
+			sameJSON(t, "first message", list[0], ex1["userMessage"])
+			sameJSON(t, "fourth message", list[3], ex2["assistantMessage"])
+		}).named("the messages"),
+		call(200, "GET", firstPath+"/messages?limit=2&offset=2", key, nil, fields(obj{"hasMore": true, "limit": 2}), func(t *testing.T, r *servertest.Response) {
+			if p := items(t, r.JSON(t), "messages"); len(p) != 2 || p[0]["id"] != ex2["userMessage"].(obj)["id"] {
+				t.Errorf("second page of messages: %v", p)
+			}
+		}),
+		call(200, "GET", firstPath+"/messages?limit=100&offset=6", key, nil),
+		call(200, "GET", secondPath+"/messages", key, nil, fields(obj{"total": 0}), itemCount("messages", 0)).named("the messages of an empty conversation"))
 	for _, q := range []string{"limit=0", "limit=101", "limit=x", "offset=-1", "offset=1.5"} {
-		c.json(400, "GET", firstPath+"/messages?"+q, key, nil)
+		table = append(table, call(400, "GET", firstPath+"/messages?"+q, key, nil))
 	}
-
-	l := c.json(200, "GET", chat, key, nil)
-	convs := listItems(t, l, "conversations")
-	if l["total"] != 2.0 || len(convs) != 2 || convs[0]["id"] != first["id"] || convs[1]["id"] != second["id"] ||
-		convs[0]["updatedAt"].(string) <= convs[1]["updatedAt"].(string) || convs[0]["createdAt"] != first["createdAt"] {
-		t.Errorf("conversations, most recently updated first: %v", l)
-	}
-	if p := c.json(200, "GET", chat+"?limit=1&offset=1", key, nil); p["hasMore"] != false || listItems(t, p, "conversations")[0]["id"] != second["id"] {
-		t.Errorf("second page of conversations: %v", p)
-	}
-	if p := c.json(200, "GET", chat+"?limit=1", key, nil); p["hasMore"] != true {
-		t.Errorf("first page of conversations: %v", p)
-	}
-	c.json(200, "GET", chat+"?limit=50&offset=0", key, nil)
+	table = append(table,
+		call(200, "GET", chat, key, nil, fields(obj{"total": 2}), func(t *testing.T, r *servertest.Response) {
+			convs := items(t, r.JSON(t), "conversations")
+			if len(convs) != 2 || convs[0]["id"] != first["id"] || convs[1]["id"] != second["id"] ||
+				convs[0]["updatedAt"].(string) <= convs[1]["updatedAt"].(string) || convs[0]["createdAt"] != first["createdAt"] {
+				t.Errorf("conversations, most recently updated first: %v", convs)
+			}
+		}).named("the conversations"),
+		call(200, "GET", chat+"?limit=1&offset=1", key, nil, fields(obj{"hasMore": false}), func(t *testing.T, r *servertest.Response) {
+			if p := items(t, r.JSON(t), "conversations"); len(p) != 1 || p[0]["id"] != second["id"] {
+				t.Errorf("second page of conversations: %v", p)
+			}
+		}),
+		call(200, "GET", chat+"?limit=1", key, nil, fields(obj{"hasMore": true})),
+		call(200, "GET", chat+"?limit=50&offset=0", key, nil))
 	for _, q := range []string{"limit=0", "limit=51", "limit=x", "offset=-1"} {
-		c.json(400, "GET", chat+"?"+q, key, nil)
+		table = append(table, call(400, "GET", chat+"?"+q, key, nil))
 	}
-	c.driftCaught(chat, key, map[string]func(m obj){
-		"updatedAt missing": func(m obj) { delete(m["conversations"].([]any)[0].(obj), "updatedAt") },
-		"formId as text":    func(m obj) { m["conversations"].([]any)[1].(obj)["formId"] = "7" },
-		"total missing":     func(m obj) { delete(m, "total") },
-	})
-	c.driftCaught(firstPath+"/messages", key, map[string]func(m obj){
-		"unknown role":    func(m obj) { m["messages"].([]any)[0].(obj)["role"] = "system" },
-		"message missing": func(m obj) { delete(m["messages"].([]any)[1].(obj), "message") },
-		"extra field":     func(m obj) { m["messages"].([]any)[2].(obj)["tokens"] = 12 },
-		"id as text":      func(m obj) { m["messages"].([]any)[3].(obj)["id"] = "m4" },
-	})
+	table = append(table,
+		call(200, "GET", chat, key, nil, c.detects(
+			drift{name: "updatedAt missing", body: func(m obj) { delete(conversation(0, m), "updatedAt") }},
+			drift{name: "formId as text", body: func(m obj) { conversation(1, m)["formId"] = "7" }},
+			drift{name: "total missing", body: func(m obj) { delete(m, "total") }},
+		)).named("drift from the conversations is detected"),
+		call(200, "GET", firstPath+"/messages", key, nil, c.detects(
+			drift{name: "unknown role", body: func(m obj) { message(0, m)["role"] = "system" }},
+			drift{name: "message missing", body: func(m obj) { delete(message(1, m), "message") }},
+			drift{name: "extra field", body: func(m obj) { message(2, m)["tokens"] = 12 }},
+			drift{name: "id as text", body: func(m obj) { message(3, m)["id"] = "m4" }},
+		)).named("drift from the messages is detected"))
 
 	// ---- out of credits: every AI operation is refused before any work
 	for _, x := range []struct {
 		path string
 		body any
-	}{{"/forms/generate", prompt}, {fp + "/analytics/generate", nil}, {firstPath + "/messages", obj{"message": "And now?"}}} {
-		r := c.call(402, "POST", x.path, key, x.body)
-		charged(t, r, 0, 0)
-		if e := r.JSON(t); e["error"] != "insufficient_credits" || !strings.Contains(e["message"].(string), "credits") {
-			t.Errorf("POST %s without credits: %v", x.path, e)
-		}
+	}{{generate, prompt}, {fp + "/analytics/generate", nil}, {firstPath + "/messages", obj{"message": "And now?"}}} {
+		table = append(table, call(402, "POST", x.path, key, x.body, apiError("insufficient_credits", "credits")).charged(0, 0).
+			named("out of credits: POST "+strings.TrimPrefix(x.path, apiPrefix)))
 	}
-	h := c.json(200, "GET", "/usage/history", key, nil)
-	var endpoints []string
-	for _, e := range listItems(t, h, "history") {
-		endpoints = append(endpoints, e["endpoint"].(string))
-	}
-	if want := []string{"chat.message", "chat.message", "chat.message", "analytics.generate", "forms.generate"}; !slices.Equal(endpoints, want) {
-		t.Errorf("charges %v, want %v", endpoints, want)
-	}
-	if u := c.json(200, "GET", "/usage", key, nil); u["creditsRemaining"] != 0.0 || u["creditsMonthlyAllowance"] != 21.0 {
-		t.Errorf("usage: %v", u)
-	}
-	if n := c.json(200, "GET", "/forms", key, nil)["total"]; n != 2.0 {
-		t.Errorf("%v forms after a refused generation", n)
-	}
-	if n := c.json(200, "GET", firstPath+"/messages", key, nil)["total"]; n != 6.0 {
-		t.Errorf("%v messages after a refused one", n)
-	}
-	sameJSON(t, "analytics after a refused generation", c.json(200, "GET", fp+"/analytics", key, nil), a)
+	table = append(table,
+		call(200, "GET", apiPrefix+"/usage/history", key, nil, func(t *testing.T, r *servertest.Response) {
+			var endpoints []string
+			for _, e := range items(t, r.JSON(t), "history") {
+				endpoints = append(endpoints, e["endpoint"].(string))
+			}
+			if want := []string{"chat.message", "chat.message", "chat.message", "analytics.generate", "forms.generate"}; !slices.Equal(endpoints, want) {
+				t.Errorf("charges %v, want %v", endpoints, want)
+			}
+		}).named("the charges"),
+		call(200, "GET", apiPrefix+"/usage", key, nil, fields(obj{"creditsRemaining": 0, "creditsMonthlyAllowance": 21})).named("no credits left"),
+		call(200, "GET", apiPrefix+"/forms", key, nil, fields(obj{"total": 2})).named("no form for a refused generation"),
+		call(200, "GET", firstPath+"/messages", key, nil, fields(obj{"total": 6})).named("no message for a refused one"),
+		call(200, "GET", fp+"/analytics", key, nil, func(t *testing.T, r *servertest.Response) {
+			sameJSON(t, "analytics after a refused generation", r.JSON(t), a)
+		}).named("the analytics after a refused generation"),
 
-	// ---- delete a conversation
-	c.json(204, "DELETE", secondPath, key, nil)
-	if e := c.json(404, "GET", secondPath+"/messages", key, nil); e["message"] != "Conversation not found" {
-		t.Errorf("deleted conversation: %v", e)
-	}
-	c.json(404, "DELETE", secondPath, key, nil)
-	c.call(404, "POST", secondPath+"/messages", key, obj{"message": "Hello?"})
-	if l := c.json(200, "GET", chat, key, nil); l["total"] != 1.0 {
-		t.Errorf("conversations after a delete: %v", l)
-	}
+		// ---- delete a conversation
+		call(204, "DELETE", secondPath, key, nil).named("delete a conversation"),
+		call(404, "GET", secondPath+"/messages", key, nil, fields(obj{"message": "Conversation not found"})).named("the deleted conversation"),
+		call(404, "DELETE", secondPath, key, nil).named("delete it again"),
+		call(404, "POST", secondPath+"/messages", key, obj{"message": "Hello?"}).named("ask in it"),
+		call(200, "GET", chat, key, nil, fields(obj{"total": 1})).named("the conversations after a delete"))
 	// A conversation is reached only through its form.
 	elsewhere := fmt.Sprintf("%s/chat/%d", generated, wireID(t, first["id"]))
-	c.json(404, "GET", elsewhere+"/messages", key, nil)
-	c.json(404, "DELETE", elsewhere, key, nil)
+	c.run(t, append(table,
+		call(404, "GET", elsewhere+"/messages", key, nil).named("a conversation through another form"),
+		call(404, "DELETE", elsewhere, key, nil).named("delete a conversation through another form")))
 }
 
-// aiProviderFailure drives the AI operations on a server whose external provider
-// answers every call with HTTP 500: each is a 502, and nothing is charged or stored.
-func aiProviderFailure(t *testing.T, seen map[string]map[int]bool) {
+// conformAIProviderFailure drives the AI operations on a server whose external
+// provider answers every call with HTTP 500: each is a 502, and nothing is charged
+// or stored.
+func conformAIProviderFailure(t *testing.T, s *suite) {
 	var calls atomic.Int32
 	provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
@@ -1648,44 +1454,245 @@ func aiProviderFailure(t *testing.T, seen map[string]map[int]bool) {
 		_, _ = io.WriteString(w, `{"error": {"message": "the model crashed", "type": "server_error"}}`)
 	}))
 	t.Cleanup(provider.Close)
-	env := servertest.New(t, store.SQLite, func(cfg *config.Config) {
+	c := s.start(t, func(cfg *config.Config) {
 		cfg.AIProvider, cfg.AIBaseURL, cfg.AIModel, cfg.SubmitLimit = "openai", provider.URL+"/v1", "test", 0
 	})
-	c := connect(t, env, seen)
-	key := env.NewKey()
-	failed := func(r *servertest.Response) {
-		t.Helper()
-		charged(t, r, 0, 100)
-		if e := r.JSON(t); e["error"] != "ai_provider_error" || !strings.Contains(e["message"].(string), "500") {
-			t.Errorf("provider failure: %v", e)
-		}
+	key := c.env.NewKey()
+	failed := func(r row) row {
+		return r.charged(0, 100).named("provider down: " + r.Name)
 	}
+	providerError := apiError("ai_provider_error", "500")
 
-	failed(c.call(502, "POST", "/forms/generate", key, obj{"prompt": "a contact form with name, email and message"}))
-	c.call(400, "POST", "/forms/generate", key, obj{"prompt": " "}) // refused before the provider is asked
-
-	f := c.json(201, "POST", "/forms", key, obj{"title": "Provider down", "questions": []obj{{"question": "Name", "required": true}}})
-	fp := fmt.Sprintf("/forms/%d", wireID(t, f["id"]))
-	c.json(200, "POST", fp+"/publish", key, nil)
-	submitAnswers(t, env, f["shareUrl"].(string), obj{strconv.FormatInt(wireID(t, questions(t, f)[0]["id"]), 10): "Ada"})
-	failed(c.send(502, "POST", fp+"/analytics/generate", key, "", nil))
-	c.json(404, "GET", fp+"/analytics", key, nil)
-
-	conv := c.json(201, "POST", fp+"/chat", key, nil)
+	c.run(t, []row{
+		failed(call(502, "POST", apiPrefix+"/forms/generate", key, obj{"prompt": "a contact form with name, email and message"}, providerError)),
+		call(400, "POST", apiPrefix+"/forms/generate", key, obj{"prompt": " "}).named("a blank prompt is refused before the provider is asked"),
+	})
+	f := c.create(t, key, obj{"title": "Provider down", "questions": []obj{{"question": "Name", "required": true}}})
+	fp := formPath(f)
+	c.run(t, []row{call(200, "POST", fp+"/publish", key, nil)})
+	submit(t, c.env, f["shareUrl"].(string), obj{questionIDs(t, f)[0]: "Ada"})
+	var conv obj
+	c.run(t, []row{
+		failed(call(502, "POST", fp+"/analytics/generate", key, nil, providerError)),
+		call(404, "GET", fp+"/analytics", key, nil).named("no analytics stored"),
+		call(201, "POST", fp+"/chat", key, nil, into(&conv)),
+	})
+	if conv == nil {
+		t.Fatal("no conversation")
+	}
 	messages := fmt.Sprintf("%s/chat/%d/messages", fp, wireID(t, conv["id"]))
-	failed(c.call(502, "POST", messages, key, obj{"message": "How many responses are there?"}))
-	if l := c.json(200, "GET", messages, key, nil); l["total"] != 0.0 {
-		t.Errorf("messages after a failed answer: %v", l)
-	}
-	if l := c.json(200, "GET", "/forms", key, nil); l["total"] != 1.0 {
-		t.Errorf("forms after a failed generation: %v", l)
-	}
-	if h := c.json(200, "GET", "/usage/history", key, nil); h["total"] != 0.0 {
-		t.Errorf("charges after failures: %v", h)
-	}
+	c.run(t, []row{
+		failed(call(502, "POST", messages, key, obj{"message": "How many responses are there?"}, providerError)),
+		call(200, "GET", messages, key, nil, fields(obj{"total": 0})).named("no message stored"),
+		call(200, "GET", apiPrefix+"/forms", key, nil, fields(obj{"total": 1})).named("no form stored"),
+		call(200, "GET", apiPrefix+"/usage/history", key, nil, fields(obj{"total": 0})).named("nothing charged"),
+	})
 	if n := calls.Load(); n < 3 {
 		t.Errorf("the provider was called %d times, want at least 3", n)
 	}
+}
+
+func conformUsage(t *testing.T, s *suite) {
+	c := s.start(t)
+	acct := c.env.Account("free")
+	key := c.env.Key(acct, nil, nil)
+	formID := wireID(t, createForm(t, c.env, key, obj{"title": "Scoped"})["id"])
+	scoped := c.env.Key(acct, nil, &formID)
+	history := apiPrefix + "/usage/history"
+	table := []row{
+		call(200, "GET", apiPrefix+"/usage", key, nil, fields(obj{"tier": "free", "rateLimitDaily": 1000, "creditsRemaining": 100})),
+		call(200, "GET", apiPrefix+"/usage", scoped, nil).named("usage with a form-scoped key"),
+		call(200, "GET", history, key, nil, fields(obj{"limit": 20, "total": 0})),
+		call(200, "GET", history+"?limit=100&offset=5", scoped, nil),
+	}
+	for _, q := range []string{"limit=0", "limit=101", "offset=-1", "limit=x"} {
+		table = append(table, call(400, "GET", history+"?"+q, key, nil))
+	}
+	c.run(t, table)
+}
+
+// everyOperation lists the operations the error tables drive; it must match the
+// document.
+var everyOperation = []struct{ method, path string }{
+	{"POST", "/forms"}, {"GET", "/forms"}, {"GET", "/forms/{id}"}, {"PATCH", "/forms/{id}"},
+	{"DELETE", "/forms/{id}"}, {"POST", "/forms/{id}/publish"}, {"POST", "/forms/{id}/unpublish"},
+	{"POST", "/forms/{id}/fields"}, {"PATCH", "/forms/{id}/fields/{fieldId}"},
+	{"DELETE", "/forms/{id}/fields/{fieldId}"}, {"GET", "/forms/{id}/responses"},
+	{"GET", "/forms/{id}/responses/export"}, {"GET", "/forms/{id}/responses/{submissionId}"},
+	{"DELETE", "/forms/{id}/responses/{submissionId}"}, {"POST", "/forms/{id}/webhook/test"},
+	{"GET", "/forms/{id}/webhook/logs"}, {"GET", "/forms/{id}/webhook/status"},
+	{"POST", "/forms/{id}/webhook/secret"}, {"GET", "/usage"}, {"GET", "/usage/history"},
+	{"POST", "/forms/generate"}, {"POST", "/forms/{id}/analytics/generate"}, {"GET", "/forms/{id}/analytics"},
+	{"POST", "/forms/{id}/chat"}, {"GET", "/forms/{id}/chat"}, {"DELETE", "/forms/{id}/chat/{conversationId}"},
+	{"POST", "/forms/{id}/chat/{conversationId}/messages"}, {"GET", "/forms/{id}/chat/{conversationId}/messages"},
+}
+
+// validBodies are bodies the operations that take one accept.
+var validBodies = map[string]string{
+	"POST /forms": `{"title": "x"}`, "PATCH /forms/{id}": `{"title": "x"}`,
+	"POST /forms/{id}/fields": `{"question": "x"}`, "PATCH /forms/{id}/fields/{fieldId}": `{"required": true}`,
+	"POST /forms/{id}/webhook/test":                   `{"url": "https://hooks.example.org/forma"}`,
+	"POST /forms/generate":                            `{"prompt": "a contact form with name, email and message"}`,
+	"POST /forms/{id}/chat/{conversationId}/messages": `{"message": "How many responses are there?"}`,
+}
+
+// operationCall is a row for the operation on the path it fills in, with a valid body
+// for the operations that take one.
+func operationCall(status int, method, pattern, key string, formID, fieldID, conversationID any) row {
+	path := apiPrefix + strings.NewReplacer("{id}", fmt.Sprint(formID), "{fieldId}", fmt.Sprint(fieldID),
+		"{conversationId}", fmt.Sprint(conversationID), "{submissionId}", "no-such-submission").Replace(pattern)
+	var body any
+	if b, ok := validBodies[method+" "+pattern]; ok {
+		body = b
+	}
+	return call(status, method, path, key, body).named(fmt.Sprintf("%s %s → %d", method, strings.TrimPrefix(path, apiPrefix), status))
+}
+
+// conformErrors produces the error statuses every operation documents: 401 for
+// missing, unknown and malformed keys, 403 for a form-scoped key on another form,
+// 404 for what does not exist or belongs to another account, 400 for malformed ids
+// and out-of-range limits, 413 for bodies over 1 MiB.
+func conformErrors(t *testing.T, s *suite) {
+	c := s.start(t)
+	acct := c.env.Account("free")
+	key := c.env.Key(acct, nil, nil)
+	otherKey := c.env.Key(c.env.Account("builder"), nil, nil)
+	f1 := createForm(t, c.env, key, obj{"title": "First", "questions": []obj{{"type": "email", "question": "Email"}}})
+	f2 := createForm(t, c.env, key, obj{"title": "Second", "questions": []obj{{"question": "Only one"}}})
+	form1, form2, formB := wireID(t, f1["id"]), wireID(t, f2["id"]), wireID(t, createForm(t, c.env, otherKey, obj{"title": "Another account's"})["id"])
+	qEmail, q2 := wireID(t, items(t, f1, "questions")[0]["id"]), wireID(t, items(t, f2, "questions")[0]["id"])
+	scoped := c.env.Key(acct, nil, &form1)
+	var conv1, conv2 obj
+	c.run(t, []row{
+		call(201, "POST", formPath(f1)+"/chat", scoped, nil, into(&conv1)).named("a conversation on the first form"),
+		call(201, "POST", formPath(f2)+"/chat", key, nil, into(&conv2)).named("a conversation on the second form"),
+	})
+	if conv1 == nil || conv2 == nil {
+		t.Fatal("the conversations the next table uses were not started")
+	}
+	c1, c2 := wireID(t, conv1["id"]), wireID(t, conv2["id"])
+	docOps := operations(c.doc)
+	if len(everyOperation) != len(docOps) {
+		t.Fatalf("the test drives %d operations, the document has %d", len(everyOperation), len(docOps))
+	}
+	unknownKey, _, _, err := auth.NewKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bigBody := []byte(`{"title": "` + strings.Repeat("x", 1<<20) + `"}`)
+	var table []row
+	for _, o := range everyOperation {
+		name := o.method + " " + o.path
+		op := docOps[name]
+		if op == nil {
+			t.Fatalf("%s is not in the document", name)
+		}
+		has := func(status int) bool { return op.Responses.Status(status) != nil }
+		on := func(status int, key string, formID, fieldID, conversationID any) {
+			table = append(table, operationCall(status, o.method, o.path, key, formID, fieldID, conversationID))
+		}
+		on(401, "", form2, q2, c2)
+		on(401, unknownKey, form2, q2, c2)
+		on(401, "not-a-key", form2, q2, c2)
+		if has(403) { // a form-scoped key on another form of its account (or creating one)
+			on(403, scoped, form2, q2, c2)
+		}
+		if has(404) {
+			on(404, key, 999999999, q2, c2)
+			on(404, scoped, formB, q2, c2)
+			if strings.Contains(o.path, "{fieldId}") {
+				on(404, key, form2, 999999999, c2)
+			}
+			if strings.Contains(o.path, "{conversationId}") {
+				on(404, key, form2, q2, 999999999)
+				on(404, key, form2, q2, c1) // another form's
+			}
+			if strings.Contains(o.path, "{submissionId}") {
+				on(404, key, form2, q2, c2)
+			}
+		}
+		if has(400) {
+			switch {
+			case strings.Contains(o.path, "{fieldId}"):
+				on(400, key, form2, 0, c2)
+				on(400, key, "x", q2, c2)
+			case strings.Contains(o.path, "{conversationId}"):
+				on(400, key, form2, q2, 0)
+				on(400, key, form2, q2, "abc")
+				on(400, key, "x", q2, c2)
+			case strings.Contains(o.path, "{id}"):
+				on(400, key, 0, 0, 0)
+				on(400, key, "1e3", 0, 0)
+			}
+			for _, p := range op.Parameters {
+				if p.Value.Name != "limit" {
+					continue
+				}
+				// The documented bounds and default are the server's.
+				schema := p.Value.Schema.Value
+				maxLimit := int(*schema.Max)
+				path := operationCall(200, o.method, o.path, key, form1, qEmail, c1).Path
+				table = append(table,
+					call(400, o.method, fmt.Sprintf("%s?limit=%d", path, maxLimit+1), key, nil),
+					call(200, o.method, fmt.Sprintf("%s?limit=%d", path, maxLimit), key, nil, fields(obj{"limit": maxLimit})),
+					call(200, o.method, path, key, nil, fields(obj{"limit": schema.Default})).named(name+" has the documented default limit"))
+			}
+		}
+		if has(413) {
+			r := operationCall(413, o.method, o.path, key, form2, q2, c2)
+			r.Body = bigBody
+			table = append(table, r.named(name+" with a body over 1 MiB"))
+		}
+	}
+	c.run(t, append(table, call(400, "POST", formPath(f1)+"/fields", key, `{"question": "x"`)))
+}
+
+// conformDailyLimit spends the 100 requests of a limited key, each answer counting
+// down, then gets 429 from every operation.
+func conformDailyLimit(t *testing.T, s *suite) {
+	c := s.start(t)
+	key := c.env.NewKey()
+	f := createForm(t, c.env, key, obj{"title": "Limited", "questions": []obj{{"type": "email", "question": "Email"}}})
+	conv := c.env.Do("POST", formPath(f)+"/chat", key, nil)
+	expectStatus(t, conv, 201)
+	limited := 100
+	rateKey := c.env.Key(c.env.Account("scale"), &limited, nil)
+	formID, fieldID, conversationID := f["id"], items(t, f, "questions")[0]["id"], conv.JSON(t)["id"]
+	var table []row
+	for i := range limited {
+		table = append(table, call(200, "GET", apiPrefix+"/usage", rateKey, nil).
+			headers(map[string]string{"X-RateLimit-Remaining": strconv.Itoa(limited - i - 1)}).named(fmt.Sprintf("request %d", i+1)))
+	}
+	for _, o := range everyOperation {
+		r := operationCall(429, o.method, o.path, rateKey, formID, fieldID, conversationID)
+		r.Check = fields(obj{"tier": "scale", "upgradeUrl": "/settings/billing"})
+		table = append(table, r.headers(map[string]string{"X-RateLimit-Remaining": "0"}))
+	}
+	c.run(t, table)
+}
+
+// conformDrift proves that the validation fails when a response departs from the
+// document: an extra field, a missing header, a wrong type, an undocumented status
+// or error code.
+func conformDrift(t *testing.T, s *suite) {
+	c := s.start(t)
+	key := c.env.NewKey()
+	path := formPath(createForm(t, c.env, key, fullForm))
+	question := func(m obj) obj { return m["questions"].([]any)[0].(obj) }
+	c.run(t, []row{call(200, "GET", path, key, nil, c.detects(
+		drift{name: "extra field", body: func(m obj) { m["extra"] = 1 }},
+		drift{name: "missing field", body: func(m obj) { delete(m, "shareUrl") }},
+		drift{name: "questions missing", body: func(m obj) { delete(m, "questions") }},
+		drift{name: "wrong type", body: func(m obj) { m["isPublished"] = "yes" }},
+		drift{name: "wrong enum", body: func(m obj) { m["displayMode"] = "wizard" }},
+		drift{name: "options absent", body: func(m obj) { delete(question(m), "options") }},
+		drift{name: "null logic", body: func(m obj) { question(m)["conditionalLogic"] = nil }},
+		drift{name: "missing header", header: func(h http.Header) { h.Del("X-RateLimit-Limit") }},
+		drift{name: "bad header", header: func(h http.Header) { h.Set("X-Credits-Used", "many") }},
+		drift{name: "undocumented status", status: 418},
+		drift{name: "wrong error code", status: 404, raw: `{"error": "missing", "message": "Form not found"}`},
+		drift{name: "error without message", status: 404, raw: `{"error": "not_found"}`},
+	)).named("drift from a form is detected")})
 }
 
 // TestOpenAPIUsageHistoryEntries checks history entries (which only AI operations
@@ -1700,15 +1707,9 @@ func TestOpenAPIUsageHistoryEntries(t *testing.T) {
 	env := servertest.Start(t, st)
 	acct := env.Account("builder")
 	key := env.Key(acct, nil, nil)
-
-	res := env.Do("GET", apiPrefix+"/openapi.json", "", nil)
-	doc := loadDoc(t, res.Body)
-	router, err := gorillamux.NewRouter(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &conformance{t: t, env: env, doc: doc, router: router, seen: map[string]map[int]bool{}}
-	f := c.json(201, "POST", "/forms", key, obj{"title": "Charged"})
+	_, doc := embeddedDoc(t)
+	c := connect(t, env, doc, statuses{})
+	f := c.create(t, key, obj{"title": "Charged"})
 
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "forma.db")+"?_pragma=busy_timeout(10000)")
 	if err != nil {
@@ -1726,13 +1727,42 @@ func TestOpenAPIUsageHistoryEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h := c.json(200, "GET", "/usage/history?limit=2", key, nil)
-	entries := h["history"].([]any)
-	if h["total"] != 3.0 || h["hasMore"] != true || len(entries) != 2 || entries[0].(obj)["endpoint"] != "chat.message" || entries[1].(obj)["formId"] != nil {
-		t.Errorf("history: %v", h)
+	c.run(t, []row{
+		call(200, "GET", apiPrefix+"/usage/history?limit=2", key, nil, fields(obj{"total": 3, "hasMore": true}), func(t *testing.T, r *servertest.Response) {
+			if e := items(t, r.JSON(t), "history"); len(e) != 2 || e[0]["endpoint"] != "chat.message" || e[1]["formId"] != nil {
+				t.Errorf("history: %v", e)
+			}
+		}),
+		call(200, "GET", apiPrefix+"/usage/history?offset=2", key, nil),
+		call(200, "GET", apiPrefix+"/usage", key, nil, fields(obj{"creditsRemaining": 983})),
+	})
+}
+
+func wireID(t *testing.T, v any) int64 {
+	t.Helper()
+	f, ok := v.(float64)
+	if !ok {
+		t.Fatalf("not an id: %v", v)
 	}
-	c.json(200, "GET", "/usage/history?offset=2", key, nil)
-	if u := c.json(200, "GET", "/usage", key, nil); u["creditsRemaining"] != 983.0 {
-		t.Errorf("usage: %v", u)
+	return int64(f)
+}
+
+// checkQuestionShape checks what the schema leaves to prose: options are an array for
+// choice types and null otherwise; sliderConfig only on sliders.
+func checkQuestionShape(t *testing.T, q obj) {
+	t.Helper()
+	typ := q["type"].(string)
+	opts, present := q["options"]
+	if !present {
+		t.Errorf("question %v: options absent", q["id"])
+	}
+	if choice := typ == "select" || typ == "multi_select"; choice != (opts != nil) {
+		t.Errorf("question %v (%s): options = %v", q["id"], typ, opts)
+	}
+	if _, ok := q["sliderConfig"]; ok != (typ == "slider") {
+		t.Errorf("question %v (%s): sliderConfig present = %v", q["id"], typ, ok)
+	}
+	if _, ok := q["currencyConfig"]; ok && typ != "currency" {
+		t.Errorf("question %v (%s): currencyConfig on a non-currency question", q["id"], typ)
 	}
 }

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -10,83 +9,93 @@ import (
 	"forma/internal/store"
 )
 
-func orders(t *testing.T, env *servertest.Env, key, path string) string {
-	t.Helper()
-	f := env.Do("GET", path, key, nil).JSON(t)
-	var parts []string
-	for _, q := range f["questions"].([]any) {
-		m := q.(map[string]any)
-		parts = append(parts, fmt.Sprintf("%s:%v", m["question"], m["order"]))
+// orderIs checks a form body's questions, as "text:order" in order.
+func orderIs(want string) check {
+	return func(t *testing.T, r *servertest.Response) {
+		t.Helper()
+		var parts []string
+		for _, q := range items(t, r.JSON(t), "questions") {
+			parts = append(parts, fmt.Sprintf("%s:%v", q["question"], q["order"]))
+		}
+		if got := strings.Join(parts, " "); got != want {
+			t.Errorf("questions %s, want %s", got, want)
+		}
 	}
-	return strings.Join(parts, " ")
 }
 
+// TestQuestionsOrderingAndReordering is a sequence: each scenario starts from the
+// questions the previous left.
 func TestQuestionsOrderingAndReordering(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d)
 		key := env.NewKey()
-		f := createForm(t, env, key, map[string]any{"title": "O", "questions": []any{
-			map[string]any{"question": "A"}, map[string]any{"question": "B"}}})
-		path := "/api/v1/forms/" + id(f["id"])
-		r := env.Do("POST", path+"/fields", key, map[string]any{"question": "C"})
-		expectStatus(t, r, http.StatusCreated)
-		c := r.JSON(t)
-		if c["order"] != 3.0 || c["type"] != "text" || c["required"] != false || c["options"] != nil {
-			t.Errorf("added question: %s", r.Body)
+		f := createForm(t, env, key, obj{"title": "O", "questions": []any{obj{"question": "A"}, obj{"question": "B"}}})
+		path := formPath(f)
+		firstField := path + "/fields/" + id(items(t, f, "questions")[0]["id"])
+		var added obj
+		moveD := pathFrom(func() string { return path + "/fields/" + id(added["id"]) })
+		read := func(name, want string) scenario {
+			return scenario{Name: name, Method: "GET", Path: path, Key: key, ExpectedStatus: 200, Check: orderIs(want)}
 		}
-		d2 := env.Do("POST", path+"/fields", key, map[string]any{"question": "D", "type": "yes_no", "required": true}).JSON(t)
-		if got := orders(t, env, key, path); got != "A:1 B:2 C:3 D:4" {
-			t.Fatalf("orders %s", got)
-		}
-		r = env.Do("PATCH", path+"/fields/"+id(d2["id"]), key, map[string]any{"order": 1})
-		expectStatus(t, r, 200)
-		if got := orders(t, env, key, path); got != "D:1 A:2 B:3 C:4" {
-			t.Errorf("after moving D first: %s", got)
-		}
-		env.Do("PATCH", path+"/fields/"+id(d2["id"]), key, map[string]any{"order": 3})
-		if got := orders(t, env, key, path); got != "A:1 B:2 D:3 C:4" {
-			t.Errorf("after moving D to 3: %s", got)
-		}
-		expectError(t, env.Do("PATCH", path+"/fields/"+id(d2["id"]), key, map[string]any{"order": 5}), 400, "validation_error", "order")
-		expectError(t, env.Do("PATCH", path+"/fields/"+id(d2["id"]), key, map[string]any{"order": 0}), 400, "validation_error", "order")
-		r = env.Do("DELETE", path+"/fields/"+id(f["questions"].([]any)[0].(map[string]any)["id"]), key, nil)
-		expectStatus(t, r, http.StatusNoContent)
-		if got := orders(t, env, key, path); got != "B:1 D:2 C:3" {
-			t.Errorf("after deleting A: %s", got)
-		}
-		expectError(t, env.Do("DELETE", path+"/fields/"+id(f["questions"].([]any)[0].(map[string]any)["id"]), key, nil), 404, "not_found", "Question not found")
+		servertest.Run(t, env, []scenario{
+			{Name: "add a question", Method: "POST", Path: path + "/fields", Key: key, Body: obj{"question": "C"}, ExpectedStatus: 201,
+				Check: fields(obj{"order": 3, "type": "text", "required": false, "options": nil})},
+			{Name: "add another", Method: "POST", Path: path + "/fields", Key: key, Body: obj{"question": "D", "type": "yes_no", "required": true},
+				ExpectedStatus: 201, Check: into(&added)},
+			read("added at the end", "A:1 B:2 C:3 D:4"),
+			{Name: "move D first", Method: "PATCH", Key: key, Body: obj{"order": 1}, ExpectedStatus: 200,
+				BeforeTest: moveD},
+			read("after moving D first", "D:1 A:2 B:3 C:4"),
+			{Name: "move D to 3", Method: "PATCH", Key: key, Body: obj{"order": 3}, ExpectedStatus: 200,
+				BeforeTest: moveD},
+			read("after moving D to 3", "A:1 B:2 D:3 C:4"),
+			{Name: "order past the end", Method: "PATCH", Key: key, Body: obj{"order": 5}, ExpectedStatus: 400,
+				BeforeTest: moveD, Check: apiError("validation_error", "order")},
+			{Name: "order 0", Method: "PATCH", Key: key, Body: obj{"order": 0}, ExpectedStatus: 400,
+				BeforeTest: moveD, Check: apiError("validation_error", "order")},
+			{Name: "delete A", Method: "DELETE", Path: firstField, Key: key, ExpectedStatus: 204},
+			read("after deleting A", "B:1 D:2 C:3"),
+			{Name: "delete A again", Method: "DELETE", Path: firstField, Key: key, ExpectedStatus: 404,
+				Check: apiError("not_found", "Question not found")},
+		})
 	})
 }
 
+// TestUpdateQuestionSubsets is a sequence: each update starts from the question the
+// previous left.
 func TestUpdateQuestionSubsets(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d)
 		key := env.NewKey()
-		f := createForm(t, env, key, map[string]any{"title": "U", "questions": []any{
-			map[string]any{"type": "select", "question": "Color", "options": []string{"Red", "Blue"}}}})
-		qid := id(f["questions"].([]any)[0].(map[string]any)["id"])
-		path := "/api/v1/forms/" + id(f["id"]) + "/fields/" + qid
-		r := env.Do("PATCH", path, key, map[string]any{"required": true})
-		expectStatus(t, r, 200)
-		q := r.JSON(t)
-		if q["required"] != true || q["question"] != "Color" || fmt.Sprint(q["options"]) != "[Red Blue]" {
-			t.Errorf("required only: %s", r.Body)
+		f := createForm(t, env, key, obj{"title": "U", "questions": []any{
+			obj{"type": "select", "question": "Color", "options": []string{"Red", "Blue"}}}})
+		path := formPath(f) + "/fields/" + id(items(t, f, "questions")[0]["id"])
+		update := func(name string, body any, c check) scenario {
+			return scenario{Name: name, Method: "PATCH", Path: path, Key: key, Body: body, ExpectedStatus: 200, Check: c}
 		}
-		q = env.Do("PATCH", path, key, map[string]any{"question": "Colour", "options": []string{"Red", "Green"}}).JSON(t)
-		if q["question"] != "Colour" || fmt.Sprint(q["options"]) != "[Red Green]" || q["required"] != true {
-			t.Errorf("text and options: %v", q)
+		refused := func(name, path string, body any, status int, code, mentions string) scenario {
+			return scenario{Name: name, Method: "PATCH", Path: path, Key: key, Body: body, ExpectedStatus: status,
+				Check: apiError(code, mentions)}
 		}
-		q = env.Do("PATCH", path, key, map[string]any{"type": "slider", "sliderConfig": map[string]any{"min": 1, "max": 5, "step": 1}}).JSON(t)
-		if q["type"] != "slider" || q["options"] != nil || q["sliderConfig"] == nil {
-			t.Errorf("type change: %v", q)
-		}
-		expectError(t, env.Do("PATCH", path, key, map[string]any{}), 400, "validation_error", "at least one")
-		expectError(t, env.Do("PATCH", path, key, map[string]any{"question": ""}), 400, "validation_error", "question")
-		expectError(t, env.Do("PATCH", path, key, map[string]any{"question": strings.Repeat("x", 1001)}), 400, "validation_error", "question")
-		expectError(t, env.Do("PATCH", path, key, map[string]any{"question": nil}), 400, "validation_error", "question")
-		expectError(t, env.Do("PATCH", path, key, map[string]any{"type": "select"}), 400, "validation_error", "options")
-		expectError(t, env.Do("PATCH", "/api/v1/forms/"+id(f["id"])+"/fields/99999", key, map[string]any{"required": true}), 404, "not_found", "Question not found")
-		expectError(t, env.Do("PATCH", "/api/v1/forms/"+id(f["id"])+"/fields/abc", key, map[string]any{"required": true}), 400, "validation_error", "fieldId")
+		servertest.Run(t, env, []scenario{
+			update("required only", obj{"required": true},
+				fields(obj{"required": true, "question": "Color", "options": []string{"Red", "Blue"}})),
+			update("text and options", obj{"question": "Colour", "options": []string{"Red", "Green"}},
+				fields(obj{"required": true, "question": "Colour", "options": []string{"Red", "Green"}})),
+			update("type", obj{"type": "slider", "sliderConfig": obj{"min": 1, "max": 5, "step": 1}},
+				checks(fields(obj{"type": "slider", "options": nil}), func(t *testing.T, r *servertest.Response) {
+					if r.JSON(t)["sliderConfig"] == nil {
+						t.Error("no sliderConfig")
+					}
+				})),
+			refused("no field", path, obj{}, 400, "validation_error", "at least one"),
+			refused("empty text", path, obj{"question": ""}, 400, "validation_error", "question"),
+			refused("text too long", path, obj{"question": strings.Repeat("x", 1001)}, 400, "validation_error", "question"),
+			refused("null text", path, obj{"question": nil}, 400, "validation_error", "question"),
+			refused("select without options", path, obj{"type": "select"}, 400, "validation_error", "options"),
+			refused("unknown question", formPath(f)+"/fields/99999", obj{"required": true}, 404, "not_found", "Question not found"),
+			refused("question id not a number", formPath(f)+"/fields/abc", obj{"required": true}, 400, "validation_error", "fieldId"),
+		})
 	})
 }
 
@@ -94,39 +103,37 @@ func TestConditionalLogicStoredIntactAndValidated(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d)
 		key := env.NewKey()
-		f := createForm(t, env, key, map[string]any{"title": "L", "questions": []any{
-			map[string]any{"type": "rating", "question": "Rate us"},
-			map[string]any{"type": "multi_select", "question": "Liked", "options": []string{"Speed", "Price"}}}})
-		q1 := int64(f["questions"].([]any)[0].(map[string]any)["id"].(float64))
-		q2 := int64(f["questions"].([]any)[1].(map[string]any)["id"].(float64))
-		path := "/api/v1/forms/" + id(f["id"])
-		logic := fmt.Sprintf(`{"showIf":{"questionId":%d,"operator":"equals","value":"5"},"advanced":{"conditionGroups":[{"id":"g1","operator":"OR","conditions":[{"id":"c1","questionId":%d,"operator":"greater_than","value":3,"valueType":"static"},{"id":"c2","questionId":%d,"operator":"contains","value":"Speed"}]}],"actions":[{"type":"show_question","targetId":%d},{"type":"set_score","value":10}],"scoreRules":[{"id":"s1","questionId":%d,"scoreMap":{"5":2,"4":1}}]}}`, q1, q1, q2, q2, q1)
-		r := env.Do("POST", path+"/fields", key, `{"question":"Why?","type":"textarea","conditionalLogic":`+logic+`}`)
-		expectStatus(t, r, http.StatusCreated)
-		if !strings.Contains(string(r.Body), `"conditionalLogic":`+logic) {
-			t.Errorf("logic not returned intact:\n%s\nwant %s", r.Body, logic)
+		f := createForm(t, env, key, obj{"title": "L", "questions": []any{
+			obj{"type": "rating", "question": "Rate us"},
+			obj{"type": "multi_select", "question": "Liked", "options": []string{"Speed", "Price"}}}})
+		qs := items(t, f, "questions")
+		q1, q2 := id(qs[0]["id"]), id(qs[1]["id"])
+		path := formPath(f)
+		logic := fmt.Sprintf(`{"showIf":{"questionId":%s,"operator":"equals","value":"5"},"advanced":{"conditionGroups":[{"id":"g1","operator":"OR","conditions":[{"id":"c1","questionId":%s,"operator":"greater_than","value":3,"valueType":"static"},{"id":"c2","questionId":%s,"operator":"contains","value":"Speed"}]}],"actions":[{"type":"show_question","targetId":%s},{"type":"set_score","value":10}],"scoreRules":[{"id":"s1","questionId":%s,"scoreMap":{"5":2,"4":1}}]}}`, q1, q1, q2, q2, q1)
+		table := []scenario{
+			{Name: "add with logic", Method: "POST", Path: path + "/fields", Key: key, ExpectedStatus: 201,
+				Body: `{"question":"Why?","type":"textarea","conditionalLogic":` + logic + `}`, ExpectedContent: []string{`"conditionalLogic":` + logic}},
+			{Name: "the form returns the logic intact", Method: "GET", Path: path, Key: key, ExpectedStatus: 200, ExpectedContent: []string{logic}},
 		}
-		if got := env.Do("GET", path, key, nil); !strings.Contains(string(got.Body), logic) {
-			t.Errorf("GET form does not return logic intact: %s", got.Body)
+		for _, bad := range []struct{ logic, field string }{
+			{`{"showIf":{"questionId":999999,"operator":"equals","value":"x"}}`, "showIf.questionId"},
+			{`{"showIf":{"questionId":` + q1 + `,"operator":"like","value":"x"}}`, "showIf.operator"},
+			{`{"advanced":{"conditionGroups":[{"id":"g","operator":"XOR","conditions":[{"id":"c","questionId":` + q1 + `,"operator":"equals","value":"1"}]}],"actions":[]}}`, "conditionGroups[0].operator"},
+			{`{"advanced":{"conditionGroups":[{"id":"g","operator":"AND","conditions":[{"id":"c","questionId":` + q1 + `,"operator":"equals","value":"1"}]}],"actions":[{"type":"explode"}]}}`, "actions[0].type"},
+			{`{"advanced":{"conditionGroups":[{"id":"g","operator":"AND","conditions":[{"id":"c","questionId":` + q1 + `,"operator":"equals","value":"1"}]}],"actions":[{"type":"hide_question","targetId":424242}]}}`, "actions[0].targetId"},
+			{`{"advanced":{"conditionGroups":[{"id":"g","operator":"AND","conditions":[{"id":"c","questionId":` + q1 + `,"operator":"equals","value":"1","valueType":"magic"}]}],"actions":[]}}`, "valueType"},
+			{`{"showIf":{"questionId":1,"operator":"equals","value":"x"},"extra":true}`, "extra"},
+			{`{}`, "conditionalLogic"},
+		} {
+			table = append(table, scenario{Name: "refuse bad " + bad.field, Method: "POST", Path: path + "/fields", Key: key,
+				Body: `{"question":"Bad","conditionalLogic":` + bad.logic + `}`, ExpectedStatus: 400, Check: apiError("validation_error", bad.field)})
 		}
-		bad := map[string]string{
-			`{"showIf":{"questionId":999999,"operator":"equals","value":"x"}}`:                                                                                                                                                 "showIf.questionId",
-			fmt.Sprintf(`{"showIf":{"questionId":%d,"operator":"like","value":"x"}}`, q1):                                                                                                                                      "showIf.operator",
-			fmt.Sprintf(`{"advanced":{"conditionGroups":[{"id":"g","operator":"XOR","conditions":[{"id":"c","questionId":%d,"operator":"equals","value":"1"}]}],"actions":[]}}`, q1):                                           "conditionGroups[0].operator",
-			fmt.Sprintf(`{"advanced":{"conditionGroups":[{"id":"g","operator":"AND","conditions":[{"id":"c","questionId":%d,"operator":"equals","value":"1"}]}],"actions":[{"type":"explode"}]}}`, q1):                         "actions[0].type",
-			fmt.Sprintf(`{"advanced":{"conditionGroups":[{"id":"g","operator":"AND","conditions":[{"id":"c","questionId":%d,"operator":"equals","value":"1"}]}],"actions":[{"type":"hide_question","targetId":424242}]}}`, q1): "actions[0].targetId",
-			fmt.Sprintf(`{"advanced":{"conditionGroups":[{"id":"g","operator":"AND","conditions":[{"id":"c","questionId":%d,"operator":"equals","value":"1","valueType":"magic"}]}],"actions":[]}}`, q1):                       "valueType",
-			`{"showIf":{"questionId":1,"operator":"equals","value":"x"},"extra":true}`:                                                                                                                                         "extra",
-			`{}`: "conditionalLogic",
-		}
-		for l, field := range bad {
-			r := env.Do("POST", path+"/fields", key, `{"question":"Bad","conditionalLogic":`+l+`}`)
-			expectError(t, r, 400, "validation_error", field)
-		}
-		// A question that logic refers to cannot be deleted.
-		expectError(t, env.Do("DELETE", fmt.Sprintf("%s/fields/%d", path, q1), key, nil), http.StatusConflict, "conflict", "logic")
-		if got := orders(t, env, key, path); got != "Rate us:1 Liked:2 Why?:3" {
-			t.Errorf("failed adds left questions behind: %s", got)
-		}
+		table = append(table,
+			// A question that logic refers to cannot be deleted.
+			scenario{Name: "delete a question logic uses", Method: "DELETE", Path: path + "/fields/" + q1, Key: key,
+				ExpectedStatus: 409, Check: apiError("conflict", "logic")},
+			scenario{Name: "failed adds left no question behind", Method: "GET", Path: path, Key: key, ExpectedStatus: 200,
+				Check: orderIs("Rate us:1 Liked:2 Why?:3")})
+		servertest.Run(t, env, table)
 	})
 }

@@ -1,6 +1,7 @@
 // Package servertest starts real Forma servers for tests: on a fresh SQLite file, or
 // on a fresh PostgreSQL schema when FORMA_TEST_DATABASE_URL is set, through the same
-// wiring as `forma serve`.
+// wiring as `forma serve`. Run drives a table of Scenarios (request, expected status,
+// fragments, headers) against one, each as a subtest.
 package servertest
 
 import (
@@ -184,11 +185,21 @@ func (e *Env) NewKey() string {
 	return e.Key(e.Account("free"), nil, nil)
 }
 
+// For returns a copy of e that reports its failures to t: the way to make requests
+// (and create accounts and keys) from a subtest, such as a scenario's hooks.
+func (e *Env) For(t testing.TB) *Env {
+	c := *e
+	c.t = t
+	return &c
+}
+
 // Response is a finished request.
 type Response struct {
 	Status int
 	Header http.Header
 	Body   []byte
+	// Request is the request answered; its GetBody, when set, gives its body again.
+	Request *http.Request
 }
 
 // JSON decodes the body as an object (failing the test when it is not one).
@@ -205,6 +216,12 @@ func (r *Response) JSON(t testing.TB) map[string]any {
 // body: nil, a string sent as is, or a value encoded as JSON. JSON Content-Type is
 // set whenever there is a body.
 func (e *Env) Do(method, path, key string, body any) *Response {
+	e.t.Helper()
+	return e.Send(e.NewRequest(method, path, key, body))
+}
+
+// NewRequest prepares the request Do sends, for a caller that adjusts it first.
+func (e *Env) NewRequest(method, path, key string, body any) *http.Request {
 	e.t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
@@ -230,7 +247,7 @@ func (e *Env) Do(method, path, key string, body any) *Response {
 	if key != "" {
 		req.Header.Set("X-API-Key", key)
 	}
-	return e.Send(req)
+	return req
 }
 
 // Send performs a prepared request and reads the whole response.
@@ -245,5 +262,5 @@ func (e *Env) Send(req *http.Request) *Response {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b, Request: req}
 }
