@@ -3,7 +3,6 @@ package api_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -34,6 +33,7 @@ import (
 	"forma/internal/auth"
 	"forma/internal/config"
 	"forma/internal/form"
+	"forma/internal/quota"
 	"forma/internal/server/servertest"
 	"forma/internal/store"
 	"forma/internal/webhook"
@@ -1696,45 +1696,42 @@ func conformDrift(t *testing.T, s *suite) {
 }
 
 // TestOpenAPIUsageHistoryEntries checks history entries (which only AI operations
-// create) against the document, with charges written straight into the database.
+// create) against the document, with charges recorded through the store as the AI
+// operations record them, one of them without a form.
 func TestOpenAPIUsageHistoryEntries(t *testing.T) {
-	dir := t.TempDir()
-	st, err := store.Open(context.Background(), "", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	env := servertest.Start(t, st)
-	acct := env.Account("builder")
-	key := env.Key(acct, nil, nil)
-	_, doc := embeddedDoc(t)
-	c := connect(t, env, doc, statuses{})
-	f := c.create(t, key, obj{"title": "Charged"})
-
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "forma.db")+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	now := time.Now().UnixMilli()
-	for i, e := range []struct {
-		endpoint string
-		credits  int
-		formID   any
-	}{{"forms.generate", 5, wireID(t, f["id"])}, {"analytics.generate", 10, nil}, {"chat.message", 2, wireID(t, f["id"])}} {
-		if _, err := db.Exec(`INSERT INTO credit_ledger (account_id, endpoint, credits, form_id, form_name, created_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, acct.ID, e.endpoint, e.credits, e.formID, "Charged", now+int64(i)); err != nil {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		env := servertest.New(t, d)
+		acct := env.Account("builder")
+		key := env.Key(acct, nil, nil)
+		_, doc := embeddedDoc(t)
+		c := connect(t, env, doc, statuses{})
+		f := c.create(t, key, obj{"title": "Charged"})
+		formID := wireID(t, f["id"])
+		plan, err := quota.DefaultPlans().For("builder")
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	c.run(t, []row{
-		call(200, "GET", apiPrefix+"/usage/history?limit=2", key, nil, fields(obj{"total": 3, "hasMore": true}), func(t *testing.T, r *servertest.Response) {
-			if e := items(t, r.JSON(t), "history"); len(e) != 2 || e[0]["endpoint"] != "chat.message" || e[1]["formId"] != nil {
-				t.Errorf("history: %v", e)
+		for _, e := range []struct {
+			endpoint string
+			credits  int
+			formID   *int64
+		}{{"forms.generate", 5, &formID}, {"analytics.generate", 10, nil}, {"chat.message", 2, &formID}} {
+			charge := &store.Charge{AccountID: acct.ID, Endpoint: e.endpoint, Credits: e.credits, FormID: e.formID,
+				FormName: "Charged", Plan: plan}
+			rec := &store.AnalyticsRecord{FormID: formID, Insights: "{}"}
+			if err := env.Store.SaveAnalytics(t.Context(), rec, charge); err != nil {
+				t.Fatal(err)
 			}
-		}),
-		call(200, "GET", apiPrefix+"/usage/history?offset=2", key, nil),
-		call(200, "GET", apiPrefix+"/usage", key, nil, fields(obj{"creditsRemaining": 983})),
+		}
+		c.run(t, []row{
+			call(200, "GET", apiPrefix+"/usage/history?limit=2", key, nil, fields(obj{"total": 3, "hasMore": true}), func(t *testing.T, r *servertest.Response) {
+				if e := items(t, r.JSON(t), "history"); len(e) != 2 || e[0]["endpoint"] != "chat.message" || e[1]["formId"] != nil {
+					t.Errorf("history: %v", e)
+				}
+			}),
+			call(200, "GET", apiPrefix+"/usage/history?offset=2", key, nil),
+			call(200, "GET", apiPrefix+"/usage", key, nil, fields(obj{"creditsRemaining": 983})),
+		})
 	})
 }
 
