@@ -128,16 +128,6 @@ func Catalogue() map[MessageCode]Message {
 	return maps.Clone(catalogue)
 }
 
-// Sentences returns the sentence template of every code: what the page script
-// needs to say any problem the server reports, or that it finds itself.
-func Sentences() map[MessageCode]string {
-	out := make(map[MessageCode]string, len(catalogue))
-	for c, m := range catalogue {
-		out[c] = m.Sentence
-	}
-	return out
-}
-
 // Reason is a catalogued problem: its code and its parameter values. The zero
 // Reason is no reason (uncatalogued), which a page says as MsgInvalid.
 type Reason struct {

@@ -37,13 +37,13 @@ func TestCatalogueModule(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.TrimSuffix(body[start+len("export default "):], ";\n")), &got); err != nil {
 		t.Fatal(err)
 	}
-	want := form.Sentences()
+	want := form.Catalogue()
 	if len(got) != len(want) {
 		t.Errorf("%d sentences, want %d", len(got), len(want))
 	}
-	for code, s := range want {
-		if got[code] != s {
-			t.Errorf("%s: %q, want %q", code, got[code], s)
+	for code, m := range want {
+		if got[code] != m.Sentence {
+			t.Errorf("%s: %q, want %q", code, got[code], m.Sentence)
 		}
 	}
 }
@@ -52,12 +52,12 @@ func TestCatalogueModule(t *testing.T) {
 // itself (its client-side checks) has a sentence in the catalogue.
 func TestScriptCodesAreCatalogued(t *testing.T) {
 	call := regexp.MustCompile(`sentence\("(\w+)"`)
-	sentences := form.Sentences()
+	catalogue := form.Catalogue()
 	found := 0
 	for name, src := range moduleSources(t) {
 		for _, m := range call.FindAllStringSubmatch(src, -1) {
 			found++
-			if _, ok := sentences[form.MessageCode(m[1])]; !ok {
+			if _, ok := catalogue[form.MessageCode(m[1])]; !ok {
 				t.Errorf("%s names the code %q, which the catalogue does not have", name, m[1])
 			}
 		}
