@@ -81,15 +81,15 @@ func InsufficientCredits(cost, remaining int) error {
 		"This operation costs %d credits and %d remain in this billing cycle; upgrade your plan at /settings/billing", cost, max(remaining, 0))
 }
 
-// KeyLimits are the daily limits a key may be given at creation.
-var KeyLimits = []int{100, 500, 1000, 5000, 10000}
+// keyLimits are the daily limits a key may be given at creation.
+var keyLimits = []int{100, 500, 1000, 5000, 10000}
 
 // PlanFor returns the default plan of a tier; an error names the valid tiers.
 func PlanFor(tier string) (Plan, error) { return DefaultPlans().For(tier) }
 
 // ValidKeyLimit reports whether n is one of the selectable key limits.
 func ValidKeyLimit(n int) bool {
-	for _, l := range KeyLimits {
+	for _, l := range keyLimits {
 		if l == n {
 			return true
 		}
