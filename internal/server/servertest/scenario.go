@@ -49,13 +49,13 @@ func Run(t *testing.T, env *Env, scenarios []Scenario) {
 }
 
 // Test runs s against env as a subtest of t, reporting every mismatch with the
-// request, and reports whether it passed.
-func (s Scenario) Test(t *testing.T, env *Env) bool {
+// request.
+func (s Scenario) Test(t *testing.T, env *Env) {
 	name := s.Name
 	if name == "" {
 		name = s.Method + " " + s.Path
 	}
-	return t.Run(name, func(t *testing.T) {
+	t.Run(name, func(t *testing.T) {
 		var r *Response
 		defer func() {
 			if p := recover(); p != nil {
