@@ -289,3 +289,46 @@ func TestChatConversations(t *testing.T) {
 			deleted, unknown))
 	})
 }
+
+// TestUsageHistoryScopeAndDeletedForms: a form-scoped key sees only its form's
+// charges (not other forms' names), and a deleted form's charges keep its name but
+// lose its id.
+func TestUsageHistoryScopeAndDeletedForms(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		env := servertest.New(t, d)
+		acct := env.Account("builder")
+		key := env.Key(acct, nil, nil)
+		generated := postJSON(t, env, key, apiPrefix+"/forms/generate", obj{"prompt": "a secret launch survey with name and email"})
+		kept := createForm(t, env, key, obj{"title": "Kept", "questions": []obj{{"type": "text", "question": "Name"}}})
+		expectStatus(t, env.Do("POST", formPath(kept)+"/analytics/generate", key, nil), 200)
+		keptID := int64(kept["id"].(float64))
+		scoped := env.Key(acct, nil, &keptID)
+		entry := func(want obj) check {
+			return func(t *testing.T, r *servertest.Response) {
+				t.Helper()
+				for _, e := range items(t, r.JSON(t), "history") {
+					if e["endpoint"] == want["endpoint"] {
+						for k, v := range want {
+							sameJSON(t, k, e[k], v)
+						}
+						return
+					}
+				}
+				t.Errorf("no %v entry in %s", want["endpoint"], r.Body)
+			}
+		}
+		history := apiPrefix + "/usage/history"
+		servertest.Run(t, env, []scenario{
+			{Name: "the scoped key sees its form's charges only", Method: "GET", Path: history, Key: scoped, ExpectedStatus: 200,
+				NotExpectedContent: []string{generated["title"].(string), "forms.generate"},
+				Check:              checks(fields(obj{"total": 1}), entry(obj{"endpoint": "analytics.generate", "formId": keptID}))},
+			{Name: "the account's key sees both", Method: "GET", Path: history, Key: key, ExpectedStatus: 200,
+				Check: checks(fields(obj{"total": 2}), entry(obj{"endpoint": "forms.generate", "formId": generated["id"]}))},
+			{Name: "delete the generated form", Method: "DELETE", Path: formPath(generated), Key: key, ExpectedStatus: 204},
+			{Name: "its charge keeps the name, its id becomes null", Method: "GET", Path: history, Key: key, ExpectedStatus: 200,
+				Check: checks(fields(obj{"total": 2}),
+					entry(obj{"endpoint": "forms.generate", "formId": nil, "formName": generated["title"]}),
+					entry(obj{"endpoint": "analytics.generate", "formId": keptID}))},
+		})
+	})
+}

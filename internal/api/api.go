@@ -3,8 +3,10 @@
 package api
 
 import (
+	"maps"
 	"net/http"
-	"strconv"
+	"net/url"
+	"slices"
 	"strings"
 
 	"forma/internal/ai"
@@ -46,6 +48,8 @@ type API struct {
 	store *store.Store
 	cfg   Config
 	mux   *http.ServeMux
+	// queries are the query parameters each route accepts (documentedQueries).
+	queries map[string]map[string]bool
 }
 
 // New returns the API over st.
@@ -57,7 +61,7 @@ func New(st *store.Store, cfg Config) *API {
 	if cfg.Plans == nil {
 		cfg.Plans = quota.DefaultPlans()
 	}
-	a := &API{store: st, cfg: cfg, mux: http.NewServeMux()}
+	a := &API{store: st, cfg: cfg, mux: http.NewServeMux(), queries: documentedQueries()}
 	a.routes()
 	return a
 }
@@ -101,7 +105,9 @@ func (a *API) handle(pattern string, h http.HandlerFunc) {
 
 // ServeHTTP authenticates the request, counts it against the key's day, and routes
 // it: unknown routes get 404 and known routes with another method 405 with Allow.
+// Every response is private to its key: none may be cached.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
 	r, ok := a.authenticate(w, r)
 	if !ok {
 		return
@@ -112,7 +118,24 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.SetRoute(r.Context(), pattern)
+	if err := a.checkQuery(pattern, r.URL.Query()); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
 	a.mux.ServeHTTP(w, r)
+}
+
+// checkQuery refuses query parameters the route's operation does not take, naming
+// the first, as the JSON decoder refuses unknown fields: a misspelt "ofset" or a
+// "limit" on the export would otherwise be ignored without a word.
+func (a *API) checkQuery(pattern string, q url.Values) error {
+	names := slices.Sorted(maps.Keys(q))
+	for _, name := range names {
+		if !a.queries[pattern][name] {
+			return form.FieldInvalid(name, "is not a parameter of this operation")
+		}
+	}
+	return nil
 }
 
 var methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
@@ -139,8 +162,8 @@ func (a *API) notRouted(w http.ResponseWriter, r *http.Request) {
 // pathID parses a positive integer path parameter.
 func pathID(r *http.Request, name string) (int64, error) {
 	v := r.PathValue(name)
-	id, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || id < 1 {
+	id, ok := form.ParseID(v)
+	if !ok {
 		return 0, form.FieldInvalid(name, "must be a positive integer (got %q)", v)
 	}
 	return id, nil
@@ -149,24 +172,24 @@ func pathID(r *http.Request, name string) (int64, error) {
 // page is a validated limit/offset pair.
 type page struct{ limit, offset int }
 
-// parsePage reads limit (1..max, default def) and offset (>= 0, default 0).
-// Out-of-range or non-integer values are errors, never clamped.
+// parsePage reads limit (1..max, default def) and offset (>= 0, default 0), written
+// as plain decimals. Out-of-range or non-integer values are errors, never clamped.
 func parsePage(r *http.Request, def, maxLimit int) (page, error) {
 	p := page{limit: def}
 	q := r.URL.Query()
 	if v := q.Get("limit"); q.Has("limit") {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxLimit {
+		n, ok := form.ParseID(v)
+		if !ok || n > int64(maxLimit) {
 			return p, form.FieldInvalid("limit", "must be an integer from 1 to %d (got %q)", maxLimit, v)
 		}
-		p.limit = n
+		p.limit = int(n)
 	}
 	if v := q.Get("offset"); q.Has("offset") {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
+		n, ok := form.ParseCount(v)
+		if !ok {
 			return p, form.FieldInvalid("offset", "must be an integer of at least 0 (got %q)", v)
 		}
-		p.offset = n
+		p.offset = int(n)
 	}
 	return p, nil
 }
@@ -176,7 +199,7 @@ func listEnvelope(key string, items any, total int, p page) map[string]any {
 	return map[string]any{
 		key:       items,
 		"total":   total,
-		"hasMore": p.offset+p.limit < total,
+		"hasMore": p.offset < total && p.limit < total-p.offset, // no overflow near the largest offset
 		"limit":   p.limit,
 		"offset":  p.offset,
 	}

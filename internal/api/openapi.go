@@ -101,20 +101,50 @@ type openAPIOp struct {
 	} `json:"responses"`
 }
 
+// openAPIInfo is what the reference page and the query check read from the
+// document.
+type openAPIInfo struct {
+	Info struct {
+		Title, Version, Description string
+	} `json:"info"`
+	Paths      map[string]map[string]json.RawMessage `json:"paths"`
+	Components struct {
+		Parameters map[string]docParam                     `json:"parameters"`
+		Responses  map[string]struct{ Description string } `json:"responses"`
+	} `json:"components"`
+}
+
 func docsData() (map[string]any, error) {
-	var doc struct {
-		Info struct {
-			Title, Version, Description string
-		} `json:"info"`
-		Paths      map[string]map[string]json.RawMessage `json:"paths"`
-		Components struct {
-			Parameters map[string]docParam                     `json:"parameters"`
-			Responses  map[string]struct{ Description string } `json:"responses"`
-		} `json:"components"`
-	}
+	var doc openAPIInfo
 	if err := json.Unmarshal(openAPIDoc, &doc); err != nil {
 		return nil, err
 	}
+	return map[string]any{"Title": doc.Info.Title, "Version": doc.Info.Version, "Description": doc.Info.Description, "Ops": doc.operations()}, nil
+}
+
+// documentedQueries maps each route pattern ("GET /api/v1/forms") to the query
+// parameters the OpenAPI document gives its operation: the only ones it accepts.
+func documentedQueries() map[string]map[string]bool {
+	var doc openAPIInfo
+	if err := json.Unmarshal(openAPIDoc, &doc); err != nil {
+		panic("embedded openapi.json is invalid: " + err.Error())
+	}
+	queries := map[string]map[string]bool{}
+	for _, op := range doc.operations() {
+		names := map[string]bool{}
+		for _, p := range op.Params {
+			if p.In == "query" {
+				names[p.Name] = true
+			}
+		}
+		queries[op.Method+" "+Prefix+op.Path] = names
+	}
+	return queries
+}
+
+// operations lists the document's operations with their parameters and responses,
+// sorted by path and method.
+func (doc *openAPIInfo) operations() []docOperation {
 	var ops []docOperation
 	for path, item := range doc.Paths {
 		for method, raw := range item {
@@ -147,5 +177,5 @@ func docsData() (map[string]any, error) {
 		}
 		return ops[i].Method < ops[j].Method
 	})
-	return map[string]any{"Title": doc.Info.Title, "Version": doc.Info.Version, "Description": doc.Info.Description, "Ops": ops}, nil
+	return ops
 }

@@ -33,7 +33,7 @@ func (a *API) getUsageHistory(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	entries, total, err := a.store.UsageHistory(r.Context(), caller(r).account.ID, p.limit, p.offset)
+	entries, total, err := a.store.UsageHistory(r.Context(), caller(r).account.ID, caller(r).key.FormID, p.limit, p.offset)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

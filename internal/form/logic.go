@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 )
 
 // ConditionalLogic is the logic a question owns: a simple showIf condition, an
@@ -150,9 +149,7 @@ func rawID(raw json.RawMessage) (int64, bool) {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return n, true
-		}
+		return ParseID(s)
 	}
 	return 0, false
 }

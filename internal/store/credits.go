@@ -78,15 +78,24 @@ func creditsUsed(ctx context.Context, q querier, accountID int64, since time.Tim
 }
 
 // UsageHistory returns a page of an account's charges, newest first, and their total.
-func (s *Store) UsageHistory(ctx context.Context, accountID int64, limit, offset int) ([]UsageEntry, int, error) {
+// With formID set, only the charges for that form are listed (a form-scoped key's
+// view). A charge for a form that has since been deleted keeps the form's name but
+// has no FormID.
+func (s *Store) UsageHistory(ctx context.Context, accountID int64, formID *int64, limit, offset int) ([]UsageEntry, int, error) {
+	where := `WHERE l.account_id = $1 AND (CAST($2 AS BIGINT) = 0 OR l.form_id = $2)`
+	var scope int64
+	if formID != nil {
+		scope = *formID
+	}
 	var total int
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM credit_ledger WHERE account_id = $1`,
-		accountID).Scan(&total); err != nil {
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM credit_ledger l `+where,
+		accountID, scope).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	rows, err := s.read.QueryContext(ctx,
-		`SELECT id, endpoint, credits, form_id, form_name, created_at FROM credit_ledger
-		 WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, accountID, limit, offset)
+		`SELECT l.id, l.endpoint, l.credits, f.id, l.form_name, l.created_at
+		 FROM credit_ledger l LEFT JOIN forms f ON f.id = l.form_id `+where+`
+		 ORDER BY l.created_at DESC, l.id DESC LIMIT $3 OFFSET $4`, accountID, scope, limit, offset)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -29,7 +29,7 @@ func TestCreditsWithoutCharges(t *testing.T) {
 		}
 
 		for _, page := range []struct{ limit, offset int }{{20, 0}, {1, 5}} {
-			entries, total, err := st.UsageHistory(ctx, acct.ID, page.limit, page.offset)
+			entries, total, err := st.UsageHistory(ctx, acct.ID, nil, page.limit, page.offset)
 			must(t, err)
 			if total != 0 || entries == nil || len(entries) != 0 {
 				t.Fatalf("UsageHistory(limit %d, offset %d) = %#v, %d; want an empty, non-nil slice and total 0",
@@ -80,7 +80,7 @@ func TestChargedResultsAndLedgerAreOne(t *testing.T) {
 		}
 		used, err := st.CreditsUsed(ctx, acct.ID, time.Time{})
 		must(t, err)
-		history, total, err := st.UsageHistory(ctx, acct.ID, 10, 0)
+		history, total, err := st.UsageHistory(ctx, acct.ID, nil, 10, 0)
 		must(t, err)
 		if used != 12 || total != 2 || history[0].FormName != "Survey" || *history[0].FormID != f.ID {
 			t.Fatalf("used %d, history %+v (total %d)", used, history, total)
