@@ -98,6 +98,8 @@ type Env struct {
 	Config config.Config
 	Server *server.Server
 	logs   *logBuffer
+	// contract validates every exchange Send makes against the OpenAPI document.
+	contract *contract
 }
 
 // Logs returns what the server has logged at warning level and above, as text.
@@ -146,7 +148,7 @@ func Start(t testing.TB, st *store.Store, configure ...func(*config.Config)) *En
 		<-workers
 		srv.Close()
 	})
-	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg, Server: s, logs: logs}
+	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg, Server: s, logs: logs, contract: newContract(t, srv.URL)}
 }
 
 // New opens a fresh store of dialect d and starts a server on it.
@@ -250,7 +252,9 @@ func (e *Env) NewRequest(method, path, key string, body any) *http.Request {
 	return req
 }
 
-// Send performs a prepared request and reads the whole response.
+// Send performs a prepared request and reads the whole response. The exchange must
+// match the OpenAPI document when it is a documented operation: the test fails
+// otherwise.
 func (e *Env) Send(req *http.Request) *Response {
 	e.t.Helper()
 	resp, err := http.DefaultClient.Do(req)
@@ -262,5 +266,9 @@ func (e *Env) Send(req *http.Request) *Response {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b, Request: req}
+	r := &Response{Status: resp.StatusCode, Header: resp.Header, Body: b, Request: req}
+	if err := e.contract.validate(req.Clone(context.Background()), r); err != nil {
+		e.t.Errorf("%s: not as documented: %v", describe(req, r.Status), err)
+	}
+	return r
 }
