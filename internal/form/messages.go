@@ -66,6 +66,8 @@ const (
 	MsgFileType       MessageCode = "file_type"
 	MsgFileTooLarge   MessageCode = "file_too_large"
 	MsgFileUnreadable MessageCode = "file_unreadable"
+	MsgFileNotTaken   MessageCode = "file_not_taken"
+	MsgUploadTaken    MessageCode = "upload_taken"
 )
 
 // Message is an entry of the catalogue.
@@ -121,6 +123,8 @@ var catalogue = map[MessageCode]Message{
 	MsgFileType:       {"type {type} is not accepted; upload a PDF, an image (PNG, JPEG, GIF, WebP), plain text or an office document", "Files of type {type} are not accepted. Please upload a PDF, an image (PNG, JPEG, GIF, WebP), plain text or an office document.", []string{"type"}},
 	MsgFileTooLarge:   {"larger than the {max} MiB limit", "This file is larger than the {max} MiB limit.", []string{"max"}},
 	MsgFileUnreadable: {"could not be read: {reason}", "This file could not be read. Please try again.", []string{"reason"}},
+	MsgFileNotTaken:   {"this form takes no files", "This form takes no files.", nil},
+	MsgUploadTaken:    {"this file belongs to another submission", "This file belongs to another submission. Please choose it again.", nil},
 }
 
 // Catalogue returns a copy of the catalogue, keyed by code.

@@ -65,6 +65,14 @@ func Validate(questions []form.Question, raw map[string]json.RawMessage) (map[in
 	return answers, nil
 }
 
+// Visibility evaluates the logic on a respondent's answers in progress, as
+// Complete would: invalid answers count as unanswered. It returns, for every
+// question id, whether the question is shown.
+func Visibility(questions []form.Question, raw map[string]json.RawMessage) map[int64]bool {
+	answers, _ := validateAll(form.InOrder(questions), raw)
+	return Evaluate(questions, logicAnswers(answers)).Visible
+}
+
 // validateAll validates the answer to each question that raw holds. It returns the
 // valid, non-empty answers and the error of each invalid one.
 func validateAll(questions []form.Question, raw map[string]json.RawMessage) (map[int64]any, map[int64]error) {

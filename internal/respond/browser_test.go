@@ -109,6 +109,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("SinglePageAllTypes", b.testSinglePageAllTypes)
 	t.Run("LiveShowHide", b.testLiveShowHide)
+	t.Run("ScoreDecidedByServer", b.testScoreDecidedByServer)
 	t.Run("MultiStepSkipEndFormResume", b.testMultiStep)
 	t.Run("ServerErrorsKeepAnswers", b.testServerErrors)
 	t.Run("NoJavaScript", b.testNoJavaScript)
@@ -392,6 +393,29 @@ func (b *browserEnv) testLiveShowHide(t *testing.T) {
 	checkAnswers(t, b.env, f.ID, 1, map[int64]any{
 		f.qid(t, "Contact"): "Phone", phone: "+1 555 0100 200", f.qid(t, "Newsletter"): true, topics: []string{"Events"},
 	})
+}
+
+// testScoreDecidedByServer: a question shown by the score (which the page cannot
+// compute: the definition has no answer key) appears and goes as the server
+// evaluates, on a single page and between steps.
+func (b *browserEnv) testScoreDecidedByServer(t *testing.T) {
+	token, q := quiz(t, b.env, b.key, "single-page")
+	ctx := b.tab(t)
+	run(t, ctx, chromedp.Navigate(b.env.URL+"/f/"+token), chromedp.WaitReady(chromedp.ID("forma-form")))
+	waitFor(t, ctx, "!"+shown(q[2]))
+	run(t, ctx, setValue(fmt.Sprintf("#q_%d", q[0]), "Paris"), setValue(fmt.Sprintf("#q_%d", q[1]), "Rome"))
+	waitFor(t, ctx, shown(q[2]))
+	run(t, ctx, setValue(fmt.Sprintf("#q_%d", q[1]), "Milan"))
+	waitFor(t, ctx, "!"+shown(q[2]))
+
+	token, q = quiz(t, b.env, b.key, "multi-step")
+	run(t, ctx, chromedp.Navigate(b.env.URL+"/f/"+token), chromedp.WaitReady(chromedp.ID("forma-form")))
+	next := chromedp.Click(chromedp.ID("forma-next"))
+	step(t, ctx, q[0], "Step 1 of 3", "Next")
+	run(t, ctx, setValue(fmt.Sprintf("#q_%d", q[0]), "Paris"), next)
+	step(t, ctx, q[1], "Step 2 of 3", "Next")
+	run(t, ctx, setValue(fmt.Sprintf("#q_%d", q[1]), "Rome"), next)
+	step(t, ctx, q[2], "Step 3 of 4", "Next")
 }
 
 func (b *browserEnv) multiStepForm(t *testing.T) *testForm {

@@ -84,6 +84,10 @@ func (h *Handler) clientKey(r *http.Request, formID int64) string {
 	return ip + "|" + strconv.FormatInt(formID, 10)
 }
 
+// maxFillAge is how long a shown HTML form may wait before it is submitted; an
+// older start token asks for the submission again.
+const maxFillAge = 24 * time.Hour
+
 // fillTimer signs the time an HTML form was shown, so that its submission can
 // prove how long the form was open (bots submit at once).
 type fillTimer struct{ secret []byte }

@@ -167,13 +167,26 @@ func (h *Handler) renderThanks(w http.ResponseWriter, r *http.Request, f *form.F
 	writeTemplate(w, r, http.StatusOK, "thanks", v)
 }
 
+// noticeView is the data of a page that only says something: a title and
+// paragraphs.
+type noticeView struct {
+	PageTitle string
+	Lines     []string
+	Assets    pageAssets
+}
+
 // renderNotFound writes the page of a form that does not exist or is not published.
 func renderNotFound(w http.ResponseWriter, r *http.Request) {
-	v := struct {
-		PageTitle string
-		Assets    pageAssets
-	}{"Form not found", pageAssetURLs}
-	writeTemplate(w, r, http.StatusNotFound, "notfound", v)
+	writeTemplate(w, r, http.StatusNotFound, "notice", noticeView{"Form not found", []string{
+		"This form does not exist, or it is not accepting responses right now.",
+		"If someone sent you this link, please check it with them."}, pageAssetURLs})
+}
+
+// renderForbidden writes the page refusing a form post sent from another site.
+func renderForbidden(w http.ResponseWriter, r *http.Request) {
+	writeTemplate(w, r, http.StatusForbidden, "notice", noticeView{"Submission refused", []string{
+		"Your answers were sent to this form from another website, so they were not accepted.",
+		"To answer the form, open its own page and submit it there."}, pageAssetURLs})
 }
 
 // writeTemplate renders a page completely before sending anything, so that a

@@ -70,12 +70,13 @@ func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 		h.pageError(w, r, err)
 		return
 	}
+	if err := h.sameOrigin.Check(r); err != nil {
+		renderForbidden(w, r)
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, h.maxPageBody(f))
 	if err := parsePost(r); err != nil {
-		st := h.freshState(f)
-		st.Message = "The submission could not be read (the files may be too large: at most " +
-			strconv.FormatInt(h.cfg.MaxUploadBytes>>20, 10) + " MiB each). Please try again."
-		h.renderForm(w, r, http.StatusRequestEntityTooLarge, f, st)
+		h.unreadablePost(w, r, f, err)
 		return
 	}
 	defer func() {
@@ -94,19 +95,25 @@ func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 		h.pageError(w, r, err)
 		return
 	}
-	if len(st.Errors) == 0 {
-		_, err := h.createSubmission(r.Context(), f, raw)
-		if err == nil {
-			// Post/redirect/get: reloading the thank-you page must not submit again.
-			http.Redirect(w, r, "/f/"+f.ShareToken+"/thanks", http.StatusSeeOther)
-			return
-		}
-		if !fieldErrors(err, &st) {
-			h.pageError(w, r, err)
-			return
-		}
+	if len(st.Errors) == 0 && h.completePage(w, r, f, raw, &st) {
+		return
 	}
 	st.Message = "Please correct the highlighted answers."
+	h.renderForm(w, r, http.StatusBadRequest, f, st)
+}
+
+// unreadablePost answers a post that could not be parsed with the empty form: 413
+// when it was too large, else 400 (a broken or malformed multipart body).
+func (h *Handler) unreadablePost(w http.ResponseWriter, r *http.Request, f *form.Form, err error) {
+	st := h.freshState(f)
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) || errors.Is(err, multipart.ErrMessageTooLarge) {
+		st.Message = "The files are too large: at most " + strconv.FormatInt(h.cfg.MaxUploadBytes>>20, 10) +
+			" MiB each. Please choose smaller files and submit again."
+		h.renderForm(w, r, http.StatusRequestEntityTooLarge, f, st)
+		return
+	}
+	st.Message = "The submission could not be read. Please try again."
 	h.renderForm(w, r, http.StatusBadRequest, f, st)
 }
 
@@ -139,17 +146,25 @@ func (h *Handler) postedState(r *http.Request, f *form.Form) pageState {
 	return st
 }
 
-// screen applies the anti-abuse checks of the HTML form: honeypot, minimum fill
-// time, per-client rate. It returns the message to show and the status, or "".
+// expiredMessage asks for the form again when its start token is too old or was
+// used for a submission already (the answers are kept: submitting again is one
+// click).
+const expiredMessage = "This page has expired. Please check your answers and submit again."
+
+// screen applies the anti-abuse checks of the HTML form: honeypot, start token
+// (signed, at most maxFillAge old), minimum fill time, per-client rate. It
+// returns the message to show and the status, or "".
 func (h *Handler) screen(r *http.Request, f *form.Form) (string, int) {
 	if r.PostForm.Get(honeypotField) != "" {
 		return "This submission looks automated and was not accepted. If you are a person, leave the “Website” field empty and submit again.", http.StatusBadRequest
 	}
 	opened, err := h.fill.openedAt(f.ShareToken, r.PostForm.Get(startField))
-	if err != nil {
+	switch {
+	case err != nil:
 		return "This form has expired or was changed. Please check your answers and submit again.", http.StatusBadRequest
-	}
-	if time.Since(opened) < h.cfg.MinFillTime {
+	case time.Since(opened) > maxFillAge:
+		return expiredMessage, http.StatusBadRequest
+	case time.Since(opened) < h.cfg.MinFillTime:
 		return "That was very quick. Please check your answers and submit again.", http.StatusBadRequest
 	}
 	if err := h.limiter.allow(h.clientKey(r, f.ID)); err != nil {
@@ -158,6 +173,52 @@ func (h *Handler) screen(r *http.Request, f *form.Form) (string, int) {
 		return fe.Message, http.StatusTooManyRequests
 	}
 	return "", 0
+}
+
+// completePage completes and stores the answers of a screened post, claiming its
+// start token in between: single-use, so that a successful post cannot be
+// replayed. True when it answered (the thank-you redirect; the form again with
+// expiredMessage when the token was used already; a 500); false when the answers
+// have errors, which it put in st.
+func (h *Handler) completePage(w http.ResponseWriter, r *http.Request, f *form.Form, raw map[string]json.RawMessage, st *pageState) bool {
+	sub, err := h.completeAnswers(r.Context(), f, raw)
+	if err == nil {
+		err = h.claimStart(r, f)
+	}
+	if err == nil {
+		err = h.storeSubmission(r.Context(), f, sub)
+	}
+	switch {
+	case err == nil:
+		// Post/redirect/get: reloading the thank-you page must not submit again.
+		http.Redirect(w, r, "/f/"+f.ShareToken+"/thanks", http.StatusSeeOther)
+	case errors.Is(err, errStartUsed):
+		st.Message = expiredMessage
+		h.renderForm(w, r, http.StatusBadRequest, f, *st)
+	case !fieldErrors(err, st):
+		h.pageError(w, r, err)
+	default:
+		return false
+	}
+	return true
+}
+
+// errStartUsed is a start token presented again.
+var errStartUsed = errors.New("start token used already")
+
+// claimStart records the post's start token as used, until it expires anyway;
+// errStartUsed when it was used already.
+func (h *Handler) claimStart(r *http.Request, f *form.Form) error {
+	token := r.PostForm.Get(startField)
+	opened, err := h.fill.openedAt(f.ShareToken, token)
+	if err != nil {
+		return err
+	}
+	fresh, err := h.store.UsePageToken(r.Context(), token, opened.Add(maxFillAge))
+	if err == nil && !fresh {
+		err = errStartUsed
+	}
+	return err
 }
 
 // collectAnswers converts the posted fields into JSON answers, storing any uploaded

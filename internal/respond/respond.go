@@ -7,11 +7,14 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"net/http"
+	"net/url"
+	"slices"
 	"time"
 
 	"forma/internal/blob"
 	"forma/internal/form"
 	"forma/internal/httpx"
+	"forma/internal/logic"
 	"forma/internal/store"
 )
 
@@ -28,6 +31,9 @@ type Config struct {
 	// MinFillTime is how long the HTML form must have been open before it may be
 	// submitted (bots submit at once).
 	MinFillTime time.Duration
+	// PublicURL is the server's public base URL: HTML form posts from its origin
+	// (or the request's own host) are accepted, others refused.
+	PublicURL string
 	// Committed, when set, is called after a completed submission is committed (to
 	// wake the webhook workers, which take the jobs the store queued with it).
 	Committed func()
@@ -41,13 +47,28 @@ type Handler struct {
 	links   *blob.Links
 	fill    fillTimer
 	limiter *limiter
+	// sameOrigin refuses HTML form posts from other sites; embeds are iframes of
+	// this server's own pages, so their posts are same-origin.
+	sameOrigin *http.CrossOriginProtection
 }
 
 // New returns the respondent handler. links checks file download links; secret
 // signs the fill-time tokens of the HTML form.
 func New(st *store.Store, blobs blob.Store, links *blob.Links, secret string, cfg Config) *Handler {
 	return &Handler{store: st, blobs: blobs, cfg: cfg, links: links, fill: fillTimer{secret: []byte(secret)},
-		limiter: newLimiter(cfg.SubmitLimit, time.Hour)}
+		limiter: newLimiter(cfg.SubmitLimit, time.Hour), sameOrigin: originCheck(cfg.PublicURL)}
+}
+
+// originCheck is the cross-origin protection of the HTML form's posts: the
+// browser's Sec-Fetch-Site must be same-origin (or none), or, from older browsers,
+// Origin must be the request's host or publicURL's origin.
+func originCheck(publicURL string) *http.CrossOriginProtection {
+	c := http.NewCrossOriginProtection()
+	if u, err := url.Parse(publicURL); err == nil && u.Host != "" {
+		// Cannot fail: the origin is built from a parsed URL's scheme and host.
+		_ = c.AddTrustedOrigin(u.Scheme + "://" + u.Host)
+	}
+	return c
 }
 
 // Routes registers the public routes on mux.
@@ -61,6 +82,7 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("PATCH /f/{token}/sessions/{id}", cors(h.published(h.saveSession)))
 	mux.HandleFunc("POST /f/{token}/sessions/{id}/complete", cors(h.published(h.completeSession)))
 	mux.HandleFunc("POST /f/{token}/uploads", cors(h.published(h.upload)))
+	mux.HandleFunc("POST /f/{token}/evaluate", cors(h.published(h.evaluate)))
 	mux.HandleFunc("OPTIONS /f/{token}/{rest...}", cors(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
@@ -129,10 +151,54 @@ type Definition struct {
 	Questions   []form.QuestionJSON `json:"questions"`
 }
 
+// publicDefinition is f as respondents may see it: its logic without the scoring
+// (publicLogic).
 func publicDefinition(f *form.Form) Definition {
 	d := Definition{Title: f.Title, Description: f.Description, DisplayMode: f.DisplayMode, Questions: []form.QuestionJSON{}}
 	for i := range f.Questions {
-		d.Questions = append(d.Questions, f.Questions[i].JSON())
+		q := f.Questions[i].JSON()
+		q.ConditionalLogic = publicLogic(q.ConditionalLogic)
+		d.Questions = append(d.Questions, q)
 	}
 	return d
+}
+
+// publicLogic is a question's logic without its score rules and set_score
+// actions: they are a quiz's answer key, so only the server computes the score
+// (and, for conditions on the score, visibility: POST /f/{token}/evaluate). A rule
+// left with no action is left out.
+func publicLogic(l *form.ConditionalLogic) *form.ConditionalLogic {
+	if l == nil || l.Advanced == nil {
+		return l
+	}
+	rule := *l.Advanced
+	rule.ScoreRules = nil
+	rule.Actions = slices.DeleteFunc(slices.Clone(rule.Actions), func(a form.Action) bool { return a.Type == form.ActionSetScore })
+	out := &form.ConditionalLogic{ShowIf: l.ShowIf}
+	if len(rule.Actions) > 0 {
+		out.Advanced = &rule
+	}
+	if out.ShowIf == nil && out.Advanced == nil {
+		return nil
+	}
+	return out
+}
+
+// evaluate serves POST /f/{token}/evaluate with {"answers": {...}}: the ids of
+// the questions the logic shows, in form order, for pages whose conditions
+// compare the score (which the public definition cannot compute). Invalid
+// answers count as unanswered; the score itself is not revealed.
+func (h *Handler) evaluate(w http.ResponseWriter, r *http.Request, f *form.Form) {
+	var body answersBody
+	if err := httpx.DecodeJSON(w, r, &body); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	shown, visible := logic.Visibility(f.Questions, body.Answers), []int64{}
+	for _, q := range form.InOrder(f.Questions) {
+		if shown[q.ID] {
+			visible = append(visible, q.ID)
+		}
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"visible": visible})
 }

@@ -62,12 +62,20 @@ func (h *Handler) createSubmission(ctx context.Context, f *form.Form, raw map[st
 	if err != nil {
 		return nil, err
 	}
-	sub.ID, sub.FormID = newID(), f.ID
-	if err := h.store.CreateSubmission(ctx, sub); err != nil {
+	if err := h.storeSubmission(ctx, f, sub); err != nil {
 		return nil, err
 	}
-	h.committed()
 	return sub, nil
+}
+
+// storeSubmission stores a completed one-shot submission of f under a new id.
+func (h *Handler) storeSubmission(ctx context.Context, f *form.Form, sub *form.Submission) error {
+	sub.ID, sub.FormID = newID(), f.ID
+	if err := h.store.CreateSubmission(ctx, sub); err != nil {
+		return err
+	}
+	h.committed()
+	return nil
 }
 
 func (h *Handler) committed() {

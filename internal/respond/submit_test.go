@@ -194,9 +194,9 @@ func TestUploads(t *testing.T) {
 	expect(t, uploadFile(t, env, token, "page.html", []byte("<html><script>alert(1)</script></html>")), 400, `"file"`, "not accepted")
 	expect(t, uploadFile(t, env, token, "run.exe", append([]byte("MZ\x90\x00"), make([]byte, 100)...)), 400, "not accepted")
 	expect(t, uploadFile(t, env, token, "empty.txt", nil), 400, "empty")
-	// A PNG declared as .txt is stored with its real type.
+	// A PNG declared as .txt is stored with its real type, and named for it.
 	r := uploadFile(t, env, token, `..\..\evil"name.txt`, pngBytes(t))
-	expect(t, r, 201, `"contentType":"image/png"`, `"name":"evilname.txt"`)
+	expect(t, r, 201, `"contentType":"image/png"`, `"name":"evilname.png"`)
 	uploadID := r.JSON(t)["id"].(string)
 	other := uploadFile(t, env, otherToken, "x.png", pngBytes(t)).JSON(t)["id"].(string)
 

@@ -10,21 +10,28 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/store"
 )
 
-// allowedTypes are the content types uploads may have, as sniffed from their bytes
-// (never as the client declares them).
-var allowedTypes = map[string]bool{
-	"application/pdf": true, "image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true,
-	"text/plain; charset=utf-8": true, "application/zip": true,
+// extensions are the content types uploads may have, as sniffed from their bytes
+// (never as the client declares them), each with the extensions a stored name may
+// end with; a name without one of them gets the first.
+var extensions = map[string][]string{
+	"application/pdf": {".pdf"}, "image/png": {".png"}, "image/jpeg": {".jpg", ".jpeg"}, "image/gif": {".gif"},
+	"image/webp": {".webp"}, "text/plain; charset=utf-8": {".txt", ".csv", ".tsv", ".md", ".log"},
+	"application/vnd.openxmlformats-officedocument.wordprocessingml.document":   {".docx"},
+	"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet":         {".xlsx"},
+	"application/vnd.openxmlformats-officedocument.presentationml.presentation": {".pptx"},
+	"application/vnd.oasis.opendocument.text":                                   {".odt"},
 }
 
 // officeTypes refine a sniffed zip by the file's extension.
@@ -36,7 +43,12 @@ var officeTypes = map[string]string{
 }
 
 // upload serves POST /f/{token}/uploads: one file in the multipart field "file".
+// A form without a file question takes no files (400, field "file").
 func (h *Handler) upload(w http.ResponseWriter, r *http.Request, f *form.Form) {
+	if !takesFiles(f) {
+		httpx.WriteError(w, r, form.Refuse(form.Invalid, "file", form.NewReason(form.MsgFileNotTaken)))
+		return
+	}
 	if err := h.limiter.allow(h.clientKey(r, f.ID)); err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -54,6 +66,11 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request, f *form.Form) {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"id": u.ID, "name": u.Name, "size": u.Size, "contentType": u.ContentType})
+}
+
+// takesFiles reports whether f has a file question.
+func takesFiles(f *form.Form) bool {
+	return slices.ContainsFunc(f.Questions, func(q form.Question) bool { return q.Type == form.FileUpload })
 }
 
 // filePart finds the "file" part of a multipart body.
@@ -131,6 +148,7 @@ func (h *Handler) storeFile(ctx context.Context, f *form.Form, name string, r io
 	if !ok {
 		return nil, form.Refuse(form.Invalid, "file", form.NewReason(form.MsgFileType, http.DetectContentType(head)))
 	}
+	name = withExtension(name, ctype)
 	u := &store.Upload{ID: newID(), FormID: f.ID, Name: name, ContentType: ctype, BlobKey: newID()}
 	counted := &countingReader{r: io.MultiReader(bytes.NewReader(head), r), limit: h.cfg.MaxUploadBytes}
 	if err := h.blobs.Put(ctx, u.BlobKey, counted); err != nil {
@@ -144,16 +162,16 @@ func (h *Handler) storeFile(ctx context.Context, f *form.Form, name string, r io
 	return u, nil
 }
 
+// sniff returns the content type of a file from its first bytes (a zip is an
+// office document named by its extension); false when it is not accepted.
 func sniff(head []byte, name string) (string, bool) {
 	ctype := http.DetectContentType(head)
-	if !allowedTypes[ctype] {
-		return "", false
-	}
 	if ctype == "application/zip" {
 		office, ok := officeTypes[strings.ToLower(path.Ext(name))]
 		return office, ok
 	}
-	return ctype, true
+	_, ok := extensions[ctype]
+	return ctype, ok
 }
 
 // countingReader counts bytes and fails past limit.
@@ -172,22 +190,64 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// cleanFileName keeps the base name, without control characters, at most 200 runes.
+// maxNameRunes bounds a stored file name.
+const maxNameRunes = 200
+
+// cleanFileName keeps the base name, without control or format characters (such
+// as U+202E, which would make "gpj.exe" read as "exe.jpg"), at most maxNameRunes.
 func cleanFileName(name string) string {
 	name = path.Base(strings.ReplaceAll(name, `\`, "/"))
 	name = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '"' {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '"' || r == utf8.RuneError {
 			return -1
 		}
 		return r
 	}, name)
-	if r := []rune(name); len(r) > 200 {
-		name = string(r[:200])
-	}
+	name = strings.TrimSpace(name)
 	if name == "" || name == "." || name == "/" {
 		name = "file"
 	}
-	return name
+	return truncateRunes(name, maxNameRunes)
+}
+
+// withExtension makes a file's name end with an extension of its sniffed type, so
+// that a downloaded PNG named "x.html" does not open as a page: a short
+// extension that does not fit is replaced, and one is added to a name without.
+func withExtension(name, ctype string) string {
+	exts := extensions[ctype]
+	ext := path.Ext(name)
+	if slices.Contains(exts, strings.ToLower(ext)) {
+		return name
+	}
+	base := name
+	if isExtension(ext) {
+		base = strings.TrimSuffix(name, ext)
+	}
+	if base == "" {
+		base = "file"
+	}
+	return truncateRunes(base, maxNameRunes-len(exts[0])) + exts[0]
+}
+
+// isExtension reports whether ext (with its dot) looks like a file extension
+// rather than part of a name (in "J. Smith" the ". Smith" is not).
+func isExtension(ext string) bool {
+	if len(ext) < 2 || len(ext) > 6 {
+		return false
+	}
+	for _, r := range ext[1:] {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func truncateRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
 }
 
 // download serves GET /files/{id}?exp=…&sig=…: the file as an attachment that the

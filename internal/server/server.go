@@ -57,6 +57,7 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 		SubmitLimit:    cfg.SubmitLimit,
 		TrustProxy:     cfg.TrustProxy,
 		MinFillTime:    time.Duration(cfg.MinFillSeconds) * time.Second,
+		PublicURL:      cfg.PublicURL,
 		Committed:      deliverer.Notify,
 	}
 	acfg, err := apiConfig(cfg)

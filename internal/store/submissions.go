@@ -30,14 +30,16 @@ func (s *Store) GetSession(ctx context.Context, formID int64, id string) (*form.
 }
 
 // UpdateSession loads an open session of a form, lets change modify its answers,
-// and saves them; a completed submission cannot change (AlreadyCompleted).
+// and saves them, binding the files they name to it (bindUploads: Invalid when
+// another submission has one); a completed submission cannot change
+// (AlreadyCompleted).
 func (s *Store) UpdateSession(ctx context.Context, formID int64, id string, change func(sub *form.Submission) error) (*form.Submission, error) {
 	return s.updateSession(ctx, formID, id, false, change)
 }
 
 // CompleteSession loads an open session of a form, lets complete set its final
-// answers and score (or refuse), and saves it as completed with its completion
-// jobs (queueCompletionJobs), in one transaction. A second completion is
+// answers and score (or refuse), and saves it as completed with its files
+// (bindUploads) and completion jobs (queueCompletionJobs), in one transaction. A second completion is
 // AlreadyCompleted.
 func (s *Store) CompleteSession(ctx context.Context, formID int64, id string, complete func(sub *form.Submission) error) (*form.Submission, error) {
 	return s.updateSession(ctx, formID, id, true, complete)
@@ -66,6 +68,9 @@ func (s *Store) updateSession(ctx context.Context, formID int64, id string, comp
 		if err := saveSession(ctx, tx, sub); err != nil {
 			return err
 		}
+		if err := bindUploads(ctx, tx, sub); err != nil {
+			return err
+		}
 		if complete {
 			return s.queueCompletionJobs(ctx, tx, sub)
 		}
@@ -78,7 +83,8 @@ func (s *Store) updateSession(ctx context.Context, formID int64, id string, comp
 }
 
 // CreateSubmission stores a one-shot submission, started and completed now, with
-// its completion jobs (queueCompletionJobs), in one transaction.
+// its files (bindUploads: Invalid when another submission has one) and completion
+// jobs (queueCompletionJobs), in one transaction.
 func (s *Store) CreateSubmission(ctx context.Context, sub *form.Submission) error {
 	now := s.Now()
 	sub.StartedAt, sub.UpdatedAt, sub.CompletedAt = now, now, &now
@@ -99,7 +105,8 @@ func (s *Store) CreateSubmissions(ctx context.Context, subs []form.Submission) e
 	})
 }
 
-// insertCompleted writes a completed submission and its completion jobs.
+// insertCompleted writes a completed submission, binds its files and queues its
+// completion jobs.
 func (s *Store) insertCompleted(ctx context.Context, tx *sql.Tx, sub *form.Submission) error {
 	if !sub.Completed() {
 		return fmt.Errorf("submission %s is not completed", sub.ID)
@@ -113,6 +120,9 @@ func (s *Store) insertCompleted(ctx context.Context, tx *sql.Tx, sub *form.Submi
 		 VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 		sub.ID, sub.FormID, ms(sub.StartedAt), ms(sub.UpdatedAt), ms(*sub.CompletedAt), answers, sub.Score); err != nil {
 		return translate(err, "Submission")
+	}
+	if err := bindUploads(ctx, tx, sub); err != nil {
+		return err
 	}
 	return s.queueCompletionJobs(ctx, tx, sub)
 }
@@ -256,7 +266,7 @@ func (s *Store) GetResponse(ctx context.Context, formID int64, id string) (*form
 }
 
 // DeleteResponse removes a completed submission of a form and the records of the
-// files uploaded with it, and returns those files' blob keys; NotFound when the form
+// files bound to it (bindUploads), and returns those files' blob keys; NotFound when the form
 // has no such submission.
 func (s *Store) DeleteResponse(ctx context.Context, formID int64, id string) ([]string, error) {
 	var keys []string
@@ -275,41 +285,62 @@ func (s *Store) DeleteResponse(ctx context.Context, formID int64, id string) ([]
 	return keys, err
 }
 
-// deleteSessionUploads removes the upload records a session's file answers name and
-// returns their blob keys.
+// deleteSessionUploads removes the records of the files bound to a submission
+// (bindUploads) and returns their blob keys. Files only named by its answers but
+// bound to another submission stay: they are that one's.
 func deleteSessionUploads(ctx context.Context, tx *sql.Tx, sub *form.Submission) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM questions WHERE form_id = $1 AND type = $2`, sub.FormID, string(form.FileUpload))
+	rows, err := tx.QueryContext(ctx, `DELETE FROM uploads WHERE session_id = $1 AND form_id = $2 RETURNING blob_key`, sub.ID, sub.FormID)
 	if err != nil {
 		return nil, err
+	}
+	defer rows.Close()
+	var keys []string
+	for rows.Next() {
+		var key string
+		if err := rows.Scan(&key); err != nil {
+			return nil, err
+		}
+		keys = append(keys, key)
+	}
+	return keys, rows.Err()
+}
+
+// bindUploads gives the uploads that a submission's file answers name to that
+// submission, in its transaction: an upload belongs to the first submission that
+// uses it. An upload already bound to another submission is refused: Invalid,
+// naming each such answer (answers.<questionId>).
+func bindUploads(ctx context.Context, tx *sql.Tx, sub *form.Submission) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM questions WHERE form_id = $1 AND type = $2 ORDER BY position, id`,
+		sub.FormID, string(form.FileUpload))
+	if err != nil {
+		return err
 	}
 	var fileQuestions []int64
 	for rows.Next() {
 		var qid int64
 		if err := rows.Scan(&qid); err != nil {
 			rows.Close()
-			return nil, err
+			return err
 		}
 		fileQuestions = append(fileQuestions, qid)
 	}
 	rows.Close()
-	var keys []string
+	var p form.Problems
 	for _, qid := range fileQuestions {
 		uploadID, ok := sub.Answers[qid].(string)
 		if !ok {
 			continue
 		}
-		var key string
-		err := tx.QueryRowContext(ctx, `DELETE FROM uploads WHERE id = $1 AND form_id = $2 RETURNING blob_key`,
-			uploadID, sub.FormID).Scan(&key)
-		if err == sql.ErrNoRows {
-			continue
-		}
+		res, err := tx.ExecContext(ctx, `UPDATE uploads SET session_id = $1
+			WHERE id = $2 AND form_id = $3 AND (session_id IS NULL OR session_id = $1)`, sub.ID, uploadID, sub.FormID)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		keys = append(keys, key)
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			p.AddReason("answers."+strconv.FormatInt(qid, 10), form.NewReason(form.MsgUploadTaken))
+		}
 	}
-	return keys, nil
+	return p.Err()
 }
 
 // SessionCounts returns how many sessions of a form were started and completed.

@@ -54,6 +54,7 @@ function setup(form) {
     refresh(page);
     if (steps) steps.update();
   }
+  page.onVisible = () => { if (steps) steps.update(); };
   setupQuestions(page, changed);
   form.addEventListener("input", (e) => changed(questionOf(page, e.target)));
   form.addEventListener("change", (e) => changed(questionOf(page, e.target)));

@@ -10,7 +10,7 @@ import { checkedInputs, controls } from "./page.js";
 import { answer, problem, setAnswer } from "./questions.js";
 import { createSession } from "./state.js";
 import { upload } from "./uploads.js";
-import { refresh } from "./visibility.js";
+import { settled } from "./visibility.js";
 
 // startSteps turns page's form into steps; it returns {update}, to call after
 // page.visible changed.
@@ -61,9 +61,9 @@ export function startSteps(page) {
     next.textContent = nextVisible(current) === null ? "Submit" : "Next";
   }
 
+  // reevaluate resolves once the logic decided on the current answers.
   function reevaluate() {
-    refresh(page);
-    update();
+    return settled(page).then(update);
   }
 
   function focusQuestion(id) {
@@ -170,10 +170,11 @@ export function startSteps(page) {
         focusQuestion(q.id);
         return;
       }
-      reevaluate();
-      const to = nextVisible(q.id);
-      if (to === null) return complete(false);
-      showStep(to, true);
+      return reevaluate().then(() => {
+        const to = nextVisible(q.id);
+        if (to === null) return complete(false);
+        showStep(to, true);
+      });
     });
   }
 
@@ -209,8 +210,7 @@ export function startSteps(page) {
       questions.forEach((q) => {
         if (saved[q.id] !== undefined && saved[q.id] !== null) setAnswer(page, q, saved[q.id], names);
       });
-      reevaluate();
-      return true;
+      return reevaluate().then(() => true);
     });
   }
 
