@@ -60,11 +60,11 @@ func TestNoInputGets500(t *testing.T) {
 			"POST /forms": {"title": "T", "description": "D", "displayMode": "multi-step", "questions": []obj{
 				{"type": "select", "question": "Q", "required": true, "options": []string{"A", "B"}},
 				{"type": "text", "question": "R", "logic": obj{"showIf": obj{"questionId": 1, "operator": "equals", "value": "A"}}}}},
-			"PATCH /forms/{id}":                              {"title": "T", "description": "D", "webhookUrl": "https://example.com/h", "webhookEnabled": false},
-			"POST /forms/{id}/fields":                        {"type": "rating", "question": "Q", "required": false, "options": []string{"1"}},
-			"PATCH /forms/{id}/fields/{fieldId}":             {"question": "Q", "required": true, "options": []string{"Dev", "Ops", "QA"}},
-			"POST /forms/generate":                           {"prompt": "a contact form with name and email"},
-			"POST /forms/{id}/webhook/test":                  {"url": "https://example.com/h"},
+			"PATCH /forms/{id}":                               {"title": "T", "description": "D", "webhookUrl": "https://example.com/h", "webhookEnabled": false},
+			"POST /forms/{id}/fields":                         {"type": "rating", "question": "Q", "required": false, "options": []string{"1"}},
+			"PATCH /forms/{id}/fields/{fieldId}":              {"question": "Q", "required": true, "options": []string{"Dev", "Ops", "QA"}},
+			"POST /forms/generate":                            {"prompt": "a contact form with name and email"},
+			"POST /forms/{id}/webhook/test":                   {"url": "https://example.com/h"},
 			"POST /forms/{id}/chat/{conversationId}/messages": {"message": "How many responses?"},
 		}
 		var names []string
@@ -190,4 +190,3 @@ func clip(s string) string {
 	}
 	return s
 }
-

@@ -93,6 +93,8 @@ type failedWrite struct {
 	body   any
 	// probes are GETs (with the key) whose bodies must be the same before and after.
 	probes []string
+	// header is sent with the request and the probes.
+	header map[string]string
 	// send, when set, makes the request instead of method, path and body.
 	send func(env *servertest.Env) *servertest.Response
 }
@@ -115,7 +117,9 @@ func TestStoreFailureAcknowledgesNothing(t *testing.T) {
 		answers := obj{qids[0]: "Ada", qids[1]: 36}
 		response := submit(t, env, share, answers)
 		conversation := id(postJSON(t, env, key, path+"/chat", nil)["id"])
-		session := postJSON(t, env, "", "/f/"+share+"/sessions", nil)["id"].(string)
+		started := postJSON(t, env, "", "/f/"+share+"/sessions", nil)
+		session := "/f/" + share + "/sessions/" + started["id"].(string)
+		resume := map[string]string{"X-Resume-Token": started["resumeToken"].(string)}
 
 		forms, live, responses := apiPrefix+"/forms", path, path+"/responses"
 		usage, chats := apiPrefix+"/usage", path+"/chat"
@@ -149,23 +153,27 @@ func TestStoreFailureAcknowledgesNothing(t *testing.T) {
 			{name: "submit, queueing the webhook", table: "webhook_jobs", method: "POST", path: "/f/" + share + "/submissions",
 				body: obj{"answers": answers}, probes: []string{responses}},
 			{name: "start a session", table: "sessions", method: "POST", path: "/f/" + share + "/sessions", probes: []string{responses}},
-			{name: "save a session", table: "sessions", method: "PATCH", path: "/f/" + share + "/sessions/" + session,
-				body: obj{"answers": obj{qids[0]: "Grace"}}, probes: []string{"/f/" + share + "/sessions/" + session}},
-			{name: "complete a session", table: "sessions", method: "POST", path: "/f/" + share + "/sessions/" + session + "/complete",
-				body: obj{"answers": answers}, probes: []string{responses, "/f/" + share + "/sessions/" + session}},
+			{name: "save a session", table: "sessions", method: "PATCH", path: session, header: resume,
+				body: obj{"answers": obj{qids[0]: "Grace"}}, probes: []string{session}},
+			{name: "complete a session", table: "sessions", method: "POST", path: session + "/complete", header: resume,
+				body: obj{"answers": answers}, probes: []string{responses, session}},
 			{name: "submit the HTML form", table: "sessions", probes: []string{responses},
 				send: func(env *servertest.Env) *servertest.Response { return postPage(t, env, share, qids[0], "Ada") }},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
 				env := env.For(t)
-				before := probe(env, key, c.probes)
+				before := probe(env, key, c.header, c.probes)
 				restore := db.failWrites(t, c.table)
 				var r *servertest.Response
 				if c.send != nil {
 					r = c.send(env)
 				} else {
-					r = env.Do(c.method, c.path, key, c.body)
+					req := env.NewRequest(c.method, c.path, key, c.body)
+					for k, v := range c.header {
+						req.Header.Set(k, v)
+					}
+					r = env.Send(req)
 				}
 				restore()
 				if r.Status != http.StatusInternalServerError {
@@ -174,7 +182,7 @@ func TestStoreFailureAcknowledgesNothing(t *testing.T) {
 				if bytes.Contains(r.Body, []byte("injected failure")) {
 					t.Errorf("the response reveals the database's error: %s", r.Body)
 				}
-				if after := probe(env, key, c.probes); after != before {
+				if after := probe(env, key, c.header, c.probes); after != before {
 					t.Errorf("the failed request changed what readers see:\nbefore %s\nafter  %s", before, after)
 				}
 			})
@@ -182,11 +190,16 @@ func TestStoreFailureAcknowledgesNothing(t *testing.T) {
 	})
 }
 
-// probe concatenates the status and body of a GET of each path.
-func probe(env *servertest.Env, key string, paths []string) string {
+// probe concatenates the status and body of a GET of each path, sent with the
+// header.
+func probe(env *servertest.Env, key string, header map[string]string, paths []string) string {
 	var b strings.Builder
 	for _, p := range paths {
-		r := env.Do("GET", p, key, nil)
+		req := env.NewRequest("GET", p, key, nil)
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		r := env.Send(req)
 		fmt.Fprintf(&b, "%s %d %s\n", p, r.Status, r.Body)
 	}
 	return b.String()

@@ -27,6 +27,12 @@ type Config struct {
 	// SubmitLimit is how many submissions one client address may make to one form
 	// per hour (0: no limit).
 	SubmitLimit int
+	// SessionLimit is how many sessions (multi-step progress) one client address may
+	// start on one form per hour (0: no limit).
+	SessionLimit int
+	// SaveLimit is how many session saves one client address may make to one form
+	// per hour (0: no limit).
+	SaveLimit int
 	// MinFillSeconds is how long the HTML form must be open before it is submitted.
 	MinFillSeconds int
 	// TrustProxy takes client addresses from X-Forwarded-For.
@@ -82,6 +88,10 @@ func settings() []setting {
 			usage: "largest uploaded file, in MiB", set: integer(func(c *Config) *int { return &c.MaxUploadMB })},
 		{flag: "submit-limit", env: "FORMA_SUBMIT_LIMIT", def: "60",
 			usage: "submissions per hour one client address may make to one form; 0 = no limit", set: integer(func(c *Config) *int { return &c.SubmitLimit })},
+		{flag: "session-limit", env: "FORMA_SESSION_LIMIT", def: "30",
+			usage: "sessions (multi-step progress) per hour one client address may start on one form; 0 = no limit", set: integer(func(c *Config) *int { return &c.SessionLimit })},
+		{flag: "save-limit", env: "FORMA_SAVE_LIMIT", def: "600",
+			usage: "session saves per hour one client address may make to one form; 0 = no limit", set: integer(func(c *Config) *int { return &c.SaveLimit })},
 		{flag: "min-fill-seconds", env: "FORMA_MIN_FILL_SECONDS", def: "3",
 			usage: "seconds the HTML form must be open before it is submitted", set: integer(func(c *Config) *int { return &c.MinFillSeconds })},
 		{flag: "webhook-workers", env: "FORMA_WEBHOOK_WORKERS", def: "16",
@@ -209,8 +219,8 @@ func (c *Config) Validate() error {
 	if c.MaxUploadMB < 1 || c.MaxUploadMB > 1024 {
 		return fmt.Errorf("--max-upload-mb (FORMA_MAX_UPLOAD_MB) must be from 1 to 1024 (got %d)", c.MaxUploadMB)
 	}
-	if c.SubmitLimit < 0 || c.MinFillSeconds < 0 || c.WebhookWorkers < 0 {
-		return fmt.Errorf("--submit-limit, --min-fill-seconds and --webhook-workers must not be negative")
+	if c.SubmitLimit < 0 || c.SessionLimit < 0 || c.SaveLimit < 0 || c.MinFillSeconds < 0 || c.WebhookWorkers < 0 {
+		return fmt.Errorf("--submit-limit, --session-limit, --save-limit, --min-fill-seconds and --webhook-workers must not be negative")
 	}
 	if err := c.validateAI(); err != nil {
 		return err

@@ -13,7 +13,7 @@ import (
 func TestDefaults(t *testing.T) {
 	c := Defaults()
 	want := Config{Addr: ":8080", DataDir: "./data", PublicURL: "http://localhost:8080", MaxUploadMB: 10, SubmitLimit: 60,
-		MinFillSeconds: 3, WebhookWorkers: 16, AIProvider: "builtin", AITimeoutSeconds: 60}
+		SessionLimit: 30, SaveLimit: 600, MinFillSeconds: 3, WebhookWorkers: 16, AIProvider: "builtin", AITimeoutSeconds: 60}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("Defaults() = %+v\nwant %+v", c, want)
 	}
@@ -50,6 +50,20 @@ func TestFlagsEnvironmentAndDefaults(t *testing.T) {
 	}
 	if bad.WebhookWorkers != 16 {
 		t.Errorf("a malformed value replaced the default: %d", bad.WebhookWorkers)
+	}
+}
+
+// TestNegativeLimitsRefused: a limit below 0 is a mistake Validate names.
+func TestNegativeLimitsRefused(t *testing.T) {
+	for name, set := range map[string]func(*Config){
+		"--session-limit": func(c *Config) { c.SessionLimit = -1 },
+		"--save-limit":    func(c *Config) { c.SaveLimit = -1 },
+	} {
+		c := Defaults()
+		set(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("Validate() = %v, want an error naming %s", err, name)
+		}
 	}
 }
 

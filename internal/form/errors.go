@@ -77,8 +77,14 @@ func (p *Problems) Add(field, format string, args ...any) {
 	*p = append(*p, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
+// MaxListedFields bounds the fields one error lists: a request that is wrong in
+// many places (such as thousands of unknown answer keys) must not get an answer
+// larger than itself. No real form page has that many problems at once.
+const MaxListedFields = 20
+
 // Err returns nil when nothing was recorded, else an Invalid error that names the
-// first field in its message and lists them all.
+// first field in its message, says how many more there are, and lists the first
+// MaxListedFields.
 func (p Problems) Err() error {
 	if len(p) == 0 {
 		return nil
@@ -87,5 +93,5 @@ func (p Problems) Err() error {
 	if len(p) > 1 {
 		msg += fmt.Sprintf(" (and %d more)", len(p)-1)
 	}
-	return &Error{Code: Invalid, Message: msg, Fields: p}
+	return &Error{Code: Invalid, Message: msg, Fields: p[:min(len(p), MaxListedFields)]}
 }

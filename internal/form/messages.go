@@ -27,6 +27,10 @@ const (
 	MsgRequired        MessageCode = "required"
 	MsgUnknownQuestion MessageCode = "unknown_question"
 
+	// The answers object as a whole.
+	MsgTooManyAnswers  MessageCode = "too_many_answers"
+	MsgAnswersTooLarge MessageCode = "answers_too_large"
+
 	// ValidateAnswer and ParseFormValue.
 	MsgMalformed       MessageCode = "malformed_json"
 	MsgUnknownType     MessageCode = "unknown_type"
@@ -85,6 +89,9 @@ var catalogue = map[MessageCode]Message{
 	MsgInvalid:         {"is not valid", "This answer is not valid.", nil},
 	MsgRequired:        {"is required", "Please answer this question.", nil},
 	MsgUnknownQuestion: {"is not a question of this form", "This answer is to a question that is not in this form.", nil},
+
+	MsgTooManyAnswers:  {"must have at most {max} entries, one per question of the form", "There are more answers than this form has questions. Please reload the page and try again.", []string{"max"}},
+	MsgAnswersTooLarge: {"must be at most {max} KiB as JSON", "Your answers are too long to be saved together. Please shorten the longest ones.", []string{"max"}},
 
 	MsgMalformed:       {"must be valid JSON", "This answer could not be read. Please enter it again.", nil},
 	MsgUnknownType:     {"belongs to a question of unknown type {type}", "This question cannot be answered on this page.", []string{"type"}},

@@ -470,6 +470,7 @@ func (b *browserEnv) testMultiStep(t *testing.T) {
 	next := chromedp.Click(chromedp.ID("forma-next"))
 	back := chromedp.Click(chromedp.ID("forma-back"))
 	sessionKey := `localStorage.getItem("forma:` + f.Share + `:session")`
+	resumeKey := `localStorage.getItem("forma:` + f.Share + `:resume")`
 
 	ctx := b.tab(t)
 	b.open(t, ctx, f)
@@ -488,8 +489,8 @@ func (b *browserEnv) testMultiStep(t *testing.T) {
 	step(t, ctx, attachment, "Step 4 of 5", "Next")
 	run(t, ctx, chromedp.SetUploadFiles(chromedp.ID(f.field(t, "Attachment")), []string{filepath.Join(b.files, "notes.txt")}), next)
 	step(t, ctx, recommend, "Step 5 of 5", "Submit")
-	if eval[string](t, ctx, `String(`+sessionKey+`)`) == "null" {
-		t.Fatal("no session id kept in localStorage")
+	if eval[string](t, ctx, `String(`+sessionKey+`)`) == "null" || eval[string](t, ctx, `String(`+resumeKey+`)`) == "null" {
+		t.Fatal("no session id and resume token kept in localStorage")
 	}
 
 	// A reload resumes at the first unanswered step with every answer kept.
@@ -525,8 +526,8 @@ func (b *browserEnv) testMultiStep(t *testing.T) {
 	step(t, ctx, recommend, "Step 5 of 5", "Submit")
 	run(t, ctx, clickLabel(f.field(t, "Recommend")+"_0"), next)
 	waitThanks(t, ctx)
-	if eval[string](t, ctx, `String(`+sessionKey+`)`) != "null" {
-		t.Error("the session id is still in localStorage after completion")
+	if eval[string](t, ctx, `String(`+sessionKey+`)`) != "null" || eval[string](t, ctx, `String(`+resumeKey+`)`) != "null" {
+		t.Error("the session id or resume token is still in localStorage after completion")
 	}
 	sess := responses(t, b.env, f.ID)
 	if len(sess) != 1 {

@@ -15,7 +15,8 @@ import (
 	"forma/internal/form"
 )
 
-// limiter counts submissions per client and form in fixed windows. It lives in the
+// limiter counts one kind of request (submissions, session starts, session saves)
+// per client and form in fixed windows. It lives in the
 // process: with several nodes each enforces the limit on its own share of traffic,
 // which is enough to blunt floods (the daily API limits, which must be exact, live in
 // the database).
@@ -23,6 +24,7 @@ type limiter struct {
 	mu     sync.Mutex
 	limit  int
 	window time.Duration
+	what   string // what is counted, for the refusal ("submissions")
 	counts map[string]*windowCount
 }
 
@@ -31,8 +33,10 @@ type windowCount struct {
 	n     int
 }
 
-func newLimiter(limit int, window time.Duration) *limiter {
-	return &limiter{limit: limit, window: window, counts: map[string]*windowCount{}}
+// newLimiter allows limit requests of one kind, named by what, per key and window;
+// a limit of 0 allows everything.
+func newLimiter(limit int, window time.Duration, what string) *limiter {
+	return &limiter{limit: limit, window: window, what: what, counts: map[string]*windowCount{}}
 }
 
 // allow records one hit for key, or refuses it with a RateLimited error when the
@@ -54,7 +58,7 @@ func (l *limiter) allow(key string) error {
 	}
 	if c.n >= l.limit {
 		wait := c.start.Add(l.window).Sub(now).Round(time.Minute)
-		return form.Errorf(form.RateLimited, "Too many submissions to this form from your network; try again in %s", max(wait, time.Minute))
+		return form.Errorf(form.RateLimited, "Too many %s to this form from your network; try again in %s", l.what, max(wait, time.Minute))
 	}
 	c.n++
 	return nil

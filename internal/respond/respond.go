@@ -25,6 +25,12 @@ type Config struct {
 	// SubmitLimit is how many submissions (and uploads) one client address may make
 	// to one form per hour; 0 disables the limit.
 	SubmitLimit int
+	// SessionLimit is how many sessions one client address may start on one form
+	// per hour; 0 disables the limit.
+	SessionLimit int
+	// SaveLimit is how many session saves one client address may make to one form
+	// per hour; 0 disables the limit.
+	SaveLimit int
 	// TrustProxy takes the client address from X-Forwarded-For (last hop); only for
 	// servers behind a proxy that sets it.
 	TrustProxy bool
@@ -46,7 +52,9 @@ type Handler struct {
 	cfg     Config
 	links   *blob.Links
 	fill    fillTimer
-	limiter *limiter
+	limiter *limiter // submissions and uploads
+	starts  *limiter // sessions started
+	saves   *limiter // session saves
 	// sameOrigin refuses HTML form posts from other sites; embeds are iframes of
 	// this server's own pages, so their posts are same-origin.
 	sameOrigin *http.CrossOriginProtection
@@ -56,7 +64,10 @@ type Handler struct {
 // signs the fill-time tokens of the HTML form.
 func New(st *store.Store, blobs blob.Store, links *blob.Links, secret string, cfg Config) *Handler {
 	return &Handler{store: st, blobs: blobs, cfg: cfg, links: links, fill: fillTimer{secret: []byte(secret)},
-		limiter: newLimiter(cfg.SubmitLimit, time.Hour), sameOrigin: originCheck(cfg.PublicURL)}
+		limiter:    newLimiter(cfg.SubmitLimit, time.Hour, "submissions"),
+		starts:     newLimiter(cfg.SessionLimit, time.Hour, "new sessions"),
+		saves:      newLimiter(cfg.SaveLimit, time.Hour, "saves"),
+		sameOrigin: originCheck(cfg.PublicURL)}
 }
 
 // originCheck is the cross-origin protection of the HTML form's posts: the
@@ -92,13 +103,14 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 }
 
 // cors lets any site's own front-end call the public JSON operations; no
-// credentials are involved.
+// credentials are involved (a session's resume token is a header the page sends
+// itself, resumeTokenHeader).
 func cors(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("Access-Control-Allow-Methods", "GET, POST, PATCH, OPTIONS")
-		h.Set("Access-Control-Allow-Headers", "Content-Type")
+		h.Set("Access-Control-Allow-Headers", "Content-Type, "+resumeTokenHeader)
 		h.Set("Access-Control-Max-Age", "600")
 		next(w, r)
 	}

@@ -29,21 +29,30 @@ func (h *Handler) submit(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) submitJSON(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	var body answersBody
-	if err := httpx.DecodeJSON(w, r, &body); err != nil {
+	answers, err := h.readAnswers(w, r, f, h.limiter, false)
+	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	if err := h.limiter.allow(h.clientKey(r, f.ID)); err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	sub, err := h.createSubmission(r.Context(), f, body.Answers)
+	sub, err := h.createSubmission(r.Context(), f, answers)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
 	httpx.WriteJSON(w, http.StatusCreated, completion(sub))
+}
+
+// readAnswers decodes the answers a request sends and counts the request in lim
+// (once it is well-formed: a malformed request costs nothing). With optional, no
+// body at all is no answers (a completion may add none to the saved ones).
+func (h *Handler) readAnswers(w http.ResponseWriter, r *http.Request, f *form.Form, lim *limiter, optional bool) (map[string]json.RawMessage, error) {
+	var body answersBody
+	if !optional || r.ContentLength != 0 {
+		if err := httpx.DecodeJSON(w, r, &body); err != nil {
+			return nil, err
+		}
+	}
+	return body.Answers, lim.allow(h.clientKey(r, f.ID))
 }
 
 // completion is the body answering a completed submission.
@@ -84,9 +93,36 @@ func (h *Handler) committed() {
 	}
 }
 
+// maxAnswersKiB bounds the JSON of one answers object (keys and values as sent):
+// far above what people type into a form (a text answer is at most
+// form.MaxTextAnswerLen characters, a long one form.MaxTextareaAnswerLen), far
+// below what would make a session a free store of data.
+const maxAnswersKiB = 256
+
+// boundAnswers refuses an answers object with more entries than the form has
+// questions, or larger than maxAnswersKiB, before any answer is looked at: every
+// answers object a respondent sends (a one-shot submission, a session save, a
+// completion and what it completes) goes through it.
+func boundAnswers(f *form.Form, raw map[string]json.RawMessage) error {
+	if len(raw) > len(f.Questions) {
+		return form.Refuse(form.Invalid, "answers", form.NewReason(form.MsgTooManyAnswers, strconv.Itoa(len(f.Questions))))
+	}
+	size := 0
+	for k, v := range raw {
+		size += len(k) + len(v)
+	}
+	if size > maxAnswersKiB<<10 {
+		return form.Refuse(form.Invalid, "answers", form.NewReason(form.MsgAnswersTooLarge, strconv.Itoa(maxAnswersKiB)))
+	}
+	return nil
+}
+
 // completeAnswers runs the authoritative completion (validation, logic, required
 // questions, score) and checks that uploaded files belong to the form.
 func (h *Handler) completeAnswers(ctx context.Context, f *form.Form, raw map[string]json.RawMessage) (*form.Submission, error) {
+	if err := boundAnswers(f, raw); err != nil {
+		return nil, err
+	}
 	sub, err := logic.Complete(f.Questions, raw)
 	if err != nil {
 		return nil, err
@@ -115,112 +151,4 @@ func (h *Handler) checkUploads(ctx context.Context, f *form.Form, answers map[in
 		}
 	}
 	return p.Err()
-}
-
-// startSession serves POST /f/{token}/sessions: a respondent begins filling in.
-func (h *Handler) startSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	sub, err := h.store.StartSession(r.Context(), f.ID, newID())
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"id": sub.ID, "startedAt": form.Timestamp(sub.StartedAt)})
-}
-
-// getSession serves GET /f/{token}/sessions/{id} (extension): the saved answers, so
-// that a reload resumes where the respondent was.
-func (h *Handler) getSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	sub, err := h.store.GetSession(r.Context(), f.ID, r.PathValue("id"))
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	answers := make(map[string]any, len(sub.Answers))
-	for id, v := range sub.Answers {
-		answers[strconv.FormatInt(id, 10)] = v
-	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{
-		"id": sub.ID, "answers": answers, "completed": sub.CompletedAt != nil, "startedAt": form.Timestamp(sub.StartedAt),
-	})
-}
-
-// saveSession serves PATCH /f/{token}/sessions/{id}: merges answers into the saved
-// progress. Answers are validated one by one; a null answer removes one.
-func (h *Handler) saveSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	var body answersBody
-	if err := httpx.DecodeJSON(w, r, &body); err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	valid, err := logic.Validate(f.Questions, body.Answers)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	sub, err := h.store.UpdateSession(r.Context(), f.ID, r.PathValue("id"), func(saved *form.Submission) error {
-		for key := range body.Answers {
-			id, _ := strconv.ParseInt(key, 10, 64)
-			if v, ok := valid[id]; ok {
-				saved.Answers[id] = v
-			} else {
-				delete(saved.Answers, id)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"id": sub.ID, "savedAt": form.Timestamp(sub.UpdatedAt)})
-}
-
-// completeSession serves POST /f/{token}/sessions/{id}/complete: the saved answers,
-// plus any sent with the request, are completed exactly as a one-shot submission.
-func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	var body answersBody
-	if r.ContentLength != 0 {
-		if err := httpx.DecodeJSON(w, r, &body); err != nil {
-			httpx.WriteError(w, r, err)
-			return
-		}
-	}
-	if err := h.limiter.allow(h.clientKey(r, f.ID)); err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	sub, err := h.store.CompleteSession(r.Context(), f.ID, r.PathValue("id"), func(saved *form.Submission) error {
-		raw, err := mergeRaw(saved.Answers, body.Answers)
-		if err != nil {
-			return err
-		}
-		done, err := h.completeAnswers(r.Context(), f, raw)
-		if err != nil {
-			return err
-		}
-		saved.Answers, saved.Score = done.Answers, done.Score
-		return nil
-	})
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	h.committed()
-	httpx.WriteJSON(w, http.StatusOK, completion(sub))
-}
-
-// mergeRaw combines saved answers with those sent at completion (which win).
-func mergeRaw(saved map[int64]any, sent map[string]json.RawMessage) (map[string]json.RawMessage, error) {
-	raw := make(map[string]json.RawMessage, len(saved)+len(sent))
-	for id, v := range saved {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		raw[strconv.FormatInt(id, 10)] = b
-	}
-	for k, v := range sent {
-		raw[k] = v
-	}
-	return raw, nil
 }

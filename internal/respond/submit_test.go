@@ -125,26 +125,43 @@ func TestLogicDropsHiddenAnswersAndScores(t *testing.T) {
 	expect(t, env.Do("POST", "/f/"+token+"/submissions", "", fmt.Sprintf(`{"answers":{"%d":true}}`, q[0])), 400, fmt.Sprintf(`"answers.%d"`, q[1]), "required")
 }
 
+// startSession starts a session of the form shared as token and returns its id
+// and resume token.
+func startSession(t *testing.T, env *servertest.Env, token string) (string, string) {
+	t.Helper()
+	r := env.Do("POST", "/f/"+token+"/sessions", "", nil)
+	expect(t, r, 201, `"id":"`, `"resumeToken":"`)
+	b := r.JSON(t)
+	return b["id"].(string), b["resumeToken"].(string)
+}
+
+// resumed sends a session operation with a resume token (none when "").
+func resumed(env *servertest.Env, method, path, resume string, body any) *servertest.Response {
+	req := env.NewRequest(method, path, "", body)
+	if resume != "" {
+		req.Header.Set("X-Resume-Token", resume)
+	}
+	return env.Send(req)
+}
+
 func TestSessions(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d)
 		key := env.NewKey()
 		formID, token, q := published(t, env, key, contactForm)
 		base := "/f/" + token + "/sessions"
-		r := env.Do("POST", base, "", nil)
-		expect(t, r, 201, `"id":"`)
-		sid := r.JSON(t)["id"].(string)
-		expect(t, env.Do("PATCH", base+"/"+sid, "", fmt.Sprintf(`{"answers":{"%d":"Ana"}}`, q[0])), 200, `"savedAt"`)
-		expect(t, env.Do("PATCH", base+"/"+sid, "", fmt.Sprintf(`{"answers":{"%d":"nope"}}`, q[1])), 400, fmt.Sprintf(`"answers.%d"`, q[1]))
-		expect(t, env.Do("GET", base+"/"+sid, "", nil), 200, fmt.Sprintf(`"%d":"Ana"`, q[0]), `"completed":false`)
+		sid, rt := startSession(t, env, token)
+		expect(t, resumed(env, "PATCH", base+"/"+sid, rt, fmt.Sprintf(`{"answers":{"%d":"Ana"}}`, q[0])), 200, `"savedAt"`)
+		expect(t, resumed(env, "PATCH", base+"/"+sid, rt, fmt.Sprintf(`{"answers":{"%d":"nope"}}`, q[1])), 400, fmt.Sprintf(`"answers.%d"`, q[1]))
+		expect(t, resumed(env, "GET", base+"/"+sid, rt, nil), 200, fmt.Sprintf(`"%d":"Ana"`, q[0]))
 		// Started but not completed: not in the responses.
 		if _, total, _ := env.Store.ListResponses(t.Context(), formID, store.ResponseFilter{}, 10, 0); total != 0 {
 			t.Errorf("an open session is listed as a response")
 		}
-		expect(t, env.Do("POST", base+"/"+sid+"/complete", "", nil), 400, fmt.Sprintf(`"answers.%d"`, q[1]), "required")
-		expect(t, env.Do("POST", base+"/"+sid+"/complete", "", fmt.Sprintf(`{"answers":{"%d":"ana@example.com"}}`, q[1])), 200, `"submittedAt"`)
-		expect(t, env.Do("POST", base+"/"+sid+"/complete", "", nil), 409, `"already_completed"`)
-		expect(t, env.Do("PATCH", base+"/"+sid, "", fmt.Sprintf(`{"answers":{"%d":"Bo"}}`, q[0])), 409, `"already_completed"`)
+		expect(t, resumed(env, "POST", base+"/"+sid+"/complete", rt, nil), 400, fmt.Sprintf(`"answers.%d"`, q[1]), "required")
+		expect(t, resumed(env, "POST", base+"/"+sid+"/complete", rt, fmt.Sprintf(`{"answers":{"%d":"ana@example.com"}}`, q[1])), 200, `"submittedAt"`)
+		expect(t, resumed(env, "POST", base+"/"+sid+"/complete", rt, nil), 409, `"already_completed"`)
+		expect(t, resumed(env, "PATCH", base+"/"+sid, rt, fmt.Sprintf(`{"answers":{"%d":"Bo"}}`, q[0])), 409, `"already_completed"`)
 		list, total, _ := env.Store.ListResponses(t.Context(), formID, store.ResponseFilter{}, 10, 0)
 		if total != 1 || list[0].Answers[q[0]] != "Ana" || list[0].Answers[q[1]] != "ana@example.com" {
 			t.Errorf("completed session: %+v", list)
@@ -153,10 +170,11 @@ func TestSessions(t *testing.T) {
 		if started != 1 || completed != 1 {
 			t.Errorf("counts %d/%d", started, completed)
 		}
-		expect(t, env.Do("PATCH", base+"/unknown-session", "", `{"answers":{}}`), 404, `"not_found"`)
-		// Preflight for embeds.
+		expect(t, resumed(env, "PATCH", base+"/unknown-session", rt, `{"answers":{}}`), 404, `"not_found"`)
+		// Preflight for embeds: the resume token is a header they may send.
 		pre := env.Do("OPTIONS", base, "", nil)
-		if pre.Status != 204 || !strings.Contains(pre.Header.Get("Access-Control-Allow-Methods"), "PATCH") {
+		if pre.Status != 204 || !strings.Contains(pre.Header.Get("Access-Control-Allow-Methods"), "PATCH") ||
+			!strings.Contains(pre.Header.Get("Access-Control-Allow-Headers"), "X-Resume-Token") {
 			t.Errorf("preflight %d %v", pre.Status, pre.Header)
 		}
 	})
@@ -323,8 +341,8 @@ func TestRespondentErrorsCarryCodes(t *testing.T) {
 	want(items["answers.nope"], "is not a question of this form", "unknown_question", nil)
 
 	// Session saves say the same.
-	sid := env.Do("POST", "/f/"+token+"/sessions", "", nil).JSON(t)["id"].(string)
-	r = env.Do("PATCH", "/f/"+token+"/sessions/"+sid, "", fmt.Sprintf(`{"answers":{"%d":50}}`, q[2]))
+	sid, rt := startSession(t, env, token)
+	r = resumed(env, "PATCH", "/f/"+token+"/sessions/"+sid, rt, fmt.Sprintf(`{"answers":{"%d":50}}`, q[2]))
 	expect(t, r, 400)
 	want(fieldItems(t, r)[field(2)], "must be between 1000 and 500000", "between", map[string]any{"min": "1000", "max": "500000"})
 

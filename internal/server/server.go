@@ -55,6 +55,8 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	rcfg := respond.Config{
 		MaxUploadBytes: int64(cfg.MaxUploadMB) << 20,
 		SubmitLimit:    cfg.SubmitLimit,
+		SessionLimit:   cfg.SessionLimit,
+		SaveLimit:      cfg.SaveLimit,
 		TrustProxy:     cfg.TrustProxy,
 		MinFillTime:    time.Duration(cfg.MinFillSeconds) * time.Second,
 		PublicURL:      cfg.PublicURL,

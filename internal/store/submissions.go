@@ -13,44 +13,58 @@ import (
 
 const submissionColumns = `id, form_id, started_at, updated_at, completed_at, answers, score`
 
-// StartSession records a new, empty session of a form.
-func (s *Store) StartSession(ctx context.Context, formID int64, id string) (*form.Submission, error) {
+// StartSession records a new, empty session of a form. resumeHash is the hash of
+// the secret its respondent holds (never stored itself): GetSession, UpdateSession
+// and CompleteSession find the session only with it.
+func (s *Store) StartSession(ctx context.Context, formID int64, id, resumeHash string) (*form.Submission, error) {
 	now := s.Now()
 	sub := &form.Submission{ID: id, FormID: formID, StartedAt: now, UpdatedAt: now, Answers: map[int64]any{}}
 	_, err := s.write.ExecContext(ctx,
-		`INSERT INTO sessions (id, form_id, started_at, updated_at, answers) VALUES ($1, $2, $3, $3, '{}')`,
-		id, formID, ms(now))
+		`INSERT INTO sessions (id, form_id, started_at, updated_at, answers, resume_hash) VALUES ($1, $2, $3, $3, '{}', $4)`,
+		id, formID, ms(now), resumeHash)
 	return sub, translate(err, "Session")
 }
 
-// GetSession returns a session of a form, completed or not; NotFound otherwise.
-func (s *Store) GetSession(ctx context.Context, formID int64, id string) (*form.Submission, error) {
-	return scanSubmission(s.read.QueryRowContext(ctx,
-		`SELECT `+submissionColumns+` FROM sessions WHERE id = $1 AND form_id = $2`, id, formID))
+// GetSession returns a session of a form that is still in progress and was
+// started with resumeHash; NotFound otherwise (an unknown id, another hash, a
+// session started before resume hashes existed, or a completed submission), so
+// that nothing tells these apart.
+func (s *Store) GetSession(ctx context.Context, formID int64, id, resumeHash string) (*form.Submission, error) {
+	return scanSubmission(s.read.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM sessions
+		WHERE id = $1 AND form_id = $2 AND resume_hash = $3 AND completed_at IS NULL`, id, formID, resumeHash))
 }
 
-// UpdateSession loads an open session of a form, lets change modify its answers,
-// and saves them, binding the files they name to it (bindUploads: Invalid when
-// another submission has one); a completed submission cannot change
-// (AlreadyCompleted).
-func (s *Store) UpdateSession(ctx context.Context, formID int64, id string, change func(sub *form.Submission) error) (*form.Submission, error) {
-	return s.updateSession(ctx, formID, id, false, change)
+// UpdateSession loads an open session of a form started with resumeHash (NotFound
+// otherwise), lets change modify its answers, and saves them, binding the files
+// they name to it (bindUploads: Invalid when another submission has one); a
+// completed submission cannot change (AlreadyCompleted).
+func (s *Store) UpdateSession(ctx context.Context, formID int64, id, resumeHash string, change func(sub *form.Submission) error) (*form.Submission, error) {
+	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, false, change)
 }
 
-// CompleteSession loads an open session of a form, lets complete set its final
-// answers and score (or refuse), and saves it as completed with its files
-// (bindUploads) and completion jobs (queueCompletionJobs), in one transaction. A second completion is
+// CompleteSession loads an open session of a form started with resumeHash
+// (NotFound otherwise), lets complete set its final answers and score (or
+// refuse), and saves it as completed with its files (bindUploads) and completion
+// jobs (queueCompletionJobs), in one transaction. A second completion is
 // AlreadyCompleted.
-func (s *Store) CompleteSession(ctx context.Context, formID int64, id string, complete func(sub *form.Submission) error) (*form.Submission, error) {
-	return s.updateSession(ctx, formID, id, true, complete)
+func (s *Store) CompleteSession(ctx context.Context, formID int64, id, resumeHash string, complete func(sub *form.Submission) error) (*form.Submission, error) {
+	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, true, complete)
 }
 
-func (s *Store) updateSession(ctx context.Context, formID int64, id string, complete bool, change func(sub *form.Submission) error) (*form.Submission, error) {
+// sessionRef names a session as its respondent does: its form, its id and the
+// hash of its resume token.
+type sessionRef struct {
+	formID     int64
+	id         string
+	resumeHash string
+}
+
+func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool, change func(sub *form.Submission) error) (*form.Submission, error) {
 	var sub *form.Submission
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
-		sub, err = scanSubmission(tx.QueryRowContext(ctx,
-			`SELECT `+submissionColumns+` FROM sessions WHERE id = $1 AND form_id = $2`+s.forUpdate(), id, formID))
+		sub, err = scanSubmission(tx.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM sessions
+			WHERE id = $1 AND form_id = $2 AND resume_hash = $3`+s.forUpdate(), ref.id, ref.formID, ref.resumeHash))
 		if err != nil {
 			return err
 		}

@@ -107,23 +107,23 @@ func TestSessionSavesAndCompletesOnce(t *testing.T) {
 		f := newForm(t, st, acct, "Steps", "Name", "City")
 		hooked(t, st, acct, f, "https://example.com/hook")
 		name, city := f.Questions[0].ID, f.Questions[1].ID
-		_, err := st.StartSession(ctx, f.ID, "s1")
+		_, err := st.StartSession(ctx, f.ID, "s1", "h1")
 		must(t, err)
 
 		set := func(id int64, v any) func(*form.Submission) error {
 			return func(sub *form.Submission) error { sub.Answers[id] = v; return nil }
 		}
-		_, err = st.UpdateSession(ctx, f.ID, "s1", set(name, "Ana"))
+		_, err = st.UpdateSession(ctx, f.ID, "s1", "h1", set(name, "Ana"))
 		must(t, err)
 		refused := errors.New("refused")
-		_, err = st.UpdateSession(ctx, f.ID, "s1", func(sub *form.Submission) error {
+		_, err = st.UpdateSession(ctx, f.ID, "s1", "h1", func(sub *form.Submission) error {
 			sub.Answers[city] = "Lisbon"
 			return refused
 		})
 		if !errors.Is(err, refused) {
 			t.Fatalf("UpdateSession returned %v, want the change's error", err)
 		}
-		sub, err := st.GetSession(ctx, f.ID, "s1")
+		sub, err := st.GetSession(ctx, f.ID, "s1", "h1")
 		must(t, err)
 		if sub.Answers[name] != "Ana" || sub.Answers[city] != nil || sub.Completed() {
 			t.Fatalf("saved session %+v, want only the first change", sub)
@@ -131,12 +131,19 @@ func TestSessionSavesAndCompletesOnce(t *testing.T) {
 		if _, err := st.GetResponse(ctx, f.ID, "s1"); form.ErrorCode(err) != form.NotFound {
 			t.Fatalf("an open session is a response: %v", err)
 		}
+		// Only the resume hash it was started with finds the session.
+		_, err = st.GetSession(ctx, f.ID, "s1", "h2")
+		wantCode(t, err, form.NotFound)
+		_, err = st.UpdateSession(ctx, f.ID, "s1", "", set(city, "x"))
+		wantCode(t, err, form.NotFound)
+		_, err = st.CompleteSession(ctx, f.ID, "s1", "h2", set(city, "x"))
+		wantCode(t, err, form.NotFound)
 		if jobs := claimAll(t, st); len(jobs) != 0 {
 			t.Fatalf("saving queued %v", jobs)
 		}
 
 		// A completion that is refused completes nothing.
-		_, err = st.CompleteSession(ctx, f.ID, "s1", func(*form.Submission) error { return refused })
+		_, err = st.CompleteSession(ctx, f.ID, "s1", "h1", func(*form.Submission) error { return refused })
 		if !errors.Is(err, refused) {
 			t.Fatalf("CompleteSession returned %v", err)
 		}
@@ -144,7 +151,7 @@ func TestSessionSavesAndCompletesOnce(t *testing.T) {
 			t.Fatalf("a refused completion queued %v", jobs)
 		}
 
-		done, err := st.CompleteSession(ctx, f.ID, "s1", set(city, "Porto"))
+		done, err := st.CompleteSession(ctx, f.ID, "s1", "h1", set(city, "Porto"))
 		must(t, err)
 		if !done.Completed() || done.Answers[city] != "Porto" {
 			t.Fatalf("completed %+v", done)
@@ -152,16 +159,19 @@ func TestSessionSavesAndCompletesOnce(t *testing.T) {
 		if jobs := claimAll(t, st); len(jobs) != 1 || jobs[0] != "s1" {
 			t.Fatalf("jobs after completion %v, want [s1]", jobs)
 		}
-		_, err = st.CompleteSession(ctx, f.ID, "s1", set(city, "Faro"))
+		_, err = st.CompleteSession(ctx, f.ID, "s1", "h1", set(city, "Faro"))
 		wantCode(t, err, form.AlreadyCompleted)
-		_, err = st.UpdateSession(ctx, f.ID, "s1", set(city, "Faro"))
+		_, err = st.UpdateSession(ctx, f.ID, "s1", "h1", set(city, "Faro"))
 		wantCode(t, err, form.AlreadyCompleted)
 		got, err := st.GetResponse(ctx, f.ID, "s1")
 		must(t, err)
 		if got.Answers[city] != "Porto" {
 			t.Fatalf("a completed submission changed: %+v", got)
 		}
-		_, err = st.UpdateSession(ctx, f.ID, "nope", set(city, "x"))
+		// A completed submission is no session to resume.
+		_, err = st.GetSession(ctx, f.ID, "s1", "h1")
+		wantCode(t, err, form.NotFound)
+		_, err = st.UpdateSession(ctx, f.ID, "nope", "h1", set(city, "x"))
 		wantCode(t, err, form.NotFound)
 		started, completed, err := st.SessionCounts(ctx, f.ID)
 		must(t, err)
@@ -179,10 +189,10 @@ func TestConcurrentCompletionsOfOneSession(t *testing.T) {
 		acct := newAccount(t, stores[0], "ada@example.com")
 		f := newForm(t, stores[0], acct, "Race", "Q")
 		hooked(t, stores[0], acct, f, "https://example.com/hook")
-		_, err := stores[0].StartSession(ctx, f.ID, "race")
+		_, err := stores[0].StartSession(ctx, f.ID, "race", "h")
 		must(t, err)
 		codes := race(10, func(i int) error {
-			_, err := stores[i%2].CompleteSession(ctx, f.ID, "race", func(sub *form.Submission) error {
+			_, err := stores[i%2].CompleteSession(ctx, f.ID, "race", "h", func(sub *form.Submission) error {
 				sub.Answers[f.Questions[0].ID] = fmt.Sprint(i)
 				return nil
 			})

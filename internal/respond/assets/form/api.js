@@ -1,9 +1,10 @@
 // The respondent JSON operations under /f/{shareUrl}, as the page calls them.
 
 // api calls an operation of the form share; it never rejects: a network failure
-// is status 0. body is JSON, or FormData for an upload.
-export function api(share, method, path, body) {
-  const init = { method, headers: {}, credentials: "omit" };
+// is status 0. body is JSON, or FormData for an upload; headers are extra request
+// headers (a session's resume token).
+export function api(share, method, path, body, headers) {
+  const init = { method, headers: Object.assign({}, headers), credentials: "omit" };
   if (body instanceof FormData) {
     init.body = body;
   } else if (body !== undefined) {

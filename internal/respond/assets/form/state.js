@@ -1,8 +1,9 @@
 // State: where a multi-step respondent's progress lives. The answers are saved in
 // a session on the server (the session operations under /f/{shareUrl}/sessions);
-// the browser keeps only the session id, and the names of uploaded files, in
-// localStorage, so that a reload resumes where the respondent was. Without
-// localStorage the session lasts as long as the page.
+// the browser keeps only the session id, its resume token (the secret without
+// which the server shows the session to nobody, sent as X-Resume-Token), and the
+// names of uploaded files, in localStorage, so that a reload resumes where the
+// respondent was. Without localStorage the session lasts as long as the page.
 
 import { api, failure } from "./api.js";
 
@@ -22,12 +23,19 @@ function localStore() {
 export function createSession(page) {
   const storage = localStore();
   const sessionKey = "forma:" + page.share + ":session";
+  const tokenKey = "forma:" + page.share + ":resume";
   const filesKey = "forma:" + page.share + ":files";
   let inMemory = null;
   let pending = null;
 
   function id() {
-    return inMemory || (storage ? storage.getItem(sessionKey) : null);
+    return inMemory ? inMemory.id : (storage ? storage.getItem(sessionKey) : null);
+  }
+
+  // call sends a session operation with the session's resume token.
+  function call(method, suffix, body) {
+    const token = inMemory ? inMemory.token : (storage ? storage.getItem(tokenKey) : null);
+    return api(page.share, method, path(suffix), body, { "X-Resume-Token": token || "" });
   }
 
   function path(suffix) {
@@ -50,12 +58,15 @@ export function createSession(page) {
     if (pending) return pending;
     pending = api(page.share, "POST", "/sessions").then((res) => {
       pending = null;
-      if (!res.ok || !res.body || !res.body.id) {
+      if (!res.ok || !res.body || !res.body.id || !res.body.resumeToken) {
         page.say(failure(res, "Your progress could not be saved."), true);
         return null;
       }
-      inMemory = res.body.id;
-      if (storage) storage.setItem(sessionKey, res.body.id);
+      inMemory = { id: res.body.id, token: res.body.resumeToken };
+      if (storage) {
+        storage.setItem(sessionKey, res.body.id);
+        storage.setItem(tokenKey, res.body.resumeToken);
+      }
       return res.body.id;
     });
     return pending;
@@ -69,6 +80,7 @@ export function createSession(page) {
       inMemory = null;
       if (!storage) return;
       storage.removeItem(sessionKey);
+      storage.removeItem(tokenKey);
       storage.removeItem(filesKey);
     },
     rememberFile(uploadID, name) {
@@ -80,14 +92,14 @@ export function createSession(page) {
     // save merges answers into the session, started if need be; null when none
     // could be started.
     save(answers) {
-      return ensure().then((sid) => (sid ? api(page.share, "PATCH", path(""), { answers }) : null));
+      return ensure().then((sid) => (sid ? call("PATCH", "", { answers }) : null));
     },
     // load reads the saved session; null when there is none to resume.
     load() {
-      return id() ? api(page.share, "GET", path("")) : Promise.resolve(null);
+      return id() ? call("GET", "") : Promise.resolve(null);
     },
     complete() {
-      return api(page.share, "POST", path("/complete"));
+      return call("POST", "/complete");
     },
   };
 }

@@ -201,7 +201,7 @@ export function startSteps(page) {
   function resume() {
     return session.load().then((res) => {
       if (res === null) return false;
-      if (!res.ok || !res.body || res.body.completed) {
+      if (!res.ok || !res.body) {
         if (res.status !== 0) session.forget();
         return false;
       }
