@@ -39,15 +39,15 @@ func TestUploadBelongsToOneSubmission(t *testing.T) {
 		first := env.Do("POST", "/f/"+token+"/submissions", "", answer)
 		expect(t, first, 201)
 		expect(t, env.Do("POST", "/f/"+token+"/submissions", "", answer), 400, taken...)
-		sid := env.Do("POST", "/f/"+token+"/sessions", "", nil).JSON(t)["id"].(string)
-		expect(t, env.Do("PATCH", "/f/"+token+"/sessions/"+sid, "", answer), 400, taken...)
+		sid, resume := startSession(t, env, token)
+		expect(t, resumed(env, "PATCH", "/f/"+token+"/sessions/"+sid, resume, answer), 400, taken...)
 
 		// A session's own upload may be saved again, and completed with.
 		own := uploadFile(t, env, token, "own.png", pngBytes(t)).JSON(t)["id"].(string)
 		ownAnswer := fmt.Sprintf(`{"answers":{"%d":%q}}`, q[0], own)
-		expect(t, env.Do("PATCH", "/f/"+token+"/sessions/"+sid, "", ownAnswer), 200)
-		expect(t, env.Do("PATCH", "/f/"+token+"/sessions/"+sid, "", ownAnswer), 200)
-		expect(t, env.Do("POST", "/f/"+token+"/sessions/"+sid+"/complete", "", ownAnswer), 200)
+		expect(t, resumed(env, "PATCH", "/f/"+token+"/sessions/"+sid, resume, ownAnswer), 200)
+		expect(t, resumed(env, "PATCH", "/f/"+token+"/sessions/"+sid, resume, ownAnswer), 200)
+		expect(t, resumed(env, "POST", "/f/"+token+"/sessions/"+sid+"/complete", resume, ownAnswer), 200)
 		expect(t, env.Do("POST", "/f/"+token+"/submissions", "", ownAnswer), 400, taken...)
 
 		// Deleting the session leaves the first submission's file alone.
