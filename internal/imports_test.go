@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"server":            {"ai", "ai/builtin", "ai/openai", "api", "blob", "config", "httpx", "quota", "render", "respond", "store", "webhook"},
 	"server/servertest": {"auth", "config", "server", "store"},
 	"store/storetest":   {},
-	"cmd/forma":         {"auth", "config", "quota", "server", "store"},
+	"cmd/forma":         {"auth", "config", "form", "quota", "server", "store"},
 }
 
 // never are dependencies, direct or indirect, that must not exist.

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"forma/internal/auth"
+	"forma/internal/form"
 	"forma/internal/quota"
 	"forma/internal/store"
 )
@@ -71,7 +72,8 @@ func keyCreate(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if limit != 0 && !quota.ValidKeyLimit(limit) {
 			return fmt.Errorf("--daily-limit must be one of 100, 500, 1000, 5000, 10000 (got %d)", limit)
 		}
-		return nil
+		// A key's name is shown on one line of `key list`: SingleLine text.
+		return form.CheckField("--name", name, form.SingleLine)
 	}
 	return withAccount(ctx, "key create", args, stderr, define, check, func(st *store.Store, acct *store.Account) error {
 		var limitPtr *int

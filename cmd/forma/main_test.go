@@ -85,6 +85,30 @@ func TestAccountAndKeyCommands(t *testing.T) {
 	}
 }
 
+// TestKeyNameRefused checks that key create refuses a name with control or
+// invisible characters (a NUL made PostgreSQL fail) and stores no key.
+func TestKeyNameRefused(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		db := []string{"--data=" + t.TempDir()}
+		if u := servertest.DatabaseURL(t, d); u != "" {
+			db = append(db, "--database", u)
+		}
+		with := func(args ...string) []string { return append(args, db...) }
+		mustCLI(t, with("migrate")...)
+		mustCLI(t, with("account", "create", "--email", "names@example.com")...)
+		for _, name := range []string{"ci\x00", "ci\x1b[2J", "two\nlines", "\u200b", "nel\u0085"} {
+			_, errOut, err := cli(t, with("key", "create", "--email", "names@example.com", "--name", name)...)
+			if err == nil || !strings.Contains(err.Error(), "--name") {
+				t.Errorf("key create --name %q: %v %s", name, err, errOut)
+			}
+		}
+		if list := mustCLI(t, with("key", "list", "--email", "names@example.com")...); list != "" {
+			t.Errorf("refused names left keys:\n%s", list)
+		}
+		mustCLI(t, with("key", "create", "--email", "names@example.com", "--name", "ci\tnightly")...)
+	})
+}
+
 // TestTwoServeProcessesShareTheDailyLimit builds the binary and runs two `forma
 // serve` processes on one PostgreSQL database: 200 concurrent requests against a key
 // limit of 100 get exactly 100 successes.

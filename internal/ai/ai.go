@@ -87,7 +87,8 @@ const PromptExample = "describe the form you want, for example: 'a contact form 
 
 // CheckPrompt rejects a prompt that no provider can turn into a form. It returns
 // a *form.Error with code form.Invalid, naming the field "prompt", when the prompt
-// is empty, not valid UTF-8, or longer than MaxPromptLen characters.
+// is empty, not valid UTF-8, longer than MaxPromptLen characters, or not
+// MultiLine text under form.CheckText.
 func CheckPrompt(prompt string) error {
 	switch n := utf8.RuneCountInString(prompt); {
 	case strings.TrimSpace(prompt) == "":
@@ -97,5 +98,5 @@ func CheckPrompt(prompt string) error {
 	case n > MaxPromptLen:
 		return form.FieldInvalid("prompt", "must be at most %d characters (got %d)", MaxPromptLen, n)
 	}
-	return nil
+	return form.CheckField("prompt", prompt, form.MultiLine)
 }

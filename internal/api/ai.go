@@ -259,7 +259,7 @@ func checkChatMessage(m *string) error {
 	case utf8.RuneCountInString(*m) > ai.MaxMessageLen:
 		return form.FieldInvalid("message", "must be at most %d characters", ai.MaxMessageLen)
 	}
-	return nil
+	return form.CheckField("message", *m, form.MultiLine)
 }
 
 // answer asks the provider, with the conversation's history and the form's data.

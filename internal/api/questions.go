@@ -31,7 +31,10 @@ func (a *API) addQuestion(w http.ResponseWriter, r *http.Request) {
 	q, err := a.store.AddQuestion(r.Context(), caller(r).account.ID, id, func(existing []form.Question) (form.Question, error) {
 		var p form.Problems
 		q := in.Build(knownIDs(existing), "", &p)
-		return q, p.Err()
+		if err := p.Err(); err != nil {
+			return q, err
+		}
+		return q, form.CheckFormLogic(&q, existing)
 	})
 	if err != nil {
 		httpx.WriteError(w, r, err)
@@ -62,7 +65,10 @@ func (a *API) updateQuestion(w http.ResponseWriter, r *http.Request) {
 			// A question's own logic may read its own answer ("if this is X, skip to …").
 			known := knownIDs(others)
 			known[q.ID] = true
-			return patch.Apply(q, known)
+			if err := patch.Apply(q, known); err != nil {
+				return err
+			}
+			return form.CheckFormLogic(q, others)
 		})
 	if err != nil {
 		httpx.WriteError(w, r, err)

@@ -107,8 +107,8 @@ func stringAnswer(trim bool, check func(q *Question, s string) error) answerChec
 		if trim {
 			s = strings.TrimSpace(s)
 		}
-		if strings.ContainsRune(s, 0) {
-			return nil, invalidAnswer(MsgNUL)
+		if r, ok := CheckText(s, MultiLine); !ok {
+			return nil, Refuse(Invalid, "", r)
 		}
 		if err := check(q, s); err != nil {
 			return nil, err
@@ -184,7 +184,7 @@ func checkURL(_ *Question, s string) error {
 	if n := utf8.RuneCountInString(s); n > MaxURLAnswerLen {
 		return invalidAnswer(MsgTooLong, strconv.Itoa(MaxURLAnswerLen))
 	}
-	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+	if strings.IndexFunc(s, unicode.IsSpace) >= 0 {
 		return invalidAnswer(MsgURLSpaces)
 	}
 	u, err := url.Parse(s)

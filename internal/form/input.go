@@ -9,7 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// FormInput is the body of POST /forms.
+// FormInput is the body of POST /forms. Its text obeys CheckText: the title is a
+// SingleLine, the description MultiLine (a paragraph or more).
 type FormInput struct {
 	Title       *string         `json:"title"`
 	Description *string         `json:"description"`
@@ -18,7 +19,8 @@ type FormInput struct {
 }
 
 // QuestionInput is a question to create: an item of POST /forms or the body of
-// POST /forms/{id}/fields.
+// POST /forms/{id}/fields. The question text and each option are SingleLine text
+// (CheckText); the strings of conditionalLogic follow ValidateLogic.
 type QuestionInput struct {
 	Type             QuestionType      `json:"type"`
 	Question         *string           `json:"question"`
@@ -30,6 +32,8 @@ type QuestionInput struct {
 }
 
 // FormPatch is the body of PATCH /forms/{id}; absent fields are left as they are.
+// Its text follows the rules of FormInput; webhookUrl is checked by the webhook
+// package.
 type FormPatch struct {
 	Title          Optional[string]      `json:"title"`
 	Description    Optional[string]      `json:"description"`
@@ -38,7 +42,8 @@ type FormPatch struct {
 	WebhookEnabled Optional[bool]        `json:"webhookEnabled"`
 }
 
-// QuestionPatch is the body of PATCH /forms/{id}/fields/{fieldId}.
+// QuestionPatch is the body of PATCH /forms/{id}/fields/{fieldId}. Its text follows
+// the rules of QuestionInput.
 type QuestionPatch struct {
 	Question         Optional[string]            `json:"question"`
 	Required         Optional[bool]              `json:"required"`
@@ -62,7 +67,7 @@ func NewForm(in FormInput) (*Form, error) {
 	}
 	if in.Description != nil {
 		f.Description = *in.Description
-		checkLength(f.Description, 0, MaxDescriptionLen, "description", &p)
+		checkOwnerText(f.Description, MultiLine, 0, MaxDescriptionLen, "description", &p)
 	}
 	if in.DisplayMode != "" {
 		f.DisplayMode = in.DisplayMode
@@ -125,7 +130,7 @@ func (p FormPatch) ApplyPatch(f *Form) error {
 	}
 	if p.Description.Set {
 		f.Description = p.Description.Value
-		checkLength(f.Description, 0, MaxDescriptionLen, "description", &probs)
+		checkOwnerText(f.Description, MultiLine, 0, MaxDescriptionLen, "description", &probs)
 	}
 	if p.DisplayMode.Set {
 		f.DisplayMode = p.DisplayMode.Value
@@ -237,7 +242,7 @@ func (p QuestionPatch) changeType(q *Question) {
 // the ids of the other questions of the form, which logic may reference; nil means
 // logic is not allowed.
 func ValidateQuestion(q *Question, known map[int64]bool, prefix string, p *Problems) {
-	checkLength(q.Text, 1, MaxQuestionLen, prefix+"question", p)
+	checkOwnerText(q.Text, SingleLine, 1, MaxQuestionLen, prefix+"question", p)
 	if strings.TrimSpace(q.Text) == "" && q.Text != "" {
 		p.Add(prefix+"question", "must not be blank")
 	}
@@ -284,7 +289,7 @@ func validateOptions(q *Question, prefix string, p *Problems) {
 	seen := make(map[string]bool, len(q.Options))
 	for i, o := range q.Options {
 		f := fmt.Sprintf("%s[%d]", field, i)
-		checkLength(o, 1, MaxOptionLen, f, p)
+		checkOwnerText(o, SingleLine, 1, MaxOptionLen, f, p)
 		if o != "" && strings.TrimSpace(o) == "" {
 			p.Add(f, "must not be blank")
 		}
@@ -346,7 +351,7 @@ func finite(xs ...float64) bool {
 }
 
 func checkTitle(title string, p *Problems) {
-	checkLength(title, 1, MaxTitleLen, "title", p)
+	checkOwnerText(title, SingleLine, 1, MaxTitleLen, "title", p)
 	if title != "" && strings.TrimSpace(title) == "" {
 		p.Add("title", "must not be blank")
 	}

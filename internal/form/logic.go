@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // ConditionalLogic is the logic a question owns: a simple showIf condition, an
@@ -90,6 +92,31 @@ type ScoreRule struct {
 	ScoreMap   map[string]float64 `json:"scoreMap"`
 }
 
+// Limits on conditional logic. The public definition and page of a form carry all
+// of its logic, so it is bounded; the bounds are generous, far above what a real
+// form needs (the AI generator makes no logic at all). The OpenAPI document states
+// the same numbers (a test compares them).
+const (
+	// MaxConditionGroups is the most condition groups of one advanced rule.
+	MaxConditionGroups = 20
+	// MaxConditions is the most conditions of one condition group.
+	MaxConditions = 20
+	// MaxActions is the most actions of one advanced rule.
+	MaxActions = 20
+	// MaxScoreRules is the most score rules of one advanced rule (one question).
+	MaxScoreRules = 50
+	// MaxScoreMapEntries is the most entries of one score map: as many as the
+	// options a question may have.
+	MaxScoreMapEntries = MaxOptions
+	// MaxLogicTextLen is the most characters of any string of logic (ids, values,
+	// score map keys), and the most bytes of the JSON of a value that is not a
+	// string (a number, or any JSON an action's value holds).
+	MaxLogicTextLen = 500
+	// MaxFormLogicBytes is the most bytes of the conditional logic of all the
+	// questions of a form together, as stored and served (compacted JSON).
+	MaxFormLogicBytes = 64 << 10
+)
+
 // Operators, value types and action types of conditional logic.
 const (
 	OpEquals      = "equals"
@@ -175,8 +202,10 @@ func jsonKind(raw json.RawMessage) string {
 	return "number"
 }
 
-// ValidateLogic checks the structure of l: enums, required parts, and that every
-// question it references is in known (the ids of the form's other questions).
+// ValidateLogic checks the structure of l: enums, required parts, the per-question
+// limits above, that every question it references is in known (the ids of the
+// form's other questions), and its strings (CheckText): ids are SingleLine;
+// values and score map keys, which are compared with answers, are MultiLine.
 // Problems are recorded under prefix (such as "conditionalLogic").
 func ValidateLogic(l *ConditionalLogic, known map[int64]bool, prefix string, p *Problems) {
 	if l.ShowIf == nil && l.Advanced == nil {
@@ -189,6 +218,7 @@ func ValidateLogic(l *ConditionalLogic, known map[int64]bool, prefix string, p *
 			p.Add(f+".operator", "must be equals or not_equals")
 		}
 		checkRef(s.QuestionID, known, f+".questionId", p)
+		checkOwnerText(s.Value, MultiLine, 0, MaxLogicTextLen, f+".value", p)
 	}
 	if a := l.Advanced; a != nil {
 		validateAdvanced(a, known, prefix+".advanced", p)
@@ -202,31 +232,83 @@ func validateAdvanced(a *AdvancedLogic, known map[int64]bool, prefix string, p *
 	if len(a.Actions) > 0 && len(a.ConditionGroups) == 0 {
 		p.Add(prefix+".conditionGroups", "actions need at least one condition group")
 	}
-	for i, g := range a.ConditionGroups {
-		f := fmt.Sprintf("%s.conditionGroups[%d]", prefix, i)
-		if g.Operator != "AND" && g.Operator != "OR" {
-			p.Add(f+".operator", "must be AND or OR")
-		}
-		if len(g.Conditions) == 0 {
-			p.Add(f+".conditions", "must have at least one condition")
-		}
-		for j, c := range g.Conditions {
-			validateCondition(c, known, fmt.Sprintf("%s.conditions[%d]", f, j), p)
+	if withinLimit(len(a.ConditionGroups), MaxConditionGroups, prefix+".conditionGroups", "condition groups", p) {
+		for i, g := range a.ConditionGroups {
+			validateGroup(g, known, fmt.Sprintf("%s.conditionGroups[%d]", prefix, i), p)
 		}
 	}
-	for i, act := range a.Actions {
-		validateAction(act, known, fmt.Sprintf("%s.actions[%d]", prefix, i), p)
+	if withinLimit(len(a.Actions), MaxActions, prefix+".actions", "actions", p) {
+		for i, act := range a.Actions {
+			validateAction(act, known, fmt.Sprintf("%s.actions[%d]", prefix, i), p)
+		}
 	}
-	for i, r := range a.ScoreRules {
-		f := fmt.Sprintf("%s.scoreRules[%d]", prefix, i)
-		checkRef(r.QuestionID, known, f+".questionId", p)
-		if r.ScoreMap == nil {
-			p.Add(f+".scoreMap", "is required")
+	if withinLimit(len(a.ScoreRules), MaxScoreRules, prefix+".scoreRules", "score rules", p) {
+		for i, r := range a.ScoreRules {
+			validateScoreRule(r, known, fmt.Sprintf("%s.scoreRules[%d]", prefix, i), p)
 		}
 	}
 }
 
+// withinLimit reports whether a list of n items is within max, recording the
+// problem under field when it is not (its items are then not checked one by one).
+func withinLimit(n, max int, field, items string, p *Problems) bool {
+	if n > max {
+		p.Add(field, "must have at most %d %s (got %d)", max, items, n)
+		return false
+	}
+	return true
+}
+
+func validateGroup(g ConditionGroup, known map[int64]bool, f string, p *Problems) {
+	checkOwnerText(g.ID, SingleLine, 0, MaxLogicTextLen, f+".id", p)
+	if g.Operator != "AND" && g.Operator != "OR" {
+		p.Add(f+".operator", "must be AND or OR")
+	}
+	if len(g.Conditions) == 0 {
+		p.Add(f+".conditions", "must have at least one condition")
+	}
+	if withinLimit(len(g.Conditions), MaxConditions, f+".conditions", "conditions", p) {
+		for j, c := range g.Conditions {
+			validateCondition(c, known, fmt.Sprintf("%s.conditions[%d]", f, j), p)
+		}
+	}
+}
+
+func validateScoreRule(r ScoreRule, known map[int64]bool, f string, p *Problems) {
+	checkOwnerText(r.ID, SingleLine, 0, MaxLogicTextLen, f+".id", p)
+	checkRef(r.QuestionID, known, f+".questionId", p)
+	if r.ScoreMap == nil {
+		p.Add(f+".scoreMap", "is required")
+	}
+	if withinLimit(len(r.ScoreMap), MaxScoreMapEntries, f+".scoreMap", "entries", p) {
+		for _, k := range slices.Sorted(maps.Keys(r.ScoreMap)) {
+			checkOwnerText(k, MultiLine, 0, MaxLogicTextLen, fmt.Sprintf("%s.scoreMap[%q]", f, k), p)
+		}
+	}
+}
+
+// checkLogicValue checks a JSON value of logic: a string as MultiLine text of at
+// most MaxLogicTextLen characters, anything else by the length of its JSON; a
+// number must also be within the range of float64, which clients decode it into.
+func checkLogicValue(raw json.RawMessage, field string, p *Problems) {
+	var s string
+	switch kind := jsonKind(raw); {
+	case kind == "string" && json.Unmarshal(raw, &s) == nil:
+		checkOwnerText(s, MultiLine, 0, MaxLogicTextLen, field, p)
+		return
+	case kind == "number" && json.Unmarshal(raw, new(float64)) != nil:
+		p.Add(field, "must be a finite number within the range of a 64-bit float")
+		return
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) == nil && buf.Len() > MaxLogicTextLen {
+		p.Add(field, "must be at most %d bytes of JSON (got %d)", MaxLogicTextLen, buf.Len())
+	}
+}
+
 func validateCondition(c Condition, known map[int64]bool, f string, p *Problems) {
+	checkOwnerText(c.ID, SingleLine, 0, MaxLogicTextLen, f+".id", p)
+	checkLogicValue(c.Value, f+".value", p)
 	if !oneOf(c.Operator, conditionOperators) {
 		p.Add(f+".operator", "must be one of equals, not_equals, contains, greater_than, less_than, is_empty, is_not_empty")
 	}
@@ -261,6 +343,8 @@ func validateCondition(c Condition, known map[int64]bool, f string, p *Problems)
 }
 
 func validateAction(a Action, known map[int64]bool, f string, p *Problems) {
+	checkLogicValue(a.TargetID, f+".targetId", p)
+	checkLogicValue(a.Value, f+".value", p)
 	if !oneOf(a.Type, actionTypes) {
 		p.Add(f+".type", "must be one of show_question, hide_question, skip_to_section, skip_to_question, end_form, set_score")
 		return
@@ -315,4 +399,33 @@ func (l *ConditionalLogic) References() []int64 {
 		}
 	}
 	return ids
+}
+
+// CheckFormLogic returns nil, or an Invalid *Error naming conditionalLogic when
+// the logic of q makes the logic of its form (q with the others, as stored) larger
+// than MaxFormLogicBytes. others may include q itself (by id), counted once.
+func CheckFormLogic(q *Question, others []Question) error {
+	if q.Logic == nil {
+		return nil
+	}
+	total := logicSize(q.Logic)
+	for i := range others {
+		if others[i].ID != q.ID {
+			total += logicSize(others[i].Logic)
+		}
+	}
+	if total > MaxFormLogicBytes {
+		return FieldInvalid("conditionalLogic", "makes the conditional logic of the form %d bytes in all; at most %d bytes are allowed for all its questions together",
+			total, MaxFormLogicBytes)
+	}
+	return nil
+}
+
+// logicSize is the length of l's JSON as stored; 0 for no logic.
+func logicSize(l *ConditionalLogic) int {
+	if l == nil {
+		return 0
+	}
+	b, _ := l.MarshalJSON()
+	return len(b)
 }

@@ -11,7 +11,8 @@ import (
 // uploaded file) can have is said here once, twice over. Field is what the API
 // says after the field name ("must be a valid email address"); Sentence is what a
 // respondent reads on the form page ("This answer must be a valid email
-// address."). Both take the same parameter values through {name} placeholders, so
+// address."). CheckText's problems are here too: answers and an owner's text obey
+// the same rule (the owner's errors carry only the Field text). Both take the same parameter values through {name} placeholders, so
 // the server's page and the page script (which gets the sentences from the server,
 // see respond's catalogue.js) render a problem the same way.
 
@@ -36,6 +37,9 @@ const (
 	MsgUnknownType     MessageCode = "unknown_type"
 	MsgWrongKind       MessageCode = "wrong_kind"
 	MsgNUL             MessageCode = "nul_character"
+	MsgControl         MessageCode = "control_character"
+	MsgLineBreak       MessageCode = "line_break"
+	MsgInvisible       MessageCode = "invisible_only"
 	MsgTextTooLong     MessageCode = "text_too_long"
 	MsgTooLong         MessageCode = "too_long"
 	MsgEmail           MessageCode = "email"
@@ -97,6 +101,9 @@ var catalogue = map[MessageCode]Message{
 	MsgUnknownType:     {"belongs to a question of unknown type {type}", "This question cannot be answered on this page.", []string{"type"}},
 	MsgWrongKind:       {"must be {want}, not {got}", "This answer must be {want}, not {got}.", []string{"want", "got"}},
 	MsgNUL:             {"must not contain NUL characters", "This answer must not contain NUL characters.", nil},
+	MsgControl:         {"must not contain the control character {char}", "This answer must not contain the invisible control character {char}.", []string{"char"}},
+	MsgLineBreak:       {"must be a single line (no line breaks)", "This answer must be a single line.", nil},
+	MsgInvisible:       {"must contain visible characters, not only invisible or formatting ones", "This answer must contain visible characters.", nil},
 	MsgTextTooLong:     {"must be at most {max} characters (got {length})", "This answer must be at most {max} characters (it has {length}).", []string{"max", "length"}},
 	MsgTooLong:         {"must be at most {max} characters", "This answer must be at most {max} characters.", []string{"max"}},
 	MsgEmail:           {"must be a valid email address", "This answer must be a valid email address.", nil},

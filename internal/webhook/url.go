@@ -33,7 +33,8 @@ func CheckURL(raw string, allowPrivate bool) error {
 }
 
 // CheckURLField checks a webhook URL when it is saved and returns nil or a
-// *form.Error (code form.Invalid) about field. The URL must be an absolute http or
+// *form.Error (code form.Invalid) about field. The URL is SingleLine text under
+// form.CheckText (no control or line-break characters anywhere). It must be an absolute http or
 // https URL with a host, at most MaxURLLength characters, without user name or
 // password (they would be stored and shown in logs, and "trusted.example@evil"
 // misleads readers about the target), with a port, if any, from 1 to 65535. Any
@@ -43,6 +44,9 @@ func CheckURL(raw string, allowPrivate bool) error {
 // browser or resolver accepts (decimal, octal, hex, short forms, IPv6 literals).
 // Host names are not resolved here: the client checks every resolved address.
 func CheckURLField(field, raw string, allowPrivate bool) error {
+	if err := form.CheckField(field, raw, form.SingleLine); err != nil {
+		return err
+	}
 	if n := utf8.RuneCountInString(raw); n > MaxURLLength {
 		return form.FieldInvalid(field, "must be at most %d characters (this one has %d)", MaxURLLength, n)
 	}
