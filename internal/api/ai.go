@@ -103,7 +103,11 @@ type insights struct {
 // generateAnalytics serves POST /forms/{id}/analytics/generate: analyses the
 // responses and overwrites the form's stored analytics.
 func (a *API) generateAnalytics(w http.ResponseWriter, r *http.Request) {
-	f, err := a.ownedForm(r)
+	err := httpx.RequireEmptyBody(w, r)
+	var f *form.Form
+	if err == nil {
+		f, err = a.ownedForm(r)
+	}
 	if err == nil {
 		err = a.affordable(r, "analytics.generate")
 	}
@@ -168,7 +172,11 @@ func viewMessage(m *store.Message) map[string]any {
 
 // createConversation serves POST /forms/{id}/chat.
 func (a *API) createConversation(w http.ResponseWriter, r *http.Request) {
-	f, err := a.ownedForm(r)
+	err := httpx.RequireEmptyBody(w, r)
+	var f *form.Form
+	if err == nil {
+		f, err = a.ownedForm(r)
+	}
 	var c *store.Conversation
 	if err == nil {
 		c, err = a.store.CreateConversation(r.Context(), f.ID)

@@ -133,7 +133,7 @@ func (a *API) deleteForm(w http.ResponseWriter, r *http.Request) {
 // publishForm serves POST /forms/{id}/publish; publishing a published form keeps
 // its publishedAt.
 func (a *API) publishForm(w http.ResponseWriter, r *http.Request) {
-	f, err := a.setPublished(r, true)
+	f, err := a.setPublished(w, r, true)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -145,7 +145,7 @@ func (a *API) publishForm(w http.ResponseWriter, r *http.Request) {
 
 // unpublishForm serves POST /forms/{id}/unpublish; it is idempotent.
 func (a *API) unpublishForm(w http.ResponseWriter, r *http.Request) {
-	f, err := a.setPublished(r, false)
+	f, err := a.setPublished(w, r, false)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -153,7 +153,12 @@ func (a *API) unpublishForm(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"id": f.ID, "isPublished": false, "publishedAt": nil})
 }
 
-func (a *API) setPublished(r *http.Request, published bool) (*form.Form, error) {
+// setPublished publishes or unpublishes the form of the request, which takes no
+// body.
+func (a *API) setPublished(w http.ResponseWriter, r *http.Request, published bool) (*form.Form, error) {
+	if err := httpx.RequireEmptyBody(w, r); err != nil {
+		return nil, err
+	}
 	id, err := a.formID(r)
 	if err != nil {
 		return nil, err

@@ -124,12 +124,15 @@ func codeOrZero(code *int) int {
 // rotateWebhookSecret serves POST /forms/{id}/webhook/secret (extension): a new
 // signing secret, shown once; the previous one keeps signing for 24 hours.
 func (a *API) rotateWebhookSecret(w http.ResponseWriter, r *http.Request) {
-	id, err := a.formID(r)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+	err := httpx.RequireEmptyBody(w, r)
+	var id int64
+	if err == nil {
+		id, err = a.formID(r)
 	}
-	secret, err := webhook.NewSecret()
+	var secret string
+	if err == nil {
+		secret, err = webhook.NewSecret()
+	}
 	if err == nil {
 		err = a.store.RotateWebhookSecret(r.Context(), caller(r).account.ID, id, secret)
 	}

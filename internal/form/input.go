@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 )
@@ -373,15 +374,15 @@ func checkLength(s string, min, max int, field string, p *Problems) {
 	}
 }
 
-// DecodeStrict decodes JSON into v, rejecting unknown fields and trailing data.
+// DecodeStrict decodes JSON into v strictly. Trailing data, duplicate keys, keys
+// that are not exactly a field's name and invalid UTF-8 are Invalid *Errors naming
+// the field by its path (strict.go); malformed JSON and values of the wrong type
+// are encoding/json's errors.
 func DecodeStrict(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := checkStrict(b, reflect.TypeOf(v)); err != nil {
 		return err
 	}
-	if dec.More() {
-		return fmt.Errorf("unexpected data after the JSON value")
-	}
-	return nil
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }

@@ -90,20 +90,17 @@ func writeProblem(w http.ResponseWriter, code int, wire, message string, extra m
 	WriteJSON(w, code, body)
 }
 
-// DecodeJSON reads the request body into v strictly: the Content-Type must be
-// application/json, the body at most MaxBodyBytes, unknown fields and trailing data
-// are refused, and every error names the offending field.
+// DecodeJSON reads the request body into v strictly (form.DecodeStrict): the
+// Content-Type must be application/json, the body at most MaxBodyBytes (else a
+// TooLarge error); unknown, case-variant and duplicate keys, invalid UTF-8 and
+// trailing data are refused, and every error names the offending field.
 func DecodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err := requireJSON(r); err != nil {
 		return err
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	body, err := readBody(w, r)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return form.Errorf(form.TooLarge, "request body exceeds %d bytes", MaxBodyBytes)
-		}
-		return form.FieldInvalid("body", "could not be read")
+		return err
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return form.FieldInvalid("body", "is required (a JSON object)")
@@ -112,6 +109,31 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 		return describeDecodeError(err)
 	}
 	return nil
+}
+
+// RequireEmptyBody refuses a request body on an operation that takes none: a
+// TooLarge error over MaxBodyBytes, else an Invalid error naming body when it has
+// any byte. A request without a body, or with an empty one, passes whatever its
+// Content-Type.
+func RequireEmptyBody(w http.ResponseWriter, r *http.Request) error {
+	body, err := readBody(w, r)
+	if err == nil && len(body) > 0 {
+		err = form.FieldInvalid("body", "must be empty: this operation takes no request body")
+	}
+	return err
+}
+
+// readBody reads the request body, at most MaxBodyBytes of it.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, form.Errorf(form.TooLarge, "request body exceeds %d bytes", MaxBodyBytes)
+		}
+		return nil, form.FieldInvalid("body", "could not be read")
+	}
+	return body, nil
 }
 
 func requireJSON(r *http.Request) error {
@@ -124,11 +146,15 @@ func requireJSON(r *http.Request) error {
 }
 
 // describeDecodeError turns encoding/json errors into validation errors that name
-// the field and the expected type.
+// the field and the expected type; the domain errors of form.DecodeStrict name
+// theirs already.
 func describeDecodeError(err error) error {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var domain *form.Error
 	switch {
+	case errors.As(err, &domain):
+		return domain
 	case errors.As(err, &syntax):
 		return form.FieldInvalid("body", "malformed JSON at byte %d", syntax.Offset)
 	case errors.As(err, &typ):
@@ -140,12 +166,7 @@ func describeDecodeError(err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return form.FieldInvalid("body", "malformed JSON (unexpected end)")
 	}
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		name = strings.Trim(name, `"`)
-		return form.FieldInvalid(name, "is not a known field")
-	}
-	return form.FieldInvalid("body", "%s", strings.TrimPrefix(msg, "json: "))
+	return form.FieldInvalid("body", "%s", strings.TrimPrefix(err.Error(), "json: "))
 }
 
 func jsonType(kind string) string {
