@@ -41,7 +41,7 @@ var allowed = map[string][]string{
 	"respond":           {"blob", "form", "httpx", "logic", "store"},
 	"api":               {"ai", "ai/query", "auth", "blob", "form", "httpx", "quota", "render", "store", "webhook"},
 	"server":            {"ai", "ai/builtin", "ai/openai", "api", "blob", "config", "httpx", "quota", "render", "respond", "store", "webhook"},
-	"server/servertest": {"auth", "config", "server", "store"},
+	"server/servertest": {"api", "auth", "config", "server", "store"},
 	"store/storetest":   {},
 	"cmd/forma":         {"auth", "config", "form", "quota", "server", "store"},
 }

@@ -26,7 +26,9 @@ func TestStrictJSONBodies(t *testing.T) {
 		key := env.NewKey()
 		path, token, q := publishedForm(t, env, key, obj{"title": "Strict", "questions": []obj{
 			{"question": "Name"}, {"type": "multi_select", "question": "Tags", "options": []string{"a", "b"}}}})
-		session := "/f/" + token + "/sessions/" + env.Do("POST", "/f/"+token+"/sessions", "", nil).JSON(t)["id"].(string)
+		started := postJSON(t, env, "", "/f/"+token+"/sessions", nil)
+		session := "/f/" + token + "/sessions/" + started["id"].(string)
+		resume := map[string]string{"X-Resume-Token": started["resumeToken"].(string)}
 		forms, field := apiPrefix+"/forms", path+"/fields/"+q[0]
 		qs := func(s string) string { return `{"title":"T","questions":[` + s + `]}` }
 		table := []scenario{
@@ -56,7 +58,7 @@ func TestStrictJSONBodies(t *testing.T) {
 		}
 		for _, p := range []struct{ method, path string }{{"POST", "/f/" + token + "/submissions"}, {"PATCH", session}} {
 			answer := func(a string) string { return `{"answers":{` + a + `}}` }
-			table = append(table,
+			rows := []scenario{
 				refusedAs(p.method, p.path, "", answer(`"`+q[0]+`":"a"`)+`}`, "body", "has data after the JSON value"),
 				refusedAs(p.method, p.path, "", answer(`"`+q[0]+`":"a"`)+` {}`, "body", "has data after the JSON value"),
 				refusedAs(p.method, p.path, "", answer(`"`+q[0]+`":"a","`+q[0]+`":"b"`), "answers."+q[0], "appears more than once"),
@@ -65,13 +67,19 @@ func TestStrictJSONBodies(t *testing.T) {
 				refusedAs(p.method, p.path, "", answer(`"`+q[0]+"\":\"Ana\xc3\""), "answers."+q[0], "is not valid UTF-8"),
 				refusedAs(p.method, p.path, "", answer(`"`+q[1]+"\":[\"a\",\"\xff\"]"), "answers."+q[1]+"[1]", "is not valid UTF-8"),
 				refusedAs(p.method, p.path, "", answer(`"`+q[0]+`":"\udc00"`), "answers."+q[0], "is not valid UTF-8"),
-			)
+			}
+			for _, r := range rows {
+				if p.method == "PATCH" {
+					r.Header = resume
+				}
+				table = append(table, r)
+			}
 		}
 		table = append(table,
 			scenario{Name: "no form was created", Method: "GET", Path: forms, Key: key, ExpectedStatus: 200, Check: itemCount("forms", 1)},
 			scenario{Name: "the form was not changed", Method: "GET", Path: path, Key: key, ExpectedStatus: 200,
 				ExpectedContent: []string{`"title":"Strict"`, `"question":"Name","required":false`}},
-			scenario{Name: "no answer was saved", Method: "GET", Path: session, ExpectedStatus: 200, ExpectedContent: []string{`"answers":{}`}},
+			scenario{Name: "no answer was saved", Method: "GET", Path: session, Header: resume, ExpectedStatus: 200, ExpectedContent: []string{`"answers":{}`}},
 			scenario{Name: "nothing was submitted", Method: "GET", Path: path + "/responses", Key: key, ExpectedStatus: 200,
 				Check: itemCount("responses", 0)},
 		)

@@ -20,7 +20,9 @@ import (
 //   - a key the target struct does not name exactly (encoding/json matches keys
 //     case-insensitively, so "Title" would set Title);
 //   - invalid UTF-8 and escaped lone surrogates (encoding/json turns both into
-//     U+FFFD without a word).
+//     U+FFFD without a word);
+//   - null for the whole body, or for a string, number, boolean or object field
+//     (encoding/json leaves the zero value, as if the field said "", 0 or false).
 //
 // The walk follows the target type through struct fields, slices, arrays, maps and
 // pointers. Where the target is an `any`, a map or json.RawMessage, or a type with
@@ -99,12 +101,36 @@ func (c *checker) value(t reflect.Type) error {
 		return err
 	case !ok:
 		return c.refuse("is not valid UTF-8")
+	case tok == nil && !nullable(t, len(c.path) == 0):
+		if len(c.path) == 0 {
+			return c.refuse("must be a JSON object, not null")
+		}
+		return c.refuse("must not be null")
 	case tok == json.Delim('{'):
 		return c.object(t)
 	case tok == json.Delim('['):
 		return c.array(t)
 	}
 	return nil
+}
+
+// nullable reports whether null may stand for a value of type t: where t is
+// unknown, a pointer, an interface, a slice or a map (empty), or has its own
+// UnmarshalJSON (which decides) — but never for the whole body. encoding/json
+// would leave a string, number, boolean or struct at its zero value, so a null
+// there would be taken silently as "", 0, false or {}.
+func nullable(t reflect.Type, whole bool) bool {
+	if whole {
+		return false
+	}
+	if t == nil || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map:
+		return true
+	}
+	return false
 }
 
 // object checks the members of an object whose '{' was read, up to its '}'.

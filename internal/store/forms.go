@@ -101,6 +101,9 @@ func (s *Store) FormExists(ctx context.Context, accountID, formID int64) (bool, 
 // FormByShareToken returns a form and its questions by its public token, published
 // or not; NotFound when no form has that token.
 func (s *Store) FormByShareToken(ctx context.Context, token string) (*form.Form, error) {
+	if !wellFormedID(token) {
+		return nil, missing("Form")
+	}
 	f, err := scanForm(s.read.QueryRowContext(ctx, `SELECT `+formColumns+` FROM forms WHERE share_token = $1`, token))
 	if err != nil {
 		return nil, err

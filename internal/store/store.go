@@ -189,6 +189,25 @@ func (s *Store) forUpdate() string {
 // translate turns a driver error into a domain error: no rows → NotFound, a unique
 // violation → Conflict; other errors are returned as they are. Each dialect's
 // errors are recognised by their codes, never by message text.
+// wellFormedID reports whether s can be one of the opaque ids and tokens Forma
+// hands out (share tokens, submission and upload ids): 1 to 64 URL-safe base64
+// characters. Anything else names no row, and must not reach the database as a
+// parameter: PostgreSQL answers a NUL in text with an error, not with a miss.
+func wellFormedID(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// missing is the NotFound error of a lookup of what by an id that names no row.
+func missing(what string) error { return translate(sql.ErrNoRows, what) }
+
 func translate(err error, what string) error {
 	if err == nil {
 		return nil

@@ -30,6 +30,9 @@ func (s *Store) StartSession(ctx context.Context, formID int64, id, resumeHash s
 // session started before resume hashes existed, or a completed submission), so
 // that nothing tells these apart.
 func (s *Store) GetSession(ctx context.Context, formID int64, id, resumeHash string) (*form.Submission, error) {
+	if !wellFormedID(id) {
+		return nil, missing("Submission")
+	}
 	return scanSubmission(s.read.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM sessions
 		WHERE id = $1 AND form_id = $2 AND resume_hash = $3 AND completed_at IS NULL`, id, formID, resumeHash))
 }
@@ -60,6 +63,9 @@ type sessionRef struct {
 }
 
 func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool, change func(sub *form.Submission) error) (*form.Submission, error) {
+	if !wellFormedID(ref.id) {
+		return nil, missing("Submission")
+	}
 	var sub *form.Submission
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -275,6 +281,9 @@ func (s *Store) EachResponse(ctx context.Context, formID int64, filter ResponseF
 
 // GetResponse returns one completed submission of a form; NotFound otherwise.
 func (s *Store) GetResponse(ctx context.Context, formID int64, id string) (*form.Submission, error) {
+	if !wellFormedID(id) {
+		return nil, missing("Submission")
+	}
 	return scanSubmission(s.read.QueryRowContext(ctx,
 		`SELECT `+submissionColumns+` FROM sessions WHERE id = $1 AND form_id = $2 AND completed_at IS NOT NULL`, id, formID))
 }
@@ -283,6 +292,9 @@ func (s *Store) GetResponse(ctx context.Context, formID int64, id string) (*form
 // files bound to it (bindUploads), and returns those files' blob keys; NotFound when the form
 // has no such submission.
 func (s *Store) DeleteResponse(ctx context.Context, formID int64, id string) ([]string, error) {
+	if !wellFormedID(id) {
+		return nil, missing("Submission")
+	}
 	var keys []string
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		sub, err := scanSubmission(tx.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM sessions

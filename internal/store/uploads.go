@@ -31,6 +31,9 @@ func (s *Store) CreateUpload(ctx context.Context, u *Upload) error {
 
 // GetUpload returns an upload by id; NotFound when there is none.
 func (s *Store) GetUpload(ctx context.Context, id string) (*Upload, error) {
+	if !wellFormedID(id) {
+		return nil, missing("File")
+	}
 	var u Upload
 	var created int64
 	err := s.read.QueryRowContext(ctx,
