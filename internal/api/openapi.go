@@ -13,13 +13,20 @@ import (
 var openAPIDoc []byte
 
 // OpenAPIDocument returns the API description with its server entry pointing at
-// publicURL + Prefix.
+// publicURL + Prefix, and the respondent operations' at publicURL.
 func OpenAPIDocument(publicURL string) ([]byte, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(openAPIDoc, &doc); err != nil {
 		return nil, err
 	}
-	doc["servers"] = []map[string]string{{"url": strings.TrimRight(publicURL, "/") + Prefix, "description": "This Forma server"}}
+	base := strings.TrimRight(publicURL, "/")
+	doc["servers"] = []map[string]string{{"url": base + Prefix, "description": "This Forma server"}}
+	// The respondent operations name their own server: the public address.
+	for _, item := range doc["paths"].(map[string]any) {
+		if item := item.(map[string]any); item["servers"] != nil {
+			item["servers"] = []map[string]string{{"url": base, "description": "This Forma server's public address"}}
+		}
+	}
 	return json.MarshalIndent(doc, "", "  ")
 }
 
@@ -61,7 +68,7 @@ table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;vertica
 <h1>{{.Title}} <small>{{.Version}}</small></h1>
 <p>{{.Description}}</p>
 <p>The machine-readable description is at <a href="/api/v1/openapi.json"><code>/api/v1/openapi.json</code></a> (OpenAPI 3.1).
-Every operation needs the <code>X-API-Key</code> header.</p>
+Every operation needs the <code>X-API-Key</code> header, except the respondent operations (tag Respondents), which are public and served at the server's public address rather than under <code>/api/v1</code>.</p>
 {{range .Ops}}<div class="op" id="{{.Method}}-{{.Path}}">
 <div><span class="m">{{.Method}}</span><code>{{.Path}}</code> — {{.Summary}}</div>
 {{if .Description}}<p>{{.Description}}</p>{{end}}

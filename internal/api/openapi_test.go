@@ -26,8 +26,6 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"forma/internal/auth"
 	"forma/internal/config"
@@ -80,6 +78,52 @@ func operations(doc *openapi3.T) map[string]*openapi3.Operation {
 	return ops
 }
 
+// keyOperations are the operations of the API proper (under /api/v1, with a key);
+// respondentOperations the public ones, which name their own server.
+func keyOperations(doc *openapi3.T) map[string]*openapi3.Operation {
+	return operationsWhere(doc, func(item *openapi3.PathItem) bool { return len(item.Servers) == 0 })
+}
+
+func respondentOperations(doc *openapi3.T) map[string]*openapi3.Operation {
+	return operationsWhere(doc, func(item *openapi3.PathItem) bool { return len(item.Servers) > 0 })
+}
+
+func operationsWhere(doc *openapi3.T, keep func(*openapi3.PathItem) bool) map[string]*openapi3.Operation {
+	ops := map[string]*openapi3.Operation{}
+	for path, item := range doc.Paths.Map() {
+		if keep(item) {
+			for method, op := range item.Operations() {
+				ops[strings.ToUpper(method)+" "+path] = op
+			}
+		}
+	}
+	return ops
+}
+
+// respondentRoutes reads the JSON operations the respond package routes (not its
+// pages and assets), with their path parameters written {}.
+func respondentRoutes(t *testing.T) map[string]bool {
+	t.Helper()
+	src, err := os.ReadFile("../respond/respond.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]bool{"GET /f/{}": true, "GET /f/{}/thanks": true}
+	routes := map[string]bool{}
+	for _, m := range regexp.MustCompile(`mux\.HandleFunc\("([A-Z]+ /[^"]*)"`).FindAllStringSubmatch(string(src), -1) {
+		r := anyParams(m[1])
+		if !pages[r] && !strings.HasPrefix(r, "OPTIONS") && !strings.Contains(r, "/assets/") {
+			routes[r] = true
+		}
+	}
+	return routes
+}
+
+// anyParams writes every path parameter of a pattern as {}.
+func anyParams(pattern string) string {
+	return regexp.MustCompile(`\{[^}]*\}`).ReplaceAllString(pattern, "{}")
+}
+
 // routedPatterns reads the patterns the package registers with a.handle.
 func routedPatterns(t *testing.T) map[string]bool {
 	t.Helper()
@@ -121,7 +165,8 @@ func TestOpenAPIDocument(t *testing.T) {
 	}
 
 	// The document describes exactly the routed operations.
-	ops := operations(doc)
+	checkRespondentOperations(t, doc)
+	ops := keyOperations(doc)
 	routes := routedPatterns(t)
 	for r := range routes {
 		if ops[r] == nil {
@@ -193,16 +238,55 @@ func TestOpenAPIDocument(t *testing.T) {
 	}
 }
 
+// checkRespondentOperations: the document describes exactly the respondent
+// operations respond routes, as public operations (no key, no limit headers) that
+// name their server and their errors.
+func checkRespondentOperations(t *testing.T, doc *openapi3.T) {
+	ops := respondentOperations(doc)
+	documented := map[string]bool{}
+	for name, op := range ops {
+		documented[anyParams(name)] = true
+		if op.Security == nil || len(*op.Security) != 0 || !slices.Contains(op.Tags, "Respondents") {
+			t.Errorf("%s: not a public operation tagged Respondents", name)
+		}
+		for _, status := range []string{"404"} {
+			if op.Responses.Value(status) == nil {
+				t.Errorf("%s: no %s response", name, status)
+			}
+		}
+		for status, resp := range op.Responses.Map() {
+			if resp.Value.Headers["X-Request-Id"] == nil {
+				t.Errorf("%s %s: X-Request-Id not documented", name, status)
+			}
+			for _, h := range documentedLimitHeaders {
+				if resp.Value.Headers[h] != nil {
+					t.Errorf("%s %s: documents %s, which public operations do not send", name, status, h)
+				}
+			}
+		}
+	}
+	routes := respondentRoutes(t)
+	for r := range routes {
+		if !documented[r] {
+			t.Errorf("respondent route %s is not in openapi.json", r)
+		}
+	}
+	for r := range documented {
+		if !routes[r] {
+			t.Errorf("openapi.json describes %s, which respond does not route", r)
+		}
+	}
+}
+
 // statuses records, per operationId, the statuses the conformance tables observed.
 type statuses map[string]map[int]bool
 
 // conformance runs scenario tables against a server (servertest validates every
 // exchange against the document) and records the statuses each operation gave.
 type conformance struct {
-	env    *servertest.Env
-	doc    *openapi3.T
-	router routers.Router
-	seen   statuses
+	env  *servertest.Env
+	doc  *openapi3.T
+	seen statuses
 }
 
 // suite is what the conformance tables of one dialect share: the document, parsed
@@ -225,18 +309,11 @@ func (s *suite) start(t *testing.T, configure ...func(*config.Config)) *conforma
 	return connect(t, servertest.New(t, s.dialect, configure...), s.doc, s.seen)
 }
 
-// connect validates exchanges with env against doc, with env's URL as its server:
-// the document a server serves (which the "document" table compares with doc);
-// seen records the statuses observed.
+// connect runs tables against env, recording in seen the statuses observed; doc is
+// the document the tables check details against.
 func connect(t *testing.T, env *servertest.Env, doc *openapi3.T, seen statuses) *conformance {
 	t.Helper()
-	served := *doc
-	served.Servers = openapi3.Servers{{URL: env.URL + apiPrefix}}
-	router, err := gorillamux.NewRouter(&served)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &conformance{env: env, doc: &served, router: router, seen: seen}
+	return &conformance{env: env, doc: doc, seen: seen}
 }
 
 // row is a scenario of a conformance table, built by call and the setters below.
@@ -313,7 +390,7 @@ func (c *conformance) run(t *testing.T, rows []row) {
 // checked the exchange against the document.
 func (c *conformance) validate(t *testing.T, res *servertest.Response) {
 	t.Helper()
-	route, _, err := c.router.FindRoute(res.Request)
+	route, _, err := c.env.Route(res.Request)
 	if err != nil {
 		t.Errorf("%s %s: no operation in the document: %v", res.Request.Method, res.Request.URL.RequestURI(), err)
 		return
@@ -339,7 +416,7 @@ type drift struct {
 func (c *conformance) detects(drifts ...drift) check {
 	return func(t *testing.T, r *servertest.Response) {
 		t.Helper()
-		route, params, err := c.router.FindRoute(r.Request)
+		route, params, err := c.env.Route(r.Request)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -387,6 +464,7 @@ func TestOpenAPIConformance(t *testing.T) {
 			{"responses", conformResponses},
 			{"webhook refusals", conformWebhookRefusals},
 			{"webhook deliveries", conformWebhookDeliveries},
+			{"respondents", conformRespondents},
 			{"ai", conformAI},
 			{"ai provider failure", conformAIProviderFailure},
 			{"usage", conformUsage},
@@ -434,8 +512,17 @@ func conformDocument(t *testing.T, env *servertest.Env, embedded []byte, doc *op
 			if err := json.Unmarshal(embedded, &file); err != nil {
 				t.Fatal(err)
 			}
-			delete(file, "servers")
-			delete(served, "servers")
+			for i, doc := range []obj{file, served} {
+				delete(doc, "servers")
+				for path, item := range doc["paths"].(obj) {
+					if item := item.(obj); item["servers"] != nil {
+						if i == 1 && fmt.Sprint(item["servers"]) != fmt.Sprint([]any{obj{"url": env.URL, "description": "This Forma server's public address"}}) {
+							t.Errorf("served %s names the server %v, want %s", path, item["servers"], env.URL)
+						}
+						delete(item, "servers")
+					}
+				}
+			}
 			if !reflect.DeepEqual(file, served) {
 				t.Error("the served document differs from openapi.json beyond servers")
 			}
@@ -444,7 +531,7 @@ func conformDocument(t *testing.T, env *servertest.Env, embedded []byte, doc *op
 	}, {
 		Name: "the reference page", Method: "GET", Path: "/docs", ExpectedStatus: 200,
 		Check: checks(contentType("text/html"), func(t *testing.T, r *servertest.Response) {
-			for name, op := range operations(doc) {
+			for name, op := range keyOperations(doc) {
 				method, path, _ := strings.Cut(name, " ")
 				line := fmt.Sprintf(`<span class="m">%s</span><code>%s</code> — %s`, method, path, op.Summary)
 				if !bytes.Contains(r.Body, []byte(line)) {
@@ -1537,7 +1624,7 @@ func conformErrors(t *testing.T, s *suite) {
 		t.Fatal("the conversations the next table uses were not started")
 	}
 	c1, c2 := wireID(t, conv1["id"]), wireID(t, conv2["id"])
-	docOps := operations(c.doc)
+	docOps := keyOperations(c.doc)
 	if len(everyOperation) != len(docOps) {
 		t.Fatalf("the test drives %d operations, the document has %d", len(everyOperation), len(docOps))
 	}

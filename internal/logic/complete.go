@@ -66,11 +66,17 @@ func Validate(questions []form.Question, raw map[string]json.RawMessage) (map[in
 }
 
 // Visibility evaluates the logic on a respondent's answers in progress, as
-// Complete would: invalid answers count as unanswered. It returns, for every
-// question id, whether the question is shown.
-func Visibility(questions []form.Question, raw map[string]json.RawMessage) map[int64]bool {
+// Complete would: invalid answers count as unanswered, but an answer to no
+// question of the form is an error. It returns, for every question id, whether
+// the question is shown.
+func Visibility(questions []form.Question, raw map[string]json.RawMessage) (map[int64]bool, error) {
+	var p form.Problems
+	addUnknownKeys(questions, raw, &p)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
 	answers, _ := validateAll(form.InOrder(questions), raw)
-	return Evaluate(questions, logicAnswers(answers)).Visible
+	return Evaluate(questions, logicAnswers(answers)).Visible, nil
 }
 
 // validateAll validates the answer to each question that raw holds. It returns the

@@ -202,11 +202,19 @@ func publicLogic(l *form.ConditionalLogic) *form.ConditionalLogic {
 // answers count as unanswered; the score itself is not revealed.
 func (h *Handler) evaluate(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	var body answersBody
-	if err := httpx.DecodeJSON(w, r, &body); err != nil {
+	err := httpx.DecodeJSON(w, r, &body)
+	if err == nil {
+		err = boundAnswers(f, body.Answers)
+	}
+	var shown map[int64]bool
+	if err == nil {
+		shown, err = logic.Visibility(f.Questions, body.Answers)
+	}
+	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	shown, visible := logic.Visibility(f.Questions, body.Answers), []int64{}
+	visible := []int64{}
 	for _, q := range form.InOrder(f.Questions) {
 		if shown[q.ID] {
 			visible = append(visible, q.ID)
