@@ -35,7 +35,7 @@ var malformedBodies = []string{
 var garbageIDs = []string{"0", "-1", "%2B1", "01", "99999999999999999999", "abc", "%00", "%E2%80%AE", "1.5", strings.Repeat("9", 500)}
 
 // TestNoInputGets500 is the probe's malformed-input category as a test: every
-// documented operation gets hostile values in each field of a valid body, malformed
+// documented operation, of the API and of respondents, gets hostile values in each field of a valid body, malformed
 // bodies, garbage path parameters and garbage query values, on both databases. No
 // response may be a 500: bad input is the client's error, named as such.
 func TestNoInputGets500(t *testing.T) {
@@ -44,7 +44,7 @@ func TestNoInputGets500(t *testing.T) {
 	}
 	_, doc := embeddedDoc(t)
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
-		env := servertest.New(t, d, func(c *config.Config) { c.SubmitLimit = 0 })
+		env := servertest.New(t, d, func(c *config.Config) { c.SubmitLimit, c.SessionLimit, c.SaveLimit = 0, 0, 0 })
 		key := env.Key(env.Account("scale"), nil, nil)
 		f := createForm(t, env, key, obj{"title": "Probe", "questions": []obj{
 			{"type": "text", "question": "Name", "required": true},
@@ -55,18 +55,26 @@ func TestNoInputGets500(t *testing.T) {
 		expectStatus(t, env.Do("POST", path+"/publish", key, nil), 200)
 		submission := submit(t, env, f["shareUrl"].(string), obj{qids[0]: "Ada"})
 		conversation := id(postJSON(t, env, key, path+"/chat", nil)["id"])
-		params := map[string]string{"id": id(f["id"]), "fieldId": qids[1], "submissionId": submission, "conversationId": conversation}
+		session := postJSON(t, env, "", "/f/"+f["shareUrl"].(string)+"/sessions", nil)
+		params := map[string]string{"id": id(f["id"]), "fieldId": qids[1], "submissionId": submission, "conversationId": conversation,
+			"shareUrl": f["shareUrl"].(string), "sessionId": session["id"].(string), "fileId": "no-such-file"}
+		answers := obj{"answers": obj{qids[0]: "Ada", qids[1]: "Dev"}}
 		bases := map[string]obj{
 			"POST /forms": {"title": "T", "description": "D", "displayMode": "multi-step", "questions": []obj{
 				{"type": "select", "question": "Q", "required": true, "options": []string{"A", "B"}},
 				{"type": "text", "question": "R", "logic": obj{"showIf": obj{"questionId": 1, "operator": "equals", "value": "A"}}}}},
-			"PATCH /forms/{id}":                               {"title": "T", "description": "D", "webhookUrl": "https://example.com/h", "webhookEnabled": false},
-			"POST /forms/{id}/fields":                         {"type": "rating", "question": "Q", "required": false, "options": []string{"1"}},
-			"PATCH /forms/{id}/fields/{fieldId}":              {"question": "Q", "required": true, "options": []string{"Dev", "Ops", "QA"}},
-			"POST /forms/generate":                            {"prompt": "a contact form with name and email"},
-			"POST /forms/{id}/webhook/test":                   {"url": "https://example.com/h"},
-			"POST /forms/{id}/chat/{conversationId}/messages": {"message": "How many responses?"},
+			"PATCH /forms/{id}":                                {"title": "T", "description": "D", "webhookUrl": "https://example.com/h", "webhookEnabled": false},
+			"POST /forms/{id}/fields":                          {"type": "rating", "question": "Q", "required": false, "options": []string{"1"}},
+			"PATCH /forms/{id}/fields/{fieldId}":               {"question": "Q", "required": true, "options": []string{"Dev", "Ops", "QA"}},
+			"POST /forms/generate":                             {"prompt": "a contact form with name and email"},
+			"POST /forms/{id}/webhook/test":                    {"url": "https://example.com/h"},
+			"POST /forms/{id}/chat/{conversationId}/messages":  {"message": "How many responses?"},
+			"POST /f/{shareUrl}/submissions":                   answers,
+			"POST /f/{shareUrl}/evaluate":                      answers,
+			"PATCH /f/{shareUrl}/sessions/{sessionId}":         answers,
+			"POST /f/{shareUrl}/sessions/{sessionId}/complete": answers,
 		}
+		respondent := respondentOperations(doc)
 		var names []string
 		ops := operations(doc)
 		for name := range ops {
@@ -80,9 +88,15 @@ func TestNoInputGets500(t *testing.T) {
 			method, tmpl, _ := strings.Cut(name, " ")
 			t.Run(name, func(t *testing.T) {
 				env := env.For(t)
+				prefix := apiPrefix
+				if respondent[name] != nil {
+					prefix = ""
+				}
 				send := func(what, p string, body any) {
 					t.Helper()
-					if r := env.Do(method, apiPrefix+p, key, body); r.Status >= 500 {
+					req := env.NewRequest(method, prefix+p, key, body)
+					req.Header.Set("X-Resume-Token", session["resumeToken"].(string))
+					if r := env.Send(req); r.Status >= 500 {
 						t.Errorf("%s: %s %s → %d %s", what, method, clip(p), r.Status, clip(string(r.Body)))
 					}
 				}

@@ -202,7 +202,7 @@ func publicLogic(l *form.ConditionalLogic) *form.ConditionalLogic {
 // answers count as unanswered; the score itself is not revealed.
 func (h *Handler) evaluate(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	var body answersBody
-	err := httpx.DecodeJSON(w, r, &body)
+	err := decodeAnswers(w, r, &body, false)
 	if err == nil {
 		err = boundAnswers(f, body.Answers)
 	}

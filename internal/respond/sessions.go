@@ -58,6 +58,7 @@ func (h *Handler) getSession(w http.ResponseWriter, r *http.Request, f *form.For
 		httpx.WriteError(w, r, err)
 		return
 	}
+	w.Header().Set("Cache-Control", "no-store") // a respondent's answers, for that browser only
 	answers := make(map[string]any, len(sub.Answers))
 	for id, v := range sub.Answers {
 		answers[strconv.FormatInt(id, 10)] = v

@@ -163,6 +163,9 @@ func TestSessionsNeedTheirResumeToken(t *testing.T) {
 		}
 		expect(t, resumed(env, "GET", path, rt, nil), 200, `"answers":{}`)
 		expect(t, resumed(env, "PATCH", path, rt, save), 200)
+		if r := resumed(env, "GET", path, rt, nil); r.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("saved answers are cacheable: Cache-Control %q", r.Header.Get("Cache-Control"))
+		}
 		expect(t, resumed(env, "GET", path, rt, nil), 200, `"Ana"`)
 		expect(t, resumed(env, "POST", path+"/complete", rt, fmt.Sprintf(`{"answers":{"%d":"ana@example.com"}}`, q[1])), 200)
 

@@ -48,11 +48,23 @@ func (h *Handler) submitJSON(w http.ResponseWriter, r *http.Request, f *form.For
 func (h *Handler) readAnswers(w http.ResponseWriter, r *http.Request, f *form.Form, lim *limiter, optional bool) (map[string]json.RawMessage, error) {
 	var body answersBody
 	if !optional || r.ContentLength != 0 {
-		if err := httpx.DecodeJSON(w, r, &body); err != nil {
+		if err := decodeAnswers(w, r, &body, optional); err != nil {
 			return nil, err
 		}
 	}
 	return body.Answers, lim.allow(h.clientKey(r, f.ID))
+}
+
+// decodeAnswers reads a body of answers; unless optional, it must have them (an
+// object, not null).
+func decodeAnswers(w http.ResponseWriter, r *http.Request, body *answersBody, optional bool) error {
+	if err := httpx.DecodeJSON(w, r, body); err != nil {
+		return err
+	}
+	if body.Answers == nil && !optional {
+		return form.FieldInvalid("answers", "is required (an object of answers by question id)")
+	}
+	return nil
 }
 
 // completion is the body answering a completed submission.
