@@ -59,6 +59,7 @@ func TestNoInputGets500(t *testing.T) {
 		params := map[string]string{"id": id(f["id"]), "fieldId": qids[1], "submissionId": submission, "conversationId": conversation,
 			"shareUrl": f["shareUrl"].(string), "sessionId": session["id"].(string), "fileId": "no-such-file"}
 		answers := obj{"answers": obj{qids[0]: "Ada", qids[1]: "Dev"}}
+		resume := map[string]string{"X-Resume-Token": session["resumeToken"].(string)}
 		bases := map[string]obj{
 			"POST /forms": {"title": "T", "description": "D", "displayMode": "multi-step", "questions": []obj{
 				{"type": "select", "question": "Q", "required": true, "options": []string{"A", "B"}},
@@ -94,9 +95,7 @@ func TestNoInputGets500(t *testing.T) {
 				}
 				send := func(what, p string, body any) {
 					t.Helper()
-					req := env.NewRequest(method, prefix+p, key, body)
-					req.Header.Set("X-Resume-Token", session["resumeToken"].(string))
-					if r := env.Send(req); r.Status >= 500 {
+					if r := sendWith(env, method, prefix+p, key, body, resume); r.Status >= 500 {
 						t.Errorf("%s: %s %s → %d %s", what, method, clip(p), r.Status, clip(string(r.Body)))
 					}
 				}

@@ -169,11 +169,7 @@ func TestStoreFailureAcknowledgesNothing(t *testing.T) {
 				if c.send != nil {
 					r = c.send(env)
 				} else {
-					req := env.NewRequest(c.method, c.path, key, c.body)
-					for k, v := range c.header {
-						req.Header.Set(k, v)
-					}
-					r = env.Send(req)
+					r = sendWith(env, c.method, c.path, key, c.body, c.header)
 				}
 				restore()
 				if r.Status != http.StatusInternalServerError {
@@ -195,14 +191,19 @@ func TestStoreFailureAcknowledgesNothing(t *testing.T) {
 func probe(env *servertest.Env, key string, header map[string]string, paths []string) string {
 	var b strings.Builder
 	for _, p := range paths {
-		req := env.NewRequest("GET", p, key, nil)
-		for k, v := range header {
-			req.Header.Set(k, v)
-		}
-		r := env.Send(req)
+		r := sendWith(env, "GET", p, key, nil, header)
 		fmt.Fprintf(&b, "%s %d %s\n", p, r.Status, r.Body)
 	}
 	return b.String()
+}
+
+// sendWith sends a request with extra headers.
+func sendWith(env *servertest.Env, method, path, key string, body any, header map[string]string) *servertest.Response {
+	req := env.NewRequest(method, path, key, body)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	return env.Send(req)
 }
 
 // postJSON POSTs body and returns the decoded 201 answer.
