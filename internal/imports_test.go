@@ -21,7 +21,7 @@ var allowed = map[string][]string{
 	"form":              {},
 	"logic":             {"form"},
 	"quota":             {"form"},
-	"auth":              {},
+	"auth":              {"form", "quota"},
 	"blob":              {},
 	"httpx":             {"form"},
 	"config":            {},

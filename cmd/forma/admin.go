@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -68,26 +69,19 @@ func keyCreate(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.IntVar(&limit, "daily-limit", 0, "daily request limit: 100, 500, 1000, 5000 or 10000 (default: the plan's)")
 		fs.Int64Var(&formID, "form", 0, "limit the key to this form id")
 	}
+	var settings auth.KeySettings
 	check := func() error {
-		if limit != 0 && !quota.ValidKeyLimit(limit) {
-			return fmt.Errorf("--daily-limit must be one of 100, 500, 1000, 5000, 10000 (got %d)", limit)
+		settings = auth.KeySettings{Name: name}
+		if limit != 0 {
+			settings.DailyLimit = &limit
 		}
-		// A key's name is shown on one line of `key list`: SingleLine text.
-		return form.CheckField("--name", name, form.SingleLine)
+		if formID != 0 {
+			settings.FormID = &formID
+		}
+		return flagError(settings.Check(), map[string]string{"name": "--name", "dailyLimit": "--daily-limit"})
 	}
 	return withAccount(ctx, "key create", args, stderr, define, check, func(st *store.Store, acct *store.Account) error {
-		var limitPtr *int
-		if limit != 0 {
-			limitPtr = &limit
-		}
-		var formPtr *int64
-		if formID != 0 {
-			if ok, err := st.FormExists(ctx, acct.ID, formID); err != nil || !ok {
-				return fmt.Errorf("--form %d: the account has no such form", formID)
-			}
-			formPtr = &formID
-		}
-		key, err := createKey(ctx, st, acct.ID, name, limitPtr, formPtr)
+		key, err := createKey(ctx, st, acct.ID, settings)
 		if err != nil {
 			return err
 		}
@@ -118,13 +112,24 @@ func withAccount(ctx context.Context, name string, args []string, stderr io.Writ
 	return fn(st, acct)
 }
 
+// flagError names the flag of a validation error about one field (flags maps
+// fields to flags); other errors are returned as they are.
+func flagError(err error, flags map[string]string) error {
+	var fe *form.Error
+	if !errors.As(err, &fe) || len(fe.Fields) != 1 || flags[fe.Fields[0].Field] == "" {
+		return err
+	}
+	return fmt.Errorf("%s %s", flags[fe.Fields[0].Field], fe.Fields[0].Message)
+}
+
 // createKey makes a new key for an account, stores its hash and returns the key.
-func createKey(ctx context.Context, st *store.Store, accountID int64, name string, limit *int, formID *int64) (string, error) {
+func createKey(ctx context.Context, st *store.Store, accountID int64, settings auth.KeySettings) (string, error) {
 	key, hash, prefix, err := auth.NewKey()
 	if err != nil {
 		return "", err
 	}
-	rec := &store.APIKey{AccountID: accountID, Hash: hash, Prefix: prefix, Name: name, DailyLimit: limit, FormID: formID}
+	rec := &store.APIKey{AccountID: accountID, Hash: hash, Prefix: prefix, Name: settings.Name,
+		DailyLimit: settings.DailyLimit, FormID: settings.FormID}
 	if err := st.CreateKey(ctx, rec); err != nil {
 		return "", err
 	}
@@ -133,14 +138,14 @@ func createKey(ctx context.Context, st *store.Store, accountID int64, name strin
 
 func keyList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return withAccount(ctx, "key list", args, stderr, nil, nil, func(st *store.Store, acct *store.Account) error {
-		keys, err := st.ListKeys(ctx, acct.ID)
+		keys, err := st.ListKeys(ctx, acct.ID, quota.Day(st.Now()))
 		if err != nil {
 			return err
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		for _, k := range keys {
 			fmt.Fprintf(tw, "%d\t%s\t%s…\t%s\t%s\t%s\t%s\n", k.ID, orDash(k.Name), k.Prefix, limitText(k.DailyLimit),
-				formText(k.FormID), k.CreatedAt.Format("2006-01-02T15:04:05Z"), revokedText(k))
+				formText(k.FormID), k.CreatedAt.Format("2006-01-02T15:04:05Z"), revokedText(k.APIKey))
 		}
 		return tw.Flush()
 	})

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 
+	"forma/internal/auth"
 	"forma/internal/config"
 	"forma/internal/server"
 	"forma/internal/store"
@@ -61,7 +62,7 @@ func bootstrapOwner(ctx context.Context, st *store.Store, publicURL string, stdo
 	if err != nil {
 		return err
 	}
-	key, err := createKey(ctx, st, acct.ID, "first key", nil, nil)
+	key, err := createKey(ctx, st, acct.ID, auth.KeySettings{Name: "first key"})
 	if err != nil {
 		return err
 	}

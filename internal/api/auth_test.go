@@ -22,7 +22,7 @@ func TestUnauthorizedKeysAllLookTheSame(t *testing.T) {
 		env := servertest.New(t, d)
 		acct := env.Account("free")
 		revoked := env.Key(acct, nil, nil)
-		keys, _ := env.Store.ListKeys(context.Background(), acct.ID)
+		keys, _ := env.Store.ListKeys(context.Background(), acct.ID, 0)
 		if err := env.Store.RevokeKey(context.Background(), acct.ID, keys[0].ID); err != nil {
 			t.Fatal(err)
 		}

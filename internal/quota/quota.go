@@ -4,6 +4,7 @@ package quota
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -95,6 +96,18 @@ func ValidKeyLimit(n int) bool {
 		}
 	}
 	return false
+}
+
+// KeyLimits are the daily limits a key may be given, smallest first.
+func KeyLimits() []int { return slices.Clone(keyLimits) }
+
+// KeyLimitsText lists the daily limits a key may be given, for messages.
+func KeyLimitsText() string {
+	parts := make([]string, len(keyLimits))
+	for i, l := range keyLimits {
+		parts[i] = strconv.Itoa(l)
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
 // EffectiveLimit is the smaller of the key's own limit (when it has one) and the plan's.

@@ -27,6 +27,14 @@ type APIKey struct {
 	FormID     *int64
 	CreatedAt  time.Time
 	RevokedAt  *time.Time
+	// LastUsedAt is when the key's last counted request was made; nil if never.
+	LastUsedAt *time.Time
+}
+
+// KeyStatus is a key as its owner's list shows it: with its requests of one day.
+type KeyStatus struct {
+	APIKey
+	RequestsToday int
 }
 
 // CreateAccount adds an account; a taken email is a Conflict.
@@ -70,31 +78,40 @@ func scanAccount(row *sql.Row) (*Account, error) {
 	return &a, nil
 }
 
-// CreateKey stores a new key record and sets its id and creation time.
+// CreateKey stores a new key record and sets its id and creation time. A key
+// scoped to a form the account does not own is refused (NotFound), in the same
+// statement, so the scope cannot name another account's form.
 func (s *Store) CreateKey(ctx context.Context, k *APIKey) error {
 	k.CreatedAt = s.Now()
 	err := s.write.QueryRowContext(ctx,
 		`INSERT INTO api_keys (account_id, hash, prefix, name, daily_limit, form_id, created_at)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+		 SELECT $1, $2, $3, $4, $5, $6, $7
+		 WHERE CAST($6 AS BIGINT) IS NULL OR EXISTS (SELECT 1 FROM forms WHERE id = $6 AND account_id = $1)
+		 RETURNING id`,
 		k.AccountID, k.Hash, k.Prefix, k.Name, k.DailyLimit, k.FormID, ms(k.CreatedAt)).Scan(&k.ID)
+	if err == sql.ErrNoRows {
+		return form.Errorf(form.NotFound, "Form not found")
+	}
 	return translate(err, "Key")
 }
 
-const keyColumns = `k.id, k.account_id, k.hash, k.prefix, k.name, k.daily_limit, k.form_id, k.created_at, k.revoked_at`
+const keyColumns = `k.id, k.account_id, k.hash, k.prefix, k.name, k.daily_limit, k.form_id, k.created_at, k.revoked_at, k.last_used_at`
 
-// ListKeys returns an account's keys, oldest first, revoked ones included.
-func (s *Store) ListKeys(ctx context.Context, accountID int64) ([]APIKey, error) {
+// ListKeys returns an account's keys, oldest first, revoked ones included, each
+// with its count of requests on the UTC day day (quota.Day).
+func (s *Store) ListKeys(ctx context.Context, accountID, day int64) ([]KeyStatus, error) {
 	rows, err := s.read.QueryContext(ctx,
-		`SELECT `+keyColumns+` FROM api_keys k WHERE k.account_id = $1 ORDER BY k.id`, accountID)
+		`SELECT `+keyColumns+`, COALESCE(c.n, 0) FROM api_keys k
+		 LEFT JOIN request_counts c ON c.key_id = k.id AND c.utc_day = $2
+		 WHERE k.account_id = $1 ORDER BY k.id`, accountID, day)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var keys []APIKey
+	keys := []KeyStatus{}
 	for rows.Next() {
-		var k APIKey
-		var a Account
-		if err := scanKey(rows, &k, &a, false); err != nil {
+		var k KeyStatus
+		if err := scanKey(rows, &k.APIKey, &k.RequestsToday); err != nil {
 			return nil, err
 		}
 		keys = append(keys, k)
@@ -110,9 +127,11 @@ func (s *Store) KeyByHash(ctx context.Context, hash string) (*APIKey, *Account, 
 		 WHERE k.hash = $1 AND k.revoked_at IS NULL`, hash)
 	var k APIKey
 	var a Account
-	if err := scanKey(row, &k, &a, true); err != nil {
+	var accountCreated int64
+	if err := scanKey(row, &k, &a.ID, &a.Email, &a.Tier, &accountCreated); err != nil {
 		return nil, nil, translate(err, "Key")
 	}
+	a.CreatedAt = fromMS(accountCreated)
 	return &k, &a, nil
 }
 
@@ -129,13 +148,11 @@ func (s *Store) RevokeKey(ctx context.Context, accountID, keyID int64) error {
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanKey(row scanner, k *APIKey, a *Account, withAccount bool) error {
-	var limit, formID, revoked sql.NullInt64
-	var created, accountCreated int64
-	dest := []any{&k.ID, &k.AccountID, &k.Hash, &k.Prefix, &k.Name, &limit, &formID, &created, &revoked}
-	if withAccount {
-		dest = append(dest, &a.ID, &a.Email, &a.Tier, &accountCreated)
-	}
+// scanKey scans keyColumns into k, then the row's further columns into more.
+func scanKey(row scanner, k *APIKey, more ...any) error {
+	var limit, formID, revoked, lastUsed sql.NullInt64
+	var created int64
+	dest := append([]any{&k.ID, &k.AccountID, &k.Hash, &k.Prefix, &k.Name, &limit, &formID, &created, &revoked, &lastUsed}, more...)
 	if err := row.Scan(dest...); err != nil {
 		return err
 	}
@@ -146,24 +163,31 @@ func scanKey(row scanner, k *APIKey, a *Account, withAccount bool) error {
 	if formID.Valid {
 		k.FormID = &formID.Int64
 	}
-	k.CreatedAt, k.RevokedAt = fromMS(created), nullMS(revoked)
-	a.CreatedAt = fromMS(accountCreated)
+	k.CreatedAt, k.RevokedAt, k.LastUsedAt = fromMS(created), nullMS(revoked), nullMS(lastUsed)
 	return nil
 }
 
 // CountRequest adds one request to a key's count for the UTC day and returns the new
-// count. When the count has already reached limit it adds nothing and returns
-// ok=false: the request is refused and does not count. The single conditional upsert
-// is exact under concurrency, also across processes sharing the database.
+// count, and records the time as the key's last use. When the count has already
+// reached limit it adds nothing and returns ok=false: the request is refused and
+// does not count. The single conditional upsert is exact under concurrency, also
+// across processes sharing the database.
 func (s *Store) CountRequest(ctx context.Context, keyID int64, day int64, limit int) (count int, ok bool, err error) {
 	if limit < 1 {
 		return 0, false, nil
 	}
-	err = s.write.QueryRowContext(ctx,
-		`INSERT INTO request_counts (key_id, utc_day, n) VALUES ($1, $2, 1)
-		 ON CONFLICT (key_id, utc_day) DO UPDATE SET n = request_counts.n + 1
-		 WHERE request_counts.n < $3
-		 RETURNING n`, keyID, day, limit).Scan(&count)
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx,
+			`INSERT INTO request_counts (key_id, utc_day, n) VALUES ($1, $2, 1)
+			 ON CONFLICT (key_id, utc_day) DO UPDATE SET n = request_counts.n + 1
+			 WHERE request_counts.n < $3
+			 RETURNING n`, keyID, day, limit).Scan(&count)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = $1 WHERE id = $2`, ms(s.Now()), keyID)
+		return err
+	})
 	if err == sql.ErrNoRows {
 		return limit, false, nil
 	}

@@ -74,7 +74,7 @@ func TestDuplicateKeyHashIsConflict(t *testing.T) {
 		_, owner, err := st.KeyByHash(ctx, k.Hash)
 		must(t, err)
 		sameAccount(t, owner, acct)
-		keys, err := st.ListKeys(ctx, other.ID)
+		keys, err := st.ListKeys(ctx, other.ID, 0)
 		must(t, err)
 		if len(keys) != 0 {
 			t.Fatalf("the refused key was stored: %s", jsonString(keys))
@@ -97,23 +97,23 @@ func TestListKeys(t *testing.T) {
 		must(t, st.RevokeKey(ctx, ada.ID, k2.ID))
 		k2.RevokedAt = ptr(c.Last())
 
-		keys, err := st.ListKeys(ctx, ada.ID)
+		keys, err := st.ListKeys(ctx, ada.ID, 0)
 		must(t, err)
 		if len(keys) != 3 {
 			t.Fatalf("ListKeys returned %d keys, want 3 (revoked ones included): %s", len(keys), jsonString(keys))
 		}
 		for i, want := range []*store.APIKey{k1, k2, k3} { // oldest first
-			sameKey(t, &keys[i], want)
+			sameKey(t, &keys[i].APIKey, want)
 		}
 
-		keys, err = st.ListKeys(ctx, bob.ID)
+		keys, err = st.ListKeys(ctx, bob.ID, 0)
 		must(t, err)
 		if len(keys) != 1 {
 			t.Fatalf("bob has %d keys, want 1: %s", len(keys), jsonString(keys))
 		}
-		sameKey(t, &keys[0], bobKey)
+		sameKey(t, &keys[0].APIKey, bobKey)
 
-		keys, err = st.ListKeys(ctx, carol.ID)
+		keys, err = st.ListKeys(ctx, carol.ID, 0)
 		must(t, err)
 		if len(keys) != 0 {
 			t.Fatalf("an account without keys lists %s", jsonString(keys))
@@ -138,7 +138,7 @@ func TestRevokeKey(t *testing.T) {
 		wantCode(t, st.RevokeKey(ctx, ada.ID, k.ID+1000), form.NotFound)
 
 		// The second revoke did not move the revocation time.
-		keys, err := st.ListKeys(ctx, ada.ID)
+		keys, err := st.ListKeys(ctx, ada.ID, 0)
 		must(t, err)
 		if keys[0].ID != k.ID || keys[0].RevokedAt == nil || !keys[0].RevokedAt.Equal(revokedAt) {
 			t.Fatalf("revoked key lists as %s, want revoked at %v", jsonString(keys[0]), revokedAt)
@@ -257,4 +257,43 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestKeyUsageAndScope: the key list shows each key's requests of the day asked
+// and its last use; a key cannot be scoped to another account's form.
+func TestKeyUsageAndScope(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		st, c := open(t, d)
+		ada := newAccount(t, st, "ada@example.com")
+		bob := newAccount(t, st, "bob@example.com")
+		bobsForm := newForm(t, st, bob, "Bob's")
+		_, used := newKey(t, st, ada, "used", nil, nil)
+		newKey(t, st, ada, "idle", nil, nil)
+		for range 3 {
+			_, ok, err := st.CountRequest(ctx, used.ID, 20000, 100)
+			must(t, err)
+			if !ok {
+				t.Fatal("a request under the limit was refused")
+			}
+		}
+		lastUse := c.Last()
+		_, _, err := st.CountRequest(ctx, used.ID, 20001, 100) // the next day
+		must(t, err)
+		keys, err := st.ListKeys(ctx, ada.ID, 20000)
+		must(t, err)
+		if keys[0].RequestsToday != 3 || keys[1].RequestsToday != 0 {
+			t.Errorf("requests on day 20000: %d and %d, want 3 and 0", keys[0].RequestsToday, keys[1].RequestsToday)
+		}
+		if keys[0].LastUsedAt == nil || !keys[0].LastUsedAt.After(lastUse) || keys[1].LastUsedAt != nil {
+			t.Errorf("last used: %v and %v, want after %v and never", keys[0].LastUsedAt, keys[1].LastUsedAt, lastUse)
+		}
+
+		foreign := &store.APIKey{AccountID: ada.ID, Hash: auth.Hash("x"), Prefix: "forma_sk_live_xxxx", Name: "scoped", FormID: &bobsForm.ID}
+		wantCode(t, st.CreateKey(ctx, foreign), form.NotFound)
+		keys, err = st.ListKeys(ctx, ada.ID, 20000)
+		must(t, err)
+		if len(keys) != 2 {
+			t.Errorf("a key scoped to another account's form was stored: %s", jsonString(keys))
+		}
+	})
 }
