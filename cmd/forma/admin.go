@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"forma/internal/auth"
 	"forma/internal/form"
@@ -144,8 +145,8 @@ func keyList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		for _, k := range keys {
-			fmt.Fprintf(tw, "%d\t%s\t%s…\t%s\t%s\t%s\t%s\n", k.ID, orDash(k.Name), k.Prefix, limitText(k.DailyLimit),
-				formText(k.FormID), k.CreatedAt.Format("2006-01-02T15:04:05Z"), revokedText(k.APIKey))
+			fmt.Fprintf(tw, "%d\t%s\t%s…\t%s\t%s\t%s\ttoday=%d\t%s\t%s\n", k.ID, orDash(k.Name), k.Prefix, limitText(k.DailyLimit),
+				formText(k.FormID), k.CreatedAt.Format("2006-01-02T15:04:05Z"), k.RequestsToday, lastUsedText(k.LastUsedAt), revokedText(k.APIKey))
 		}
 		return tw.Flush()
 	})
@@ -163,6 +164,13 @@ func keyRevoke(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "revoked key %d\n", id)
 		return nil
 	})
+}
+
+func lastUsedText(t *time.Time) string {
+	if t == nil {
+		return "never used"
+	}
+	return "used " + t.Format("2006-01-02T15:04:05Z")
 }
 
 func orDash(s string) string {

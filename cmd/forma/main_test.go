@@ -54,7 +54,8 @@ func TestAccountAndKeyCommands(t *testing.T) {
 	list := mustCLI(t, "key", "list", data, "--email", "ops@example.com")
 	lines := strings.Split(strings.TrimSpace(list), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "1 ") || !strings.Contains(lines[0], "ci") ||
-		!strings.Contains(lines[0], "limit=500") || !strings.Contains(lines[0], key[:18]) || !strings.Contains(lines[0], "active") {
+		!strings.Contains(lines[0], "limit=500") || !strings.Contains(lines[0], key[:18]) || !strings.Contains(lines[0], "active") ||
+		!strings.Contains(lines[0], "today=0") || !strings.Contains(lines[0], "never used") {
 		t.Fatalf("key list:\n%s", list)
 	}
 	if strings.Contains(list, strings.TrimSpace(key)) {
