@@ -102,6 +102,7 @@ func conformRespondentLimits(t *testing.T, s *suite) {
 		call(200, "PATCH", "", "", lname).named("save").before(limitedSession(&l1, lf, "")),
 		call(200, "PATCH", "", "", lname).named("save again").before(limitedSession(&l1, lf, "")),
 		call(429, "PATCH", "", "", lname).named("a third save").before(limitedSession(&l1, lf, "")),
+		call(429, "POST", lf+"/evaluate", "", lname).named("an evaluation past the save limit"),
 		call(201, "POST", lf+"/submissions", "", lname),
 		call(201, "POST", lf+"/submissions", "", lname),
 		call(201, "POST", lf+"/submissions", "", lname),

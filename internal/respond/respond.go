@@ -199,10 +199,14 @@ func publicLogic(l *form.ConditionalLogic) *form.ConditionalLogic {
 // evaluate serves POST /f/{token}/evaluate with {"answers": {...}}: the ids of
 // the questions the logic shows, in form order, for pages whose conditions
 // compare the score (which the public definition cannot compute). Invalid
-// answers count as unanswered; the score itself is not revealed.
+// answers count as unanswered; the score itself is not revealed. Each call counts
+// against the client's save budget.
 func (h *Handler) evaluate(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	var body answersBody
 	err := decodeAnswers(w, r, &body, false)
+	if err == nil {
+		err = h.saves.allow(h.clientKey(r, f.ID)) // one per answer change, like a save
+	}
 	if err == nil {
 		err = boundAnswers(f, body.Answers)
 	}
