@@ -21,11 +21,18 @@ import (
 	"forma/internal/store"
 )
 
-// cli runs the command in-process and returns stdout, stderr and the error.
+// cli runs the command in-process, with nothing on stdin, and returns stdout,
+// stderr and the error.
 func cli(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
+	return cliIn(t, "", args...)
+}
+
+// cliIn runs the command in-process with stdin as its input.
+func cliIn(t *testing.T, stdin string, args ...string) (string, string, error) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), args, &out, &errOut)
+	err := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
 	return out.String(), errOut.String(), err
 }
 
