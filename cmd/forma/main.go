@@ -20,6 +20,7 @@ Usage:
   forma migrate [--data DIR] [--database URL]
   forma account create --email E [--tier free|builder|scale]
   forma account set-tier --email E --tier T
+  forma account set-password --email E    (the password from stdin, or a prompt)
   forma key create --email E [--name N] [--daily-limit 100|500|1000|5000|10000] [--form ID]
   forma key list --email E
   forma key revoke --email E --id ID
@@ -30,7 +31,7 @@ Every subcommand takes --data and --database (env FORMA_DATA_DIR, FORMA_DATABASE
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "forma:", err)
 		}
@@ -39,7 +40,8 @@ func main() {
 }
 
 // run dispatches a command line; it is main without the process around it.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// stdin is read only by account set-password.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return errors.New("a subcommand is required")
@@ -51,7 +53,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "migrate":
 		return migrate(ctx, rest, stdout, stderr)
 	case "account":
-		return sub(ctx, "account", rest, stdout, stderr, map[string]command{"create": accountCreate, "set-tier": accountSetTier})
+		return sub(ctx, "account", rest, stdout, stderr, map[string]command{
+			"create": accountCreate, "set-tier": accountSetTier,
+			"set-password": func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+				return accountSetPassword(ctx, args, stdin, stdout, stderr)
+			}})
 	case "key":
 		return sub(ctx, "key", rest, stdout, stderr, map[string]command{"create": keyCreate, "list": keyList, "revoke": keyRevoke})
 	case "help", "-h", "--help":

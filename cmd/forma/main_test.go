@@ -17,15 +17,23 @@ import (
 	"testing"
 	"time"
 
+	"forma/internal/auth"
 	"forma/internal/server/servertest"
 	"forma/internal/store"
 )
 
-// cli runs the command in-process and returns stdout, stderr and the error.
+// cli runs the command in-process, with nothing on stdin, and returns stdout,
+// stderr and the error.
 func cli(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
+	return cliIn(t, "", args...)
+}
+
+// cliIn runs the command in-process with stdin as its input.
+func cliIn(t *testing.T, stdin string, args ...string) (string, string, error) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), args, &out, &errOut)
+	err := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
 	return out.String(), errOut.String(), err
 }
 
@@ -238,6 +246,13 @@ func TestFirstStartPrintsOneKey(t *testing.T) {
 	if key == "" || !strings.Contains(out.String(), fmt.Sprintf(`curl -s http://localhost:8080/api/v1/forms -H "X-API-Key: %s"`, key)) {
 		t.Fatalf("first start printed:\n%s", out.String())
 	}
+	link := regexp.MustCompile(`http://localhost:8080/setup/([0-9A-Za-z]{43})\n`).FindStringSubmatch(out.String())
+	if link == nil {
+		t.Fatalf("first start printed no setup link:\n%s", out.String())
+	}
+	if acct, err := st.SetupTokenAccount(context.Background(), auth.Hash(link[1])); err != nil || acct.Email != ownerEmail {
+		t.Errorf("the setup link names %+v, %v", acct, err)
+	}
 	out.Reset()
 	if err := bootstrapOwner(context.Background(), st, "http://localhost:8080", &out); err != nil || out.Len() != 0 {
 		t.Fatalf("second start printed %q (err %v)", out.String(), err)
@@ -346,4 +361,50 @@ func hookedFormVia(t *testing.T, base, key, hook string) (string, int64) {
 	call("POST", fmt.Sprintf("/forms/%d/publish", id), "")
 	q := f["questions"].([]any)[0].(map[string]any)
 	return f["shareUrl"].(string), int64(q["id"].(float64))
+}
+
+// TestAccountSetPassword sets a password from stdin (never a flag), refuses a
+// short one, and signs the account's dashboard sessions out.
+func TestAccountSetPassword(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		db := []string{"--data=" + t.TempDir()}
+		if u := servertest.DatabaseURL(t, d); u != "" {
+			db = append(db, "--database", u)
+		}
+		with := func(args ...string) []string { return append(args, db...) }
+		mustCLI(t, with("account", "create", "--email", "pw@example.com")...)
+		if _, _, err := cliIn(t, "short\n", with("account", "set-password", "--email", "pw@example.com")...); err == nil ||
+			!strings.Contains(err.Error(), "at least 10") {
+			t.Errorf("short password: %v", err)
+		}
+		if _, _, err := cliIn(t, "long enough password\n", with("account", "set-password", "--email", "nobody@example.com")...); err == nil {
+			t.Error("set-password for an unknown account succeeded")
+		}
+		if _, _, err := cliIn(t, "", with("account", "set-password", "--email", "pw@example.com", "--password", "x")...); err == nil {
+			t.Error("set-password took a --password flag")
+		}
+		out, errOut, err := cliIn(t, "long enough password\r\n", with("account", "set-password", "--email", "pw@example.com")...)
+		if err != nil || !strings.Contains(out, "password set for pw@example.com") {
+			t.Fatalf("set-password: %v %q %s", err, out, errOut)
+		}
+		st, err := store.Open(context.Background(), databaseArg(db), db[0][len("--data="):])
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		_, hash, err := st.AccountPassword(context.Background(), "pw@example.com")
+		if err != nil || !auth.CheckPassword(hash, "long enough password") {
+			t.Errorf("stored hash %q does not match: %v", hash, err)
+		}
+	})
+}
+
+// databaseArg is the --database value of a test's arguments ("" for SQLite).
+func databaseArg(args []string) string {
+	for i, a := range args {
+		if a == "--database" && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
 }

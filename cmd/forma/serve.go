@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"time"
 
 	"forma/internal/auth"
 	"forma/internal/config"
@@ -52,7 +53,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // bootstrapOwner creates the owner account and its first key when the database has
-// no account yet, and prints the key once with a ready-to-paste curl line.
+// no account yet, and prints the key once with a ready-to-paste curl line, and a
+// one-time link where the owner sets the dashboard password.
 func bootstrapOwner(ctx context.Context, st *store.Store, publicURL string, stdout io.Writer) error {
 	n, err := st.CountAccounts(ctx)
 	if err != nil || n > 0 {
@@ -66,6 +68,13 @@ func bootstrapOwner(ctx context.Context, st *store.Store, publicURL string, stdo
 	if err != nil {
 		return err
 	}
+	token, hash, err := auth.NewToken()
+	if err != nil {
+		return err
+	}
+	if err := st.CreateSetupToken(ctx, acct.ID, hash, st.Now().Add(setupLinkLifetime)); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, `
 First start: created the account %s and its API key. It is shown only this once:
 
@@ -75,9 +84,16 @@ Try it:
 
     curl -s %s/api/v1/forms -H "X-API-Key: %s"
 
-`, ownerEmail, key, publicURL, key)
+Set the account's dashboard password here (the link works once, for 24 hours):
+
+    %s/setup/%s
+
+`, ownerEmail, key, publicURL, key, publicURL, token)
 	return nil
 }
+
+// setupLinkLifetime is how long the first start's setup link works.
+const setupLinkLifetime = 24 * time.Hour
 
 func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	st, err := openStore(ctx, "migrate", args, stderr, nil, nil)

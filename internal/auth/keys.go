@@ -1,6 +1,8 @@
-// Package auth creates API keys and recognises them. Keys are shown once and stored
-// only as a SHA-256 hash: a key carries 190 bits of randomness, so a fast hash is
-// enough to make a stolen database useless for calling the API.
+// Package auth creates API keys and recognises them, hashes and checks dashboard
+// passwords (argon2id), and makes the random tokens of dashboard sessions and
+// setup links. Keys and tokens are shown once and stored only as a SHA-256 hash:
+// they carry 190 bits of randomness or more, so a fast hash is enough to make a
+// stolen database useless; passwords, chosen by people, get the slow argon2id.
 package auth
 
 import (

@@ -37,6 +37,8 @@ type Config struct {
 	MinFillSeconds int
 	// TrustProxy takes client addresses from X-Forwarded-For.
 	TrustProxy bool
+	// Signup lets anyone create an account on the free plan at /signup.
+	Signup bool
 	// AIProvider is builtin (offline, the default) or openai (any OpenAI-compatible
 	// endpoint, with AIBaseURL, AIAPIKey and AIModel).
 	AIProvider string
@@ -98,6 +100,8 @@ func settings() []setting {
 			usage: "concurrent webhook deliveries; 0 = deliver none from this process", set: integer(func(c *Config) *int { return &c.WebhookWorkers })},
 		{flag: "trust-proxy", env: "FORMA_TRUST_PROXY", def: "false", isBool: true,
 			usage: "take client addresses from X-Forwarded-For; only behind a proxy that sets it", set: boolean(func(c *Config) *bool { return &c.TrustProxy })},
+		{flag: "signup", env: "FORMA_SIGNUP", def: "false", isBool: true,
+			usage: "let anyone create an account (free plan) at /signup", set: boolean(func(c *Config) *bool { return &c.Signup })},
 		{flag: "ai-provider", env: "FORMA_AI_PROVIDER", def: "builtin",
 			usage: "AI provider: builtin (offline) or openai (any OpenAI-compatible API)", set: text(func(c *Config) *string { return &c.AIProvider })},
 		{flag: "ai-base-url", env: "FORMA_AI_BASE_URL", def: "",

@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"net"
 	"net/http"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -118,4 +120,21 @@ func newRequestID() string {
 	b := make([]byte, 12)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// ClientAddress is the address of the client that sent r: the connection's, or,
+// when trustProxy (the server is behind a proxy that sets it), the last hop of
+// X-Forwarded-For: the one the proxy added, which the client cannot forge.
+func ClientAddress(r *http.Request, trustProxy bool) string {
+	ip, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		ip = r.RemoteAddr
+	}
+	if trustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			hops := strings.Split(xff, ",")
+			ip = strings.TrimSpace(hops[len(hops)-1])
+		}
+	}
+	return ip
 }

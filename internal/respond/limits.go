@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"forma/internal/form"
+	"forma/internal/httpx"
 )
 
 // limiter counts one kind of request (submissions, session starts, session saves)
@@ -72,20 +72,10 @@ func (l *limiter) sweep(now time.Time) {
 	}
 }
 
-// clientKey identifies the submitting client for one form: its address, taken from
-// the connection, or from the last X-Forwarded-For hop when a proxy is trusted.
+// clientKey identifies the submitting client for one form: its address
+// (httpx.ClientAddress) and the form.
 func (h *Handler) clientKey(r *http.Request, formID int64) string {
-	ip, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		ip = r.RemoteAddr
-	}
-	if h.cfg.TrustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			hops := strings.Split(xff, ",")
-			ip = strings.TrimSpace(hops[len(hops)-1])
-		}
-	}
-	return ip + "|" + strconv.FormatInt(formID, 10)
+	return httpx.ClientAddress(r, h.cfg.TrustProxy) + "|" + strconv.FormatInt(formID, 10)
 }
 
 // maxFillAge is how long a shown HTML form may wait before it is submitted; an

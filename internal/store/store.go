@@ -97,7 +97,9 @@ func (s *Store) openSQLite(dataDir string) error {
 	}
 	// synchronous(FULL): a committed submission survives power loss; WAL keeps the
 	// cost to one fsync per commit.
-	dsn := "file:" + filepath.Join(dataDir, "forma.db") +
+	// The path is escaped for SQLite's URI syntax: a '#' or '?' in a folder name
+	// would otherwise end the file name (a fragment, a query) and open another file.
+	dsn := "file:" + uriPath.Replace(filepath.Join(dataDir, "forma.db")) +
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)"
 	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
 	if err != nil {
@@ -117,6 +119,9 @@ func (s *Store) openSQLite(dataDir string) error {
 	}
 	return nil
 }
+
+// uriPath escapes the characters that have a meaning in a SQLite URI's path.
+var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
 // Dialect reports which database the store uses.
 func (s *Store) Dialect() Dialect { return s.dialect }

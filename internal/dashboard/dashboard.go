@@ -1,0 +1,98 @@
+// Package dashboard serves the signed-in side of Forma in the browser: sign-in,
+// the one-time setup link, optional sign-up, the overview and the account's
+// settings. Pages are server-rendered html/template with embedded assets and no
+// script; all sign-in state is in the database (store), so any node serves any
+// request.
+//
+// Cross-site request forgery: every POST passes http.CrossOriginProtection
+// before anything else, which refuses a request whose Sec-Fetch-Site is not
+// same-origin (every current browser sends it) or, from older browsers, whose
+// Origin is not this server's. The session cookie is also SameSite=Lax, so a
+// cross-site POST does not carry it at all. Together they cover what a token
+// would (including sign-in forgery, since /signin is a POST behind the same
+// check), and no state changes on GET, so the pages carry no CSRF tokens. A
+// request with neither header is let through: no browser sends such a request
+// while also ignoring SameSite.
+package dashboard
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"forma/internal/httpx"
+	"forma/internal/store"
+)
+
+// Config tunes the dashboard.
+type Config struct {
+	// PublicURL is the server's public base URL: its origin is trusted for posts,
+	// and the session cookie is Secure when it is https.
+	PublicURL string
+	// TrustProxy takes the client address (for the sign-in throttle) from
+	// X-Forwarded-For.
+	TrustProxy bool
+	// Signup serves /signup, where anyone may create an account on the free plan.
+	Signup bool
+}
+
+// Handler serves the dashboard's routes.
+type Handler struct {
+	store      *store.Store
+	cfg        Config
+	sameOrigin *http.CrossOriginProtection
+}
+
+// New returns the dashboard over st.
+func New(st *store.Store, cfg Config) *Handler {
+	c := http.NewCrossOriginProtection()
+	if u, err := url.Parse(cfg.PublicURL); err == nil && u.Host != "" {
+		// Cannot fail: the origin is built from a parsed URL's scheme and host.
+		_ = c.AddTrustedOrigin(u.Scheme + "://" + u.Host)
+	}
+	c.SetDenyHandler(http.HandlerFunc(renderCrossSite))
+	return &Handler{store: st, cfg: cfg, sameOrigin: c}
+}
+
+// Routes registers the dashboard's routes on mux. A page that needs a signed-in
+// account is registered with h.page; other posts go through h.post.
+func (h *Handler) Routes(mux *http.ServeMux) {
+	handle(mux, "GET /{$}", h.page(h.overview))
+	handle(mux, "GET /settings", h.page(h.settings))
+	handle(mux, "POST /settings/password", h.page(h.changePassword))
+	handle(mux, "POST /signout", h.page(h.signOut))
+	handle(mux, "POST /signout/everywhere", h.page(h.signOutEverywhere))
+	handle(mux, "GET /signin", h.signinPage)
+	handle(mux, "POST /signin", h.post(h.signIn))
+	handle(mux, "GET /setup/{token}", h.setupPage)
+	handle(mux, "POST /setup/{token}", h.post(h.setup))
+	handle(mux, "GET /signup", h.signupPage)
+	handle(mux, "POST /signup", h.post(h.signUp))
+	handle(mux, "GET /assets/dashboard/{name}", serveAsset)
+}
+
+// handle registers fn at pattern and names the pattern in the request log.
+func handle(mux *http.ServeMux, pattern string, fn http.HandlerFunc) {
+	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		httpx.SetRoute(r.Context(), pattern)
+		fn(w, r)
+	})
+}
+
+// post refuses cross-origin requests (see the package comment) before fn runs.
+func (h *Handler) post(fn http.HandlerFunc) http.HandlerFunc {
+	return h.sameOrigin.Handler(fn).ServeHTTP
+}
+
+// localPath returns next when it is a path on this server ("/settings?x=1"), or
+// "/": a sign-in must never send the browser to another site.
+func localPath(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n\t") {
+		return "/"
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" {
+		return "/"
+	}
+	return next
+}
