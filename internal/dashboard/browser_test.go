@@ -60,6 +60,9 @@ func TestBrowserSignInAndOut(t *testing.T) {
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
 	defer cancelAlloc()
 	for _, width := range []int64{1280, 390} {
+		key := env.Key(acct, nil, nil)
+		apiForm(t, env, key, "Team offsite RSVP", false)
+		apiForm(t, env, key, "Customer feedback — autumn 2026 survey of every café we run", true)
 		b := &chrome{t: t, dir: dir, width: width}
 		tab, cancelTab := chromedp.NewContext(alloc)
 		b.tab = tab
@@ -75,6 +78,8 @@ func TestBrowserSignInAndOut(t *testing.T) {
 		b.shot("overview")
 		b.do(chromedp.Navigate(env.URL+"/settings"), chromedp.WaitVisible(chromedp.ID("current")))
 		b.shot("settings")
+		b.do(chromedp.Navigate(env.URL+"/forms"), chromedp.WaitVisible(chromedp.CSS(".form-list")))
+		b.shot("forms")
 		b.do(chromedp.Click(chromedp.CSS(".who button")), chromedp.WaitVisible(chromedp.CSS(".banner.ok")))
 		if got := b.text(chromedp.Text(chromedp.CSS(".banner.ok"))); got != "You have signed out." {
 			t.Errorf("after sign-out the page says %q", got)

@@ -58,6 +58,7 @@ func New(st *store.Store, cfg Config) *Handler {
 // account is registered with h.page; other posts go through h.post.
 func (h *Handler) Routes(mux *http.ServeMux) {
 	handle(mux, "GET /{$}", h.page(h.overview))
+	handle(mux, "GET /forms", h.page(h.forms))
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))
 	handle(mux, "POST /signout", h.page(h.signOut))

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"forma/internal/form"
 )
@@ -82,6 +83,36 @@ func (s *Store) ListForms(ctx context.Context, accountID int64, onlyFormID *int6
 		page.Forms = append(page.Forms, *f)
 	}
 	return page, rows.Err()
+}
+
+// FormActivity is what a form's owner sees of its responses at a glance.
+type FormActivity struct {
+	Responses    int
+	LastResponse *time.Time
+}
+
+// FormsActivity returns, for each of an account's forms that has completed
+// submissions, their count and the time of the latest; forms without any are absent.
+func (s *Store) FormsActivity(ctx context.Context, accountID int64) (map[int64]FormActivity, error) {
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT s.form_id, COUNT(*), MAX(s.completed_at) FROM sessions s JOIN forms f ON f.id = s.form_id
+		 WHERE f.account_id = $1 AND s.completed_at IS NOT NULL GROUP BY s.form_id`, accountID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	activity := map[int64]FormActivity{}
+	for rows.Next() {
+		var id, last int64
+		var a FormActivity
+		if err := rows.Scan(&id, &a.Responses, &last); err != nil {
+			return nil, err
+		}
+		t := fromMS(last)
+		a.LastResponse = &t
+		activity[id] = a
+	}
+	return activity, rows.Err()
 }
 
 // GetForm returns one of an account's forms with its questions in order; NotFound

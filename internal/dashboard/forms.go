@@ -1,0 +1,90 @@
+package dashboard
+
+import (
+	"net/http"
+	"time"
+
+	"forma/internal/form"
+	"forma/internal/store"
+)
+
+// formsPerPage is how many forms the forms page lists at a time.
+const formsPerPage = 50
+
+// formRow is one form as the forms page lists it.
+type formRow struct {
+	Title        string
+	Published    bool
+	URL          string // the public page, while published
+	Responses    int
+	LastResponse string // "" when there is none
+	Created      string
+}
+
+// formsData is the data of the forms page.
+type formsData struct {
+	Rows       []formRow
+	Total      int
+	Page       int
+	Prev, Next int // 0: no such page
+}
+
+// forms serves GET /forms: the account's forms, newest first, with their state and
+// responses at a glance.
+func (h *Handler) forms(w http.ResponseWriter, r *http.Request, s *Session) {
+	n, ok := pageNumber(r)
+	if !ok {
+		renderNotice(w, r, http.StatusBadRequest, "Page not found", notice{
+			Lines: []string{"The page number must be a whole number from 1 on."}, Link: "/forms", LinkText: "Your forms"})
+		return
+	}
+	page, err := h.store.ListForms(r.Context(), s.Account.ID, nil, formsPerPage, (n-1)*formsPerPage)
+	var activity map[int64]store.FormActivity
+	if err == nil {
+		activity, err = h.store.FormsActivity(r.Context(), s.Account.ID)
+	}
+	if err != nil {
+		serverError(w, r, "list the account's forms", err)
+		return
+	}
+	data := formsData{Total: page.Total, Page: n}
+	for _, f := range page.Forms {
+		data.Rows = append(data.Rows, h.formRow(f, activity[f.ID]))
+	}
+	if n > 1 {
+		data.Prev = n - 1
+	}
+	if n*formsPerPage < page.Total {
+		data.Next = n + 1
+	}
+	render(w, r, http.StatusOK, "forms", "Forms", s, data)
+}
+
+// formRow is f as the forms page shows it.
+func (h *Handler) formRow(f form.Form, a store.FormActivity) formRow {
+	row := formRow{Title: f.Title, Published: f.IsPublished(), Responses: a.Responses, Created: day(f.CreatedAt)}
+	if row.Published {
+		row.URL = h.cfg.PublicURL + "/f/" + f.ShareToken
+	}
+	if a.LastResponse != nil {
+		row.LastResponse = a.LastResponse.UTC().Format("2 Jan 2006, 15:04 UTC")
+	}
+	return row
+}
+
+// day writes a date as the pages show dates.
+func day(t time.Time) string { return t.UTC().Format("2 Jan 2006") }
+
+// pageNumber reads the page query parameter: 1 when absent, false when it is not
+// a plain number from 1 on.
+func pageNumber(r *http.Request) (int, bool) {
+	v := r.URL.Query().Get("page")
+	if v == "" {
+		return 1, true
+	}
+	n, ok := form.ParseID(v)
+	if !ok || n > 1_000_000 {
+		return 0, false
+	}
+	return int(n), true
+}
