@@ -165,8 +165,8 @@ func keySettings(v keyValues) (auth.KeySettings, error) {
 		settings.DailyLimit = &n
 	}
 	if v.FormID != "" {
-		id, err := strconv.ParseInt(v.FormID, 10, 64)
-		if err != nil {
+		id, ok := form.ParseID(v.FormID)
+		if !ok {
 			return settings, errNoSuchForm
 		}
 		settings.FormID = &id
@@ -228,8 +228,8 @@ func (h *Handler) confirmRevoke(w http.ResponseWriter, r *http.Request, s *Sessi
 // liveKey finds the key of the path among the account's keys; NotFound unless
 // it is one of them and not revoked.
 func (h *Handler) liveKey(r *http.Request, accountID int64) (*store.APIKey, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
+	id, ok := form.ParseID(r.PathValue("id"))
+	if !ok {
 		return nil, form.Errorf(form.NotFound, "Key not found")
 	}
 	list, err := h.store.ListKeys(r.Context(), accountID, quota.Day(h.store.Now()))
@@ -246,8 +246,8 @@ func (h *Handler) liveKey(r *http.Request, accountID int64) (*store.APIKey, erro
 
 // revokeKey revokes one of the account's keys and goes back to the list.
 func (h *Handler) revokeKey(w http.ResponseWriter, r *http.Request, s *Session) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
+	id, ok := form.ParseID(r.PathValue("id"))
+	if !ok {
 		renderNotFound(w, r)
 		return
 	}

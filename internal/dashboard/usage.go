@@ -2,8 +2,8 @@ package dashboard
 
 import (
 	"net/http"
-	"strconv"
 
+	"forma/internal/form"
 	"forma/internal/quota"
 	"forma/internal/store"
 )
@@ -52,13 +52,17 @@ func (h *Handler) usage(w http.ResponseWriter, r *http.Request, s *Session) {
 	render(w, r, http.StatusOK, "usage", "Usage", s, d)
 }
 
-// pageNumber reads the page query parameter: absent is 1.
+// maxHistoryPage bounds the page number, so that its offset cannot overflow.
+const maxHistoryPage = 1 << 20
+
+// pageNumber reads the page query parameter, written as an id is (form.ParseID):
+// absent is 1.
 func pageNumber(v string) (int, bool) {
 	if v == "" {
 		return 1, true
 	}
-	n, err := strconv.Atoi(v)
-	return n, err == nil && n >= 1 && n <= 1_000_000
+	n, ok := form.ParseID(v)
+	return int(n), ok && n <= maxHistoryPage
 }
 
 // usageData gathers the usage page's figures.
