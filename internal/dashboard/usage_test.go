@@ -147,7 +147,7 @@ func TestUsageHistoryPages(t *testing.T) {
 		if p := b.get("/usage?page=3"); p.Status != http.StatusOK || !strings.Contains(p.Body, "no charges on this page") {
 			t.Errorf("page 3: %d\n%s", p.Status, p.Body)
 		}
-		for _, bad := range []string{"0", "-1", "x", "01", "1.5", strconv.Itoa(1<<21), "99999999999999999999"} {
+		for _, bad := range []string{"0", "-1", "x", "01", "1.5", strconv.Itoa(1 << 21), "99999999999999999999"} {
 			if p := b.get("/usage?page=" + url.QueryEscape(bad)); p.Status != http.StatusBadRequest || !strings.Contains(p.Body, "whole number") {
 				t.Errorf("page=%s: %d", bad, p.Status)
 			}
