@@ -109,9 +109,9 @@ func keyRows(list []store.KeyStatus, forms []form.Form, plan quota.Plan) []keyRo
 	return rows
 }
 
-// when formats a time for the pages, in UTC.
+// when formats a time for the pages, in UTC (which the pages say).
 func when(t time.Time) string {
-	return t.UTC().Format("2 Jan 2006, 15:04 UTC")
+	return t.UTC().Format("2 Jan 2006 15:04")
 }
 
 // day formats a date for the pages, in UTC.

@@ -28,7 +28,7 @@ func fact(t *testing.T, body, dt string) string {
 // prefix is given.
 func requestsToday(t *testing.T, body, prefix string) string {
 	t.Helper()
-	m := regexp.MustCompile(regexp.QuoteMeta(prefix) + `…</code></td><td>[^<]*</td><td class="num">(\d+)</td>`).FindStringSubmatch(body)
+	m := regexp.MustCompile(regexp.QuoteMeta(prefix) + `…</code></span></td><td data-label="Daily limit">[^<]*</td><td class="num" data-label="Requests today">(\d+)</td>`).FindStringSubmatch(body)
 	if m == nil {
 		t.Fatalf("no requests today for %s\n%s", prefix, body)
 	}
@@ -132,7 +132,7 @@ func TestUsageHistoryPages(t *testing.T) {
 			if c.p.Status != http.StatusOK || !strings.Contains(c.p.Body, c.link) || !strings.Contains(c.p.Body, c.page) {
 				t.Errorf("%s: %d\n%s", c.page, c.p.Status, c.p.Body)
 			}
-			rows := regexp.MustCompile(`<tr><td><code>forms\.generate</code></td><td class="num">1</td><td class="wrap">([^<]*)</td>`).FindAllStringSubmatch(c.p.Body, -1)
+			rows := regexp.MustCompile(`<tr><td data-label="Operation"><code>forms\.generate</code></td><td class="num" data-label="Credits">1</td><td class="wrap" data-label="Form">([^<]*)</td>`).FindAllStringSubmatch(c.p.Body, -1)
 			got := make([]string, len(rows))
 			for i, r := range rows {
 				got[i] = r[1]
