@@ -19,8 +19,8 @@ import (
 // operation's result (see store.Charge).
 func (a *API) charge(r *http.Request, endpoint string, f *form.Form) *store.Charge {
 	p := caller(r)
-	start, _ := quota.Cycle(p.account.CreatedAt, a.store.Now())
-	c := &store.Charge{AccountID: p.account.ID, Endpoint: endpoint, Credits: a.cfg.Costs[endpoint], CycleStart: start, Plan: p.plan}
+	c := &store.Charge{AccountID: p.account.ID, Endpoint: endpoint, Credits: a.cfg.Costs[endpoint],
+		CycleStart: p.balance.CycleStart, Plan: p.plan}
 	if f != nil {
 		c.FormID, c.FormName = &f.ID, f.Title
 	}

@@ -48,7 +48,7 @@ func (a *API) authenticate(w http.ResponseWriter, r *http.Request) (*http.Reques
 		httpx.WriteError(w, r, err)
 		return r, false
 	}
-	if p.balance, err = a.balance(ctx, p.account, p.plan); err != nil {
+	if p.balance, err = a.store.Balance(ctx, p.account, p.plan); err != nil {
 		httpx.WriteError(w, r, err)
 		return r, false
 	}
@@ -80,13 +80,6 @@ func (a *API) lookupKey(ctx context.Context, key string) (*principal, error) {
 		return nil, fmt.Errorf("account %d: %w", acct.ID, err)
 	}
 	return &principal{key: k, account: acct, plan: plan, limit: quota.EffectiveLimit(plan, k.DailyLimit)}, nil
-}
-
-// balance is the account's credit position in its current billing cycle.
-func (a *API) balance(ctx context.Context, acct *store.Account, plan quota.Plan) (quota.Balance, error) {
-	start, _ := quota.Cycle(acct.CreatedAt, a.store.Now())
-	used, err := a.store.CreditsUsed(ctx, acct.ID, start)
-	return quota.Balance{Allowance: plan.MonthlyAllowance, Used: used}, err
 }
 
 func setLimitHeaders(h http.Header, p *principal, remaining int, reset time.Time) {

@@ -1,28 +1,24 @@
 package api
 
 import (
-	"math"
 	"net/http"
 
 	"forma/internal/form"
 	"forma/internal/httpx"
-	"forma/internal/quota"
 )
 
 // getUsage serves GET /usage: the plan, credits and the key's daily limit.
 func (a *API) getUsage(w http.ResponseWriter, r *http.Request) {
 	c := caller(r)
-	now := a.store.Now()
-	start, end := quota.Cycle(c.account.CreatedAt, now)
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{
 		"tier":                    c.plan.Tier,
 		"creditsRemaining":        c.balance.Remaining(),
 		"creditsMonthlyAllowance": c.balance.Allowance,
 		"overageCreditsUsed":      c.balance.Overage(),
 		"rateLimitDaily":          c.limit,
-		"billingCycleStart":       form.Timestamp(start),
-		"billingCycleEnd":         form.Timestamp(end),
-		"daysRemaining":           int(math.Ceil(end.Sub(now).Hours() / 24)),
+		"billingCycleStart":       form.Timestamp(c.balance.CycleStart),
+		"billingCycleEnd":         form.Timestamp(c.balance.CycleEnd),
+		"daysRemaining":           c.balance.DaysRemaining(a.store.Now()),
 	})
 }
 

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// The stylesheet is embedded and served under /assets/dashboard with its content
+// The stylesheet and the script are embedded and served under /assets/dashboard with its content
 // hash in the URL, so that it is cached for a year and a new version is fetched
 // at once. Nothing comes from a CDN and nothing is built.
 //
@@ -38,8 +38,11 @@ func loadAssets() map[string]*asset {
 			panic(err)
 		}
 		ctype := "application/octet-stream"
-		if strings.HasSuffix(e.Name(), ".css") {
+		switch {
+		case strings.HasSuffix(e.Name(), ".css"):
 			ctype = "text/css; charset=utf-8"
+		case strings.HasSuffix(e.Name(), ".js"):
+			ctype = "text/javascript; charset=utf-8"
 		}
 		sum := sha256.Sum256(body)
 		out[e.Name()] = &asset{body: body, ctype: ctype, hash: hex.EncodeToString(sum[:8])}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
 	"forma/internal/server/servertest"
@@ -80,6 +81,7 @@ func TestBrowserSignInAndOut(t *testing.T) {
 		b.shot("settings")
 		b.do(chromedp.Navigate(env.URL+"/forms"), chromedp.WaitVisible(chromedp.CSS(".form-list")))
 		b.shot("forms")
+		b.keysAndUsage(env)
 		b.do(chromedp.Click(chromedp.CSS(".who button")), chromedp.WaitVisible(chromedp.CSS(".banner.ok")))
 		if got := b.text(chromedp.Text(chromedp.CSS(".banner.ok"))); got != "You have signed out." {
 			t.Errorf("after sign-out the page says %q", got)
@@ -96,6 +98,41 @@ func TestBrowserSignInAndOut(t *testing.T) {
 		acct = env.Account("builder")
 	}
 	t.Logf("screenshots in %s", dir)
+}
+
+// keysAndUsage creates a key on /keys, copies it with the Copy button, spends
+// credits with it through the API, and shows the keys and usage pages.
+func (c *chrome) keysAndUsage(env *servertest.Env) {
+	c.t.Helper()
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(c.tab, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: env.URL}); err != nil {
+			c.t.Fatal(err)
+		}
+	}
+	c.do(chromedp.Navigate(env.URL+"/keys"), chromedp.WaitVisible(chromedp.ID("name")),
+		chromedp.SendKeys(chromedp.ID("name"), "Website <b>form</b>"), chromedp.Submit(chromedp.ID("name")),
+		chromedp.WaitVisible(chromedp.CSS("button[data-copy]")), chromedp.Click(chromedp.CSS("button[data-copy]")),
+		chromedp.WaitVisible(chromedp.CSS(".copy-status:not(:empty)")))
+	if got := c.text(chromedp.Text(chromedp.CSS(".copy-status"))); got != "Copied" {
+		c.t.Errorf("after Copy the page says %q", got)
+	}
+	key := c.text(chromedp.Value(chromedp.ID("new-key")))
+	copied := c.text(chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	if !strings.HasPrefix(key, "forma_sk_live_") || copied != key {
+		c.t.Errorf("the key %q, the clipboard %q", key, copied)
+	}
+	c.shot("key-created")
+	if r := env.Do("POST", "/api/v1/forms/generate", key, map[string]any{"prompt": "a short customer feedback survey"}); r.Status != 201 {
+		c.t.Fatalf("generate with the new key: %d", r.Status)
+	}
+	c.do(chromedp.Navigate(env.URL+"/keys"), chromedp.WaitVisible(chromedp.CSS("table.keys")))
+	if body := c.text(chromedp.Text(chromedp.CSS("main"))); strings.Contains(body, key) || !strings.Contains(body, "Website <b>form</b>") {
+		c.t.Errorf("the keys page after creation says %q", body)
+	}
+	c.shot("keys")
+	c.do(chromedp.Navigate(env.URL+"/usage"), chromedp.WaitVisible(chromedp.CSS(".usage-facts")))
+	c.shot("usage")
 }
 
 // chrome drives one tab at one width, failing the test on any error.

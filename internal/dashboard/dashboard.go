@@ -1,8 +1,8 @@
 // Package dashboard serves the signed-in side of Forma in the browser: sign-in,
 // the one-time setup link, optional sign-up, the overview and the account's
-// settings. Pages are server-rendered html/template with embedded assets and no
-// script; all sign-in state is in the database (store), so any node serves any
-// request.
+// settings, API keys and usage. Pages are server-rendered html/template with
+// embedded assets and one small script (the copy button); all sign-in state is
+// in the database (store), so any node serves any request.
 //
 // Cross-site request forgery: every POST passes http.CrossOriginProtection
 // before anything else, which refuses a request whose Sec-Fetch-Site is not
@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"forma/internal/httpx"
+	"forma/internal/quota"
 	"forma/internal/store"
 )
 
@@ -34,6 +35,9 @@ type Config struct {
 	TrustProxy bool
 	// Signup serves /signup, where anyone may create an account on the free plan.
 	Signup bool
+	// Plans are the configured plans (the API's, so that both report the same
+	// limits and allowances).
+	Plans quota.Plans
 }
 
 // Handler serves the dashboard's routes.
@@ -51,6 +55,9 @@ func New(st *store.Store, cfg Config) *Handler {
 		_ = c.AddTrustedOrigin(u.Scheme + "://" + u.Host)
 	}
 	c.SetDenyHandler(http.HandlerFunc(renderCrossSite))
+	if cfg.Plans == nil {
+		cfg.Plans = quota.DefaultPlans()
+	}
 	return &Handler{store: st, cfg: cfg, sameOrigin: c}
 }
 
@@ -59,6 +66,11 @@ func New(st *store.Store, cfg Config) *Handler {
 func (h *Handler) Routes(mux *http.ServeMux) {
 	handle(mux, "GET /{$}", h.page(h.overview))
 	handle(mux, "GET /forms", h.page(h.forms))
+	handle(mux, "GET /keys", h.page(h.keys))
+	handle(mux, "POST /keys", h.page(h.createKey))
+	handle(mux, "GET /keys/{id}/revoke", h.page(h.confirmRevoke))
+	handle(mux, "POST /keys/{id}/revoke", h.page(h.revokeKey))
+	handle(mux, "GET /usage", h.page(h.usage))
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))
 	handle(mux, "POST /signout", h.page(h.signOut))

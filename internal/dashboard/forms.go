@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"net/http"
-	"time"
 
 	"forma/internal/form"
 	"forma/internal/store"
@@ -32,7 +31,7 @@ type formsData struct {
 // forms serves GET /forms: the account's forms, newest first, with their state and
 // responses at a glance.
 func (h *Handler) forms(w http.ResponseWriter, r *http.Request, s *Session) {
-	n, ok := pageNumber(r)
+	n, ok := pageNumber(r.URL.Query().Get("page"))
 	if !ok {
 		renderNotice(w, r, http.StatusBadRequest, "Page not found", notice{
 			Lines: []string{"The page number must be a whole number from 1 on."}, Link: "/forms", LinkText: "Your forms"})
@@ -70,21 +69,4 @@ func (h *Handler) formRow(f form.Form, a store.FormActivity) formRow {
 		row.LastResponse = a.LastResponse.UTC().Format("2 Jan 2006, 15:04 UTC")
 	}
 	return row
-}
-
-// day writes a date as the pages show dates.
-func day(t time.Time) string { return t.UTC().Format("2 Jan 2006") }
-
-// pageNumber reads the page query parameter: 1 when absent, false when it is not
-// a plain number from 1 on.
-func pageNumber(r *http.Request) (int, bool) {
-	v := r.URL.Query().Get("page")
-	if v == "" {
-		return 1, true
-	}
-	n, ok := form.ParseID(v)
-	if !ok || n > 1_000_000 {
-		return 0, false
-	}
-	return int(n), true
 }

@@ -18,10 +18,11 @@ var templateFiles embed.FS
 
 var pageTemplates = template.Must(template.New("pages").ParseFS(templateFiles, "templates/*.html"))
 
-// pageCSP is the Content-Security-Policy of every dashboard page: no script at
-// all, styles only from this server's /assets, forms post only here, and no
+// pageCSP is the Content-Security-Policy of every dashboard page: scripts and
+// styles only from this server's /assets (no inline script, no event handler
+// attributes), forms post only here, and no
 // other site may frame a page (clickjacking a signed-in page).
-const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; " +
+const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; " +
 	"base-uri 'none'; frame-ancestors 'none'"
 
 // view is what the layout needs, and the page's own data.
@@ -33,6 +34,8 @@ type view struct {
 	// Nav names the navigation entry of the page, marked as the current one.
 	Nav string
 	CSS string
+	// JS is the dashboard's script, loaded on the signed-in pages.
+	JS string
 	// Data is the page's own data.
 	Data any
 }
@@ -41,7 +44,7 @@ type view struct {
 // signed-in session s (nil on signed-out pages). The page is rendered completely
 // before anything is sent, so that a template failure is a clean 500.
 func render(w http.ResponseWriter, r *http.Request, status int, name, title string, s *Session, data any) {
-	v := view{Title: title, Nav: name, CSS: assetURL("dashboard.css"), Data: data}
+	v := view{Title: title, Nav: name, CSS: assetURL("dashboard.css"), JS: assetURL("dashboard.js"), Data: data}
 	if s != nil {
 		v.Account = s.Account
 	}

@@ -4,6 +4,7 @@ package quota
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -203,6 +204,14 @@ func parseAssignments(spec string) (map[string]int, error) {
 type Balance struct {
 	Allowance int
 	Used      int
+	// CycleStart and CycleEnd bound the billing cycle the balance is of (Cycle).
+	CycleStart, CycleEnd time.Time
+}
+
+// DaysRemaining is how many days, a started day counting as one, are left of the
+// cycle at now.
+func (b Balance) DaysRemaining(now time.Time) int {
+	return int(math.Ceil(b.CycleEnd.Sub(now).Hours() / 24))
 }
 
 // Remaining is what is left of the allowance (never negative).

@@ -64,6 +64,15 @@ type UsageEntry struct {
 	CreatedAt time.Time
 }
 
+// Balance is the credit position of acct on plan in its billing cycle of now
+// (quota.Cycle): the plan's monthly allowance and the credits charged since the
+// cycle started. The API and the dashboard both report this one computation.
+func (s *Store) Balance(ctx context.Context, acct *Account, plan quota.Plan) (quota.Balance, error) {
+	start, end := quota.Cycle(acct.CreatedAt, s.Now())
+	used, err := s.CreditsUsed(ctx, acct.ID, start)
+	return quota.Balance{Allowance: plan.MonthlyAllowance, Used: used, CycleStart: start, CycleEnd: end}, err
+}
+
 // CreditsUsed sums the credits an account was charged from since (inclusive) on.
 func (s *Store) CreditsUsed(ctx context.Context, accountID int64, since time.Time) (int, error) {
 	return creditsUsed(ctx, s.read, accountID, since)
