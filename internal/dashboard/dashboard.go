@@ -59,6 +59,7 @@ func New(st *store.Store, cfg Config) *Handler {
 func (h *Handler) Routes(mux *http.ServeMux) {
 	handle(mux, "GET /{$}", h.page(h.overview))
 	handle(mux, "GET /forms", h.page(h.forms))
+	h.builderRoutes(mux)
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))
 	handle(mux, "POST /signout", h.page(h.signOut))
