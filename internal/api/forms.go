@@ -9,9 +9,6 @@ import (
 	"forma/internal/webhook"
 )
 
-// shareTokenLen gives share tokens about 95 bits of randomness.
-const shareTokenLen = 16
-
 // createForm serves POST /forms.
 func (a *API) createForm(w http.ResponseWriter, r *http.Request) {
 	if err := requireUnscoped(r, "create forms"); err != nil {
@@ -40,7 +37,7 @@ func (a *API) createForm(w http.ResponseWriter, r *http.Request) {
 
 // prepareNewForm gives f its owner and a share token.
 func (a *API) prepareNewForm(r *http.Request, f *form.Form) error {
-	token, err := auth.RandomString(shareTokenLen)
+	token, err := auth.NewShareToken()
 	if err != nil {
 		return err
 	}
@@ -165,12 +162,7 @@ func (a *API) setPublished(w http.ResponseWriter, r *http.Request, published boo
 	}
 	now := a.store.Now()
 	return a.store.UpdateForm(r.Context(), caller(r).account.ID, id, func(f *form.Form) error {
-		switch {
-		case published && f.PublishedAt == nil:
-			f.PublishedAt = &now
-		case !published:
-			f.PublishedAt = nil
-		}
+		f.SetPublished(published, now)
 		return nil
 	})
 }

@@ -7,15 +7,6 @@ import (
 	"forma/internal/httpx"
 )
 
-// knownIDs returns the ids of qs, which logic may reference.
-func knownIDs(qs []form.Question) map[int64]bool {
-	known := make(map[int64]bool, len(qs))
-	for _, q := range qs {
-		known[q.ID] = true
-	}
-	return known
-}
-
 // addQuestion serves POST /forms/{id}/fields: the question goes last.
 func (a *API) addQuestion(w http.ResponseWriter, r *http.Request) {
 	id, err := a.formID(r)
@@ -29,12 +20,7 @@ func (a *API) addQuestion(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q, err := a.store.AddQuestion(r.Context(), caller(r).account.ID, id, func(existing []form.Question) (form.Question, error) {
-		var p form.Problems
-		q := in.Build(knownIDs(existing), "", &p)
-		if err := p.Err(); err != nil {
-			return q, err
-		}
-		return q, form.CheckFormLogic(&q, existing)
+		return form.NewQuestion(in, existing)
 	})
 	if err != nil {
 		httpx.WriteError(w, r, err)
@@ -56,19 +42,9 @@ func (a *API) updateQuestion(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	var moveTo *int
-	if patch.Order.Set && !patch.Order.Null {
-		moveTo = &patch.Order.Value
-	}
-	q, err := a.store.UpdateQuestion(r.Context(), caller(r).account.ID, formID, questionID, moveTo,
+	q, err := a.store.UpdateQuestion(r.Context(), caller(r).account.ID, formID, questionID, patch.MoveTo(),
 		func(q *form.Question, others []form.Question) error {
-			// A question's own logic may read its own answer ("if this is X, skip to …").
-			known := knownIDs(others)
-			known[q.ID] = true
-			if err := patch.Apply(q, known); err != nil {
-				return err
-			}
-			return form.CheckFormLogic(q, others)
+			return form.ApplyQuestionPatch(patch, q, others)
 		})
 	if err != nil {
 		httpx.WriteError(w, r, err)

@@ -35,7 +35,7 @@ type webhookView struct {
 }
 
 func (a *API) shareURL(f *form.Form) string {
-	return a.cfg.PublicURL + "/f/" + f.ShareToken
+	return f.ShareURL(a.cfg.PublicURL)
 }
 
 // viewForm renders f; withQuestions adds its questions.

@@ -13,3 +13,10 @@ func NewToken() (token, hash string, err error) {
 	}
 	return token, Hash(token), nil
 }
+
+// shareTokenLen gives share tokens about 95 bits of randomness.
+const shareTokenLen = 16
+
+// NewShareToken returns a fresh token for a form's public address (/f/<token>):
+// random, URL-safe and unguessable.
+func NewShareToken() (string, error) { return RandomString(shareTokenLen) }

@@ -170,3 +170,77 @@ func (c *chrome) shot(name string) {
 		c.t.Fatal(err)
 	}
 }
+
+// TestBrowserBuilder builds a small form through the builder in headless
+// Chromium, at 1280 and 390 px: a new form, five questions of different types,
+// a move, a showIf rule, publication. It writes screenshots of the new-form
+// page and the editor to screenshotDir.
+func TestBrowserBuilder(t *testing.T) {
+	exe := chromium()
+	if exe == "" || testing.Short() {
+		t.Skip("browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM), or -short")
+	}
+	env := servertest.New(t, store.SQLite)
+	dir := screenshotDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox,
+		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+	defer cancelAlloc()
+	for _, width := range []int64{1280, 390} {
+		email := "builder" + strconv.FormatInt(width, 10) + "@example.com"
+		withPassword(t, env, email, password)
+		b := &chrome{t: t, dir: dir, width: width}
+		tab, cancelTab := chromedp.NewContext(alloc)
+		b.tab = tab
+		b.do(chromedp.EmulateViewport(width, 860), chromedp.Navigate(env.URL+"/forms"), chromedp.WaitVisible(chromedp.ID("email")),
+			chromedp.SendKeys(chromedp.ID("email"), email), chromedp.SendKeys(chromedp.ID("password"), password),
+			chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.CSS(".empty")),
+			chromedp.Click(chromedp.CSS(`.page-head a[href="/forms/new"]`)), chromedp.WaitVisible(chromedp.ID("title")),
+			chromedp.SendKeys(chromedp.ID("title"), "Team offsite RSVP"))
+		b.shot("builder-new")
+		b.do(chromedp.Submit(chromedp.ID("title")), chromedp.WaitVisible(chromedp.ID("add")))
+		b.buildQuestions()
+		b.shot("builder-editor")
+		b.do(chromedp.Click(chromedp.CSS(".who button")), chromedp.WaitVisible(chromedp.ID("email")))
+		cancelTab()
+	}
+	t.Logf("screenshots in %s", dir)
+}
+
+// buildQuestions adds five questions through the add form, moves one, sets a
+// rule on the fourth and publishes the form.
+func (c *chrome) buildQuestions() {
+	c.t.Helper()
+	adds := []struct{ typ, text, options string }{
+		{"text", "Your name", ""}, {"email", "Email", ""}, {"select", "Meal", "Fish\nMeat\nVegan"},
+		{"file_upload", "Dietary certificate", ""}, {"yes_no", "Staying overnight?", ""},
+	}
+	for i, a := range adds {
+		steps := []chromedp.Action[chromedp.Void]{chromedp.SetValue(chromedp.ID("new-type"), a.typ),
+			chromedp.SendKeys(chromedp.ID("new-question"), a.text)}
+		if a.options != "" {
+			steps = append(steps, chromedp.SendKeys(chromedp.ID("new-options"), a.options))
+		}
+		if i == 0 {
+			steps = append(steps, chromedp.Click(chromedp.CSS(`#add input[name="required"]`)))
+		}
+		steps = append(steps, chromedp.Click(chromedp.CSS(`#add button[type="submit"]`)),
+			chromedp.WaitVisible(chromedp.CSS(".questions > li:nth-child("+strconv.Itoa(i+1)+") .banner.ok")))
+		c.do(steps...)
+	}
+	// Show the certificate only for vegans, then move "Staying overnight?" up.
+	c.do(chromedp.SetValue(chromedp.CSS(".questions > li:nth-child(4) select[name=value]"), "Vegan"),
+		chromedp.Click(chromedp.CSS(".questions > li:nth-child(4) button[value=save]")),
+		chromedp.WaitVisible(chromedp.CSS(".questions > li:nth-child(4) .banner.ok")),
+		chromedp.Click(chromedp.CSS(".questions > li:nth-child(5) .question-tools button")),
+		chromedp.WaitVisible(chromedp.Search(`//ol[@class="questions"]/li[4]//p[text()="Moved."]`)))
+	if got := c.text(chromedp.Text(chromedp.CSS(".questions > li:nth-child(5) .logic .hint"))); got != "Shown only if “3. Meal” is “Vegan”." {
+		c.t.Errorf("the rule reads %q", got)
+	}
+	c.do(chromedp.Click(chromedp.CSS(".editor-actions button")), chromedp.WaitVisible(chromedp.ID("share-link")))
+}

@@ -71,6 +71,7 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 	handle(mux, "GET /keys/{id}/revoke", h.page(h.confirmRevoke))
 	handle(mux, "POST /keys/{id}/revoke", h.page(h.revokeKey))
 	handle(mux, "GET /usage", h.page(h.usage))
+	h.builderRoutes(mux)
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))
 	handle(mux, "POST /signout", h.page(h.signOut))

@@ -12,6 +12,7 @@ const formsPerPage = 50
 
 // formRow is one form as the forms page lists it.
 type formRow struct {
+	ID           int64
 	Title        string
 	Published    bool
 	URL          string // the public page, while published
@@ -61,9 +62,9 @@ func (h *Handler) forms(w http.ResponseWriter, r *http.Request, s *Session) {
 
 // formRow is f as the forms page shows it.
 func (h *Handler) formRow(f form.Form, a store.FormActivity) formRow {
-	row := formRow{Title: f.Title, Published: f.IsPublished(), Responses: a.Responses, Created: day(f.CreatedAt)}
+	row := formRow{ID: f.ID, Title: f.Title, Published: f.IsPublished(), Responses: a.Responses, Created: day(f.CreatedAt)}
 	if row.Published {
-		row.URL = h.cfg.PublicURL + "/f/" + f.ShareToken
+		row.URL = f.ShareURL(h.cfg.PublicURL)
 	}
 	if a.LastResponse != nil {
 		row.LastResponse = a.LastResponse.UTC().Format("2 Jan 2006, 15:04 UTC")

@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -143,8 +142,8 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, s *Session) 
 	if err == nil {
 		key, err = h.newKey(r, s.Account.ID, settings)
 	}
-	if problems := fieldProblems(err); problems != nil {
-		h.showKeys(w, r, http.StatusBadRequest, s, keysData{Errors: problems, Values: v})
+	if form.ErrorCode(err) == form.Invalid {
+		h.showKeys(w, r, http.StatusBadRequest, s, keysData{Errors: problemsOf(err), Values: v})
 		return
 	}
 	if err != nil {
@@ -191,23 +190,6 @@ func (h *Handler) newKey(r *http.Request, accountID int64, settings auth.KeySett
 		return "", errNoSuchForm
 	}
 	return key, err
-}
-
-// fieldLabels name the creation form's fields in its error sentences.
-var fieldLabels = map[string]string{"name": "The name", "dailyLimit": "The daily limit", "formId": "The form"}
-
-// fieldProblems returns the sentences of a validation error by field, or nil
-// when err is not one.
-func fieldProblems(err error) map[string]string {
-	var fe *form.Error
-	if !errors.As(err, &fe) || fe.Code != form.Invalid || len(fe.Fields) == 0 {
-		return nil
-	}
-	out := map[string]string{}
-	for _, f := range fe.Fields {
-		out[f.Field] = fieldLabels[f.Field] + " " + f.Message + "."
-	}
-	return out
 }
 
 // revokeData is the data of the revocation's confirmation page.
