@@ -36,7 +36,7 @@ var allowed = map[string][]string{
 	"ai/builtin":        {"ai", "ai/analyze", "ai/chat", "ai/generate", "ai/query", "form"},
 	"ai/openai":         {"ai", "ai/analyze", "ai/query", "form"},
 	"ai/aitest":         {"ai/query", "form"},
-	"render":            {"blob", "form", "httpx", "store"},
+	"render":            {"ai/query", "blob", "form", "httpx", "store"},
 	"webhook":           {"form", "render", "store"},
 	"respond":           {"blob", "form", "httpx", "logic", "store"},
 	"dashboard":         {"auth", "form", "httpx", "store"},

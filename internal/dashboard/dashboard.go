@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"forma/internal/httpx"
+	rendered "forma/internal/render"
 	"forma/internal/store"
 )
 
@@ -34,6 +35,8 @@ type Config struct {
 	TrustProxy bool
 	// Signup serves /signup, where anyone may create an account on the free plan.
 	Signup bool
+	// Submissions renders, exports and deletes responses, as the API does.
+	Submissions *rendered.Submissions
 }
 
 // Handler serves the dashboard's routes.
@@ -59,6 +62,13 @@ func New(st *store.Store, cfg Config) *Handler {
 func (h *Handler) Routes(mux *http.ServeMux) {
 	handle(mux, "GET /{$}", h.page(h.overview))
 	handle(mux, "GET /forms", h.page(h.forms))
+	handle(mux, "GET /forms/{id}/responses", h.page(h.responses))
+	handle(mux, "GET /forms/{id}/responses/export.csv", h.page(h.exportResponses))
+	handle(mux, "GET /forms/{id}/responses/export.json", h.page(h.exportResponses))
+	handle(mux, "GET /forms/{id}/responses/{submissionId}", h.page(h.response))
+	handle(mux, "GET /forms/{id}/responses/{submissionId}/delete", h.page(h.confirmDelete))
+	handle(mux, "POST /forms/{id}/responses/{submissionId}/delete", h.page(h.deleteResponse))
+	handle(mux, "GET /forms/{id}/summary", h.page(h.summary))
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))
 	handle(mux, "POST /signout", h.page(h.signOut))

@@ -13,6 +13,7 @@ const formsPerPage = 50
 
 // formRow is one form as the forms page lists it.
 type formRow struct {
+	ID           int64
 	Title        string
 	Published    bool
 	URL          string // the public page, while published
@@ -51,25 +52,26 @@ func (h *Handler) forms(w http.ResponseWriter, r *http.Request, s *Session) {
 	for _, f := range page.Forms {
 		data.Rows = append(data.Rows, h.formRow(f, activity[f.ID]))
 	}
-	if n > 1 {
-		data.Prev = n - 1
-	}
-	if n*formsPerPage < page.Total {
-		data.Next = n + 1
-	}
+	data.Prev, data.Next = pages(n, formsPerPage, page.Total)
 	render(w, r, http.StatusOK, "forms", "Forms", s, data)
 }
 
 // formRow is f as the forms page shows it.
 func (h *Handler) formRow(f form.Form, a store.FormActivity) formRow {
-	row := formRow{Title: f.Title, Published: f.IsPublished(), Responses: a.Responses, Created: day(f.CreatedAt)}
-	if row.Published {
-		row.URL = h.cfg.PublicURL + "/f/" + f.ShareToken
-	}
+	row := formRow{ID: f.ID, Title: f.Title, Published: f.IsPublished(), URL: h.shareURL(f), Responses: a.Responses,
+		Created: day(f.CreatedAt)}
 	if a.LastResponse != nil {
 		row.LastResponse = a.LastResponse.UTC().Format("2 Jan 2006, 15:04 UTC")
 	}
 	return row
+}
+
+// shareURL is the public page of f while it is published, or "".
+func (h *Handler) shareURL(f form.Form) string {
+	if !f.IsPublished() {
+		return ""
+	}
+	return h.cfg.PublicURL + "/f/" + f.ShareToken
 }
 
 // day writes a date as the pages show dates.

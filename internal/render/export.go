@@ -96,7 +96,7 @@ func (s *Submissions) csvWriter(ctx context.Context, out io.Writer, questions []
 			row[2] = strconv.FormatFloat(*sub.Score, 'f', -1, 64)
 		}
 		for i, q := range questions {
-			row[3+i] = safeCell(cellText(byID[q.ID]))
+			row[3+i] = safeCell(AnswerText(byID[q.ID]))
 		}
 		return cw.Write(row)
 	}
@@ -107,8 +107,9 @@ func (s *Submissions) csvWriter(ctx context.Context, out io.Writer, questions []
 	return write, finish
 }
 
-// cellText renders an answer for a spreadsheet cell.
-func cellText(v any) string {
+// AnswerText renders an answer of Data as plain text, as in a spreadsheet cell:
+// choices joined with commas, Yes or No, numbers in full, a file as its link.
+func AnswerText(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
@@ -124,7 +125,7 @@ func cellText(v any) string {
 	case []any:
 		parts := make([]string, len(x))
 		for i, p := range x {
-			parts[i] = cellText(p)
+			parts[i] = AnswerText(p)
 		}
 		return strings.Join(parts, ", ")
 	case form.FileAnswer:
