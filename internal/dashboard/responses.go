@@ -135,8 +135,9 @@ func answerOf(v any, answered bool) answer {
 	return answer{Text: rendered.AnswerText(v)}
 }
 
-// moment writes a time as the responses pages show it.
-func moment(t time.Time) string { return t.UTC().Format("2 Jan 2006, 15:04 UTC") }
+// moment writes a time as the responses pages show it; the no-break spaces let
+// a narrow column wrap it only between the date and the time.
+func moment(t time.Time) string { return t.UTC().Format("2\u00a0Jan\u00a02006, 15:04\u00a0UTC") }
 
 // accountForm loads the form of the {id} path parameter with all its questions
 // (deleted ones last, as render expects) when the signed-in account owns it;

@@ -112,7 +112,7 @@ func TestResponsesTable(t *testing.T) {
 			t.Fatalf("responses page: %d\n%s", p.Status, p.Body)
 		}
 		for _, want := range []string{`<th scope="col">Comment</th>`, `<th scope="col">Again?</th>`, "<td>Person 29</td>",
-			"Responses 1–25 of 30", "1 Nov 2026, 09:29 UTC", s.path("?page=2"), s.path("/export.csv")} {
+			"Responses 1–25 of 30", "1\u00a0Nov\u00a02026, 09:29\u00a0UTC", s.path("?page=2"), s.path("/export.csv")} {
 			if !strings.Contains(p.Body, want) {
 				t.Errorf("the responses page lacks %q", want)
 			}
