@@ -37,16 +37,7 @@ func TestBrowserResponses(t *testing.T) {
 	} {
 		s.submit(t, env, a)
 	}
-	dir := screenshotDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
-	defer cancelAlloc()
+	alloc, dir := startChromium(t, exe)
 	for _, width := range []int64{1280, 390} {
 		tab, cancelTab := chromedp.NewContext(alloc)
 		b := &chrome{t: t, tab: tab, dir: dir, width: width}
@@ -72,4 +63,21 @@ func TestBrowserResponses(t *testing.T) {
 		cancelTab()
 	}
 	t.Logf("screenshots in %s", dir)
+}
+
+// startChromium starts the headless browser exe for the rest of the test (at most
+// a minute) and makes the screenshot folder; it returns the allocator to open
+// tabs from, and the folder.
+func startChromium(t *testing.T, exe string) (context.Context, string) {
+	dir := screenshotDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox,
+		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+	t.Cleanup(cancelAlloc)
+	return alloc, dir
 }

@@ -1,6 +1,7 @@
 // Package dashboard serves the signed-in side of Forma in the browser: sign-in,
-// the one-time setup link, optional sign-up, the overview and the account's
-// settings. Pages are server-rendered html/template with embedded assets and no
+// the one-time setup link, optional sign-up, the overview, the forms and their
+// responses (table, detail, delete, export, summary), and the account's settings.
+// Pages are server-rendered html/template with embedded assets and no
 // script; all sign-in state is in the database (store), so any node serves any
 // request.
 //
