@@ -78,20 +78,6 @@ func (a *API) generateForm(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(f, true))
 }
 
-// dataset loads a form's completed responses for analysis.
-func (a *API) dataset(ctx context.Context, f *form.Form) (*query.Dataset, error) {
-	ds := &query.Dataset{Form: f}
-	err := a.store.EachResponse(ctx, f.ID, store.ResponseFilter{Ascending: true}, func(s *form.Submission) error {
-		ds.Responses = append(ds.Responses, *s)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	ds.Started, _, err = a.store.SessionCounts(ctx, f.ID)
-	return ds, err
-}
-
 // insights is the stored and wire shape of the prose part of an analysis.
 type insights struct {
 	Summary         string            `json:"summary"`
@@ -113,7 +99,7 @@ func (a *API) generateAnalytics(w http.ResponseWriter, r *http.Request) {
 	}
 	var ds *query.Dataset
 	if err == nil {
-		ds, err = a.dataset(r.Context(), f)
+		ds, err = a.cfg.Submissions.Dataset(r.Context(), f)
 	}
 	var res *ai.Analytics
 	if err == nil {
@@ -280,7 +266,7 @@ func (a *API) answer(ctx context.Context, f *form.Form, c *store.Conversation, q
 	for i, m := range past {
 		history[i] = ai.Turn{Role: m.Role, Content: m.Content}
 	}
-	ds, err := a.dataset(ctx, f)
+	ds, err := a.cfg.Submissions.Dataset(ctx, f)
 	if err != nil {
 		return "", err
 	}

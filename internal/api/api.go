@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"forma/internal/ai"
-	"forma/internal/blob"
 	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/quota"
@@ -32,10 +31,8 @@ type Config struct {
 	Costs quota.Costs
 	// Plans are the plans by tier.
 	Plans quota.Plans
-	// Submissions renders stored submissions.
+	// Submissions renders stored submissions and deletes them with their files.
 	Submissions *render.Submissions
-	// Blobs holds uploaded files (removed with their form).
-	Blobs blob.Store
 	// Webhooks sends test deliveries.
 	Webhooks *webhook.Deliverer
 	// AI performs generation, analytics and chat; it must be set (the server

@@ -123,7 +123,7 @@ func (a *API) deleteForm(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	a.removeBlobs(r.Context(), keys)
+	a.cfg.Submissions.RemoveFiles(r.Context(), keys)
 	w.WriteHeader(http.StatusNoContent)
 }
 

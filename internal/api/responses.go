@@ -1,22 +1,14 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"time"
 
 	"forma/internal/form"
 	"forma/internal/httpx"
+	"forma/internal/render"
 	"forma/internal/store"
 )
-
-// responseView is the wire shape of a completed submission.
-type responseView struct {
-	ID          string    `json:"id"`
-	SubmittedAt string    `json:"submittedAt"`
-	Data        form.Data `json:"data"`
-	Score       *float64  `json:"score,omitempty"`
-}
 
 // responseForm loads the form of the {id} path parameter with all its questions
 // (deleted ones last), for rendering submissions.
@@ -27,11 +19,6 @@ func (a *API) responseForm(r *http.Request) (*form.Form, []form.Question, error)
 	}
 	all, err := a.store.AllQuestions(r.Context(), f.ID)
 	return f, all, err
-}
-
-func (a *API) viewResponse(ctx context.Context, questions []form.Question, sub *form.Submission) (responseView, error) {
-	data, err := a.cfg.Submissions.Data(ctx, questions, sub)
-	return responseView{ID: sub.ID, SubmittedAt: form.Timestamp(*sub.CompletedAt), Data: data, Score: sub.Score}, err
 }
 
 // parseResponseFilter reads order (desc default, or asc) and the since/until
@@ -83,9 +70,9 @@ func (a *API) listResponses(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	views := make([]responseView, len(list))
+	views := make([]render.Response, len(list))
 	for i := range list {
-		if views[i], err = a.viewResponse(r.Context(), questions, &list[i]); err != nil {
+		if views[i], err = a.cfg.Submissions.Response(r.Context(), questions, &list[i]); err != nil {
 			httpx.WriteError(w, r, err)
 			return
 		}
@@ -105,7 +92,7 @@ func (a *API) getResponse(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	view, err := a.viewResponse(r.Context(), questions, sub)
+	view, err := a.cfg.Submissions.Response(r.Context(), questions, sub)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -121,21 +108,9 @@ func (a *API) deleteResponse(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	keys, err := a.store.DeleteResponse(r.Context(), f.ID, r.PathValue("submissionId"))
-	if err != nil {
+	if err := a.cfg.Submissions.Delete(r.Context(), f.ID, r.PathValue("submissionId")); err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	a.removeBlobs(r.Context(), keys)
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// removeBlobs deletes stored files whose records are gone; a failure leaves an
-// orphan file, which is logged, not an error for the caller.
-func (a *API) removeBlobs(ctx context.Context, keys []string) {
-	for _, k := range keys {
-		if err := a.cfg.Blobs.Delete(ctx, k); err != nil {
-			httpx.LogError(ctx, "delete uploaded file", err)
-		}
-	}
 }

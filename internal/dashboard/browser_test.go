@@ -50,16 +50,7 @@ func TestBrowserSignInAndOut(t *testing.T) {
 	}
 	env := servertest.New(t, store.SQLite)
 	acct := env.Account("free")
-	dir := screenshotDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
-	defer cancelAlloc()
+	alloc, dir := startChromium(t, exe)
 	for _, width := range []int64{1280, 390} {
 		key := env.Key(acct, nil, nil)
 		apiForm(t, env, key, "Team offsite RSVP", false)

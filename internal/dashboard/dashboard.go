@@ -1,5 +1,6 @@
 // Package dashboard serves the signed-in side of Forma in the browser: sign-in,
-// the one-time setup link, optional sign-up, the overview and the account's
+// the one-time setup link, optional sign-up, the overview, the forms (list,
+// builder, responses: table, detail, delete, export, summary), and the account's
 // settings, API keys and usage. Pages are server-rendered html/template with
 // embedded assets and one small script (the copy button); all sign-in state is
 // in the database (store), so any node serves any request.
@@ -22,6 +23,7 @@ import (
 
 	"forma/internal/httpx"
 	"forma/internal/quota"
+	rendered "forma/internal/render"
 	"forma/internal/store"
 )
 
@@ -38,6 +40,8 @@ type Config struct {
 	// Plans are the configured plans (the API's, so that both report the same
 	// limits and allowances).
 	Plans quota.Plans
+	// Submissions renders, exports and deletes responses, as the API does.
+	Submissions *rendered.Submissions
 }
 
 // Handler serves the dashboard's routes.
@@ -72,6 +76,13 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 	handle(mux, "POST /keys/{id}/revoke", h.page(h.revokeKey))
 	handle(mux, "GET /usage", h.page(h.usage))
 	h.builderRoutes(mux)
+	handle(mux, "GET /forms/{id}/responses", h.page(h.responses))
+	handle(mux, "GET /forms/{id}/responses/export.csv", h.page(h.exportResponses))
+	handle(mux, "GET /forms/{id}/responses/export.json", h.page(h.exportResponses))
+	handle(mux, "GET /forms/{id}/responses/{submissionId}", h.page(h.response))
+	handle(mux, "GET /forms/{id}/responses/{submissionId}/delete", h.page(h.confirmDeleteResponse))
+	handle(mux, "POST /forms/{id}/responses/{submissionId}/delete", h.page(h.deleteResponse))
+	handle(mux, "GET /forms/{id}/summary", h.page(h.summary))
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))
 	handle(mux, "POST /signout", h.page(h.signOut))

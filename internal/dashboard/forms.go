@@ -51,12 +51,7 @@ func (h *Handler) forms(w http.ResponseWriter, r *http.Request, s *Session) {
 	for _, f := range page.Forms {
 		data.Rows = append(data.Rows, h.formRow(f, activity[f.ID]))
 	}
-	if n > 1 {
-		data.Prev = n - 1
-	}
-	if n*formsPerPage < page.Total {
-		data.Next = n + 1
-	}
+	data.Prev, data.Next = pages(n, formsPerPage, page.Total)
 	render(w, r, http.StatusOK, "forms", "Forms", s, data)
 }
 

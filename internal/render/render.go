@@ -1,7 +1,9 @@
 // Package render turns stored submissions into what their readers get: every
 // answer under its question's text (form.BuildData), and each file answer as a
 // form.FileAnswer with a signed download link (blob.Links). The API's responses and
-// exports and the webhook payloads all render through it, so they agree.
+// exports, the dashboard's responses pages and the webhook payloads all render
+// through it, so they agree. It also deletes a response with its files, for the API
+// and the dashboard alike.
 package render
 
 import (
@@ -17,11 +19,28 @@ import (
 type Submissions struct {
 	store *store.Store
 	links *blob.Links
+	blobs blob.Store
 }
 
-// NewSubmissions returns a renderer over st that signs file links with links.
-func NewSubmissions(st *store.Store, links *blob.Links) *Submissions {
-	return &Submissions{store: st, links: links}
+// NewSubmissions returns a renderer over st that signs file links with links; blobs
+// holds the uploaded files, removed with their responses.
+func NewSubmissions(st *store.Store, links *blob.Links, blobs blob.Store) *Submissions {
+	return &Submissions{store: st, links: links, blobs: blobs}
+}
+
+// Response is a completed submission as readers see it: the wire shape of the API's
+// responses and JSON exports.
+type Response struct {
+	ID          string    `json:"id"`
+	SubmittedAt string    `json:"submittedAt"`
+	Data        form.Data `json:"data"`
+	Score       *float64  `json:"score,omitempty"`
+}
+
+// Response renders a completed submission with Data.
+func (s *Submissions) Response(ctx context.Context, questions []form.Question, sub *form.Submission) (Response, error) {
+	data, err := s.Data(ctx, questions, sub)
+	return Response{ID: sub.ID, SubmittedAt: form.Timestamp(*sub.CompletedAt), Data: data, Score: sub.Score}, err
 }
 
 // Data renders a submission's answers. questions are the form's questions in order

@@ -50,7 +50,7 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 		return nil, err
 	}
 	links := blob.NewLinks(secret, cfg.PublicURL)
-	renderer := render.NewSubmissions(st, links)
+	renderer := render.NewSubmissions(st, links, blobs)
 	deliverer := webhook.NewDeliverer(st, renderer,
 		webhook.Options{Workers: max(cfg.WebhookWorkers, 1), AllowPrivate: cfg.AllowPrivateWebhooks}, log)
 	rcfg := respond.Config{
@@ -67,11 +67,11 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	if err != nil {
 		return nil, err
 	}
-	acfg.Submissions, acfg.Blobs, acfg.Webhooks = renderer, blobs, deliverer
+	acfg.Submissions, acfg.Webhooks = renderer, deliverer
 	mux := http.NewServeMux()
 	respond.New(st, blobs, links, secret, rcfg).Routes(mux)
 	dashboard.New(st, dashboard.Config{PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, Signup: cfg.Signup,
-		Plans: acfg.Plans}).Routes(mux)
+		Plans: acfg.Plans, Submissions: renderer}).Routes(mux)
 	a := api.New(st, acfg)
 	mux.Handle("GET /api/v1/openapi.json", api.OpenAPIHandler(cfg.PublicURL))
 	mux.HandleFunc("/api/v1/openapi.json", func(w http.ResponseWriter, r *http.Request) {

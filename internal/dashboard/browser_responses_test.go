@@ -1,0 +1,83 @@
+package dashboard_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"forma/internal/server/servertest"
+	"forma/internal/store"
+)
+
+// TestBrowserResponses signs in in headless Chromium and visits a form's
+// responses table, one response, its delete confirmation and the summary,
+// writing screenshots of each at 1280 and 390 px to screenshotDir.
+func TestBrowserResponses(t *testing.T) {
+	exe := chromium()
+	if exe == "" || testing.Short() {
+		t.Skip("browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM), or -short")
+	}
+	env := servertest.New(t, store.SQLite)
+	_, key := signedInOwner(t, env, "owner@example.com")
+	s := newSurvey(t, env, key, "Team offsite — what should we do in spring?",
+		map[string]any{"type": "select", "question": "Which team are you on?", "options": []string{"Development", "Operations", "Design", "Customer success and support"}, "required": true},
+		map[string]any{"type": "rating", "question": "How was the last offsite?"},
+		map[string]any{"type": "textarea", "question": "Anything else we should know before we book the venue?"},
+		map[string]any{"type": "file_upload", "question": "Dietary form"})
+	s.load(t, env, time.Now().UTC().AddDate(0, 0, -6), 13*time.Hour, "Development", "Design", "Operations", "Development", "Development", "Design", "Operations", "Development")
+	for _, a := range []map[int]any{
+		{0: "Development", 1: 5, 2: "Somewhere with good coffee and a quiet room for the afternoon workshops."},
+		{0: "Operations", 1: 3},
+		{0: "Customer success and support", 1: 4, 2: "Please no karaoke.", 3: upload(t, env, s.Share, "dietary-needs.pdf", []byte("%PDF-1.4"))},
+		{0: "Development", 1: 4, 2: "A very long answer that goes on and on to see how the table copes with text that does not fit in one line at all."},
+	} {
+		s.submit(t, env, a)
+	}
+	alloc, dir := startChromium(t, exe)
+	for _, width := range []int64{1280, 390} {
+		tab, cancelTab := chromedp.NewContext(alloc)
+		b := &chrome{t: t, tab: tab, dir: dir, width: width}
+		b.do(chromedp.EmulateViewport(width, 860), chromedp.Navigate(env.URL+s.path("")))
+		if strings.Contains(b.text(chromedp.Location()), "/signin") { // a browser may keep the cookie of the one before
+			b.do(chromedp.WaitVisible(chromedp.ID("email")), chromedp.SendKeys(chromedp.ID("email"), "owner@example.com"),
+				chromedp.SendKeys(chromedp.ID("password"), password), chromedp.Submit(chromedp.ID("password")))
+		}
+		b.do(chromedp.WaitVisible(chromedp.CSS("table.responses")))
+		if got := b.text(chromedp.Text(chromedp.CSS("table.responses caption"))); got != "Responses 1–12 of 12, newest first" {
+			t.Errorf("the table's caption says %q", got)
+		}
+		b.shot("responses")
+		b.do(chromedp.Click(chromedp.CSS("table.responses tbody tr:nth-child(2) th a")), chromedp.WaitVisible(chromedp.CSS(".answers")))
+		if got := b.text(chromedp.Text(chromedp.CSS(".answers"))); !strings.Contains(got, "dietary-needs.pdf") {
+			t.Errorf("the detail says %q", got)
+		}
+		b.shot("response")
+		b.do(chromedp.Click(chromedp.CSS(".button.danger")), chromedp.WaitVisible(chromedp.CSS("form .button.danger")))
+		b.shot("response-delete")
+		b.do(chromedp.Navigate(env.URL+strings.Replace(s.path(""), "/responses", "/summary", 1)), chromedp.WaitVisible(chromedp.CSS(".chart-svg")))
+		b.shot("summary")
+		cancelTab()
+	}
+	t.Logf("screenshots in %s", dir)
+}
+
+// startChromium starts the headless browser exe for the rest of the test (at most
+// a minute) and makes the screenshot folder; it returns the allocator to open
+// tabs from, and the folder.
+func startChromium(t *testing.T, exe string) (context.Context, string) {
+	dir := screenshotDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox,
+		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+	t.Cleanup(cancelAlloc)
+	return alloc, dir
+}

@@ -1,0 +1,196 @@
+package dashboard
+
+import (
+	"net/http"
+	"path"
+	"strconv"
+	"time"
+
+	"forma/internal/form"
+	rendered "forma/internal/render"
+	"forma/internal/store"
+)
+
+// responsesPerPage is how many responses the responses table shows at a time.
+const responsesPerPage = 25
+
+// answer is one rendered answer as the pages show it: text, or a file's name with
+// its signed download link.
+type answer struct {
+	Text     string
+	FileName string
+	FileURL  string
+}
+
+// responseRow is one response in the table: its answers in column order.
+type responseRow struct {
+	ID        string
+	Submitted string
+	Answers   []answer
+}
+
+// formHead names the form a responses page is about.
+type formHead struct {
+	ID      int64
+	Title   string
+	URL     string // the public page, while published
+	Path    string // the responses table
+	Summary string // the summary page
+	Tab     string // the view shown: "table" or "summary" ("" on other pages)
+}
+
+// responsesData is the data of the responses table.
+type responsesData struct {
+	Form       formHead
+	Columns    []string // question keys, in form order
+	Rows       []responseRow
+	Total      int
+	Page       int
+	From, To   int // the responses shown, counted from 1
+	Prev, Next int // 0: no such page
+	Deleted    bool
+}
+
+// responses serves GET /forms/{id}/responses: the form's completed responses,
+// newest first, one column per question.
+func (h *Handler) responses(w http.ResponseWriter, r *http.Request, s *Session) {
+	f, questions, ok := h.accountForm(w, r, s)
+	if !ok {
+		return
+	}
+	head := h.headOf(f)
+	head.Tab = "table"
+	n, ok := pageNumber(r.URL.Query().Get("page"))
+	if !ok {
+		render(w, r, http.StatusBadRequest, "notice", "Page not found", s, notice{
+			Lines: []string{"The page number must be a whole number from 1 on."}, Link: head.Path, LinkText: "First page of responses"})
+		return
+	}
+	list, total, err := h.store.ListResponses(r.Context(), f.ID, store.ResponseFilter{}, responsesPerPage, (n-1)*responsesPerPage)
+	if err != nil {
+		serverError(w, r, "list responses", err)
+		return
+	}
+	data := responsesData{Form: head, Total: total, Page: n, Deleted: r.URL.Query().Get("deleted") == "1"}
+	keys := form.DataKeys(questions)
+	for _, q := range questions {
+		data.Columns = append(data.Columns, keys[q.ID])
+	}
+	for i := range list {
+		row, err := h.responseRow(r, questions, &list[i])
+		if err != nil {
+			serverError(w, r, "render a response", err)
+			return
+		}
+		data.Rows = append(data.Rows, row)
+	}
+	data.From, data.To = (n-1)*responsesPerPage+1, (n-1)*responsesPerPage+len(list)
+	data.From, data.To = (n-1)*responsesPerPage+1, (n-1)*responsesPerPage+len(list)
+	data.Prev, data.Next = pages(n, responsesPerPage, total)
+	render(w, r, http.StatusOK, "responses", "Responses · "+f.Title, s, data)
+}
+
+// pages returns the previous and next page numbers around page n (0: none).
+func pages(n, perPage, total int) (prev, next int) {
+	if n > 1 {
+		prev = n - 1
+	}
+	if n*perPage < total {
+		next = n + 1
+	}
+	return prev, next
+}
+
+// responseRow renders sub as a row of the table: one answer per question, empty
+// where it was not answered.
+func (h *Handler) responseRow(r *http.Request, questions []form.Question, sub *form.Submission) (responseRow, error) {
+	view, err := h.cfg.Submissions.Response(r.Context(), questions, sub)
+	if err != nil {
+		return responseRow{}, err
+	}
+	byID := make(map[int64]any, len(view.Data))
+	for _, e := range view.Data {
+		byID[e.QuestionID] = e.Value
+	}
+	row := responseRow{ID: sub.ID, Submitted: moment(*sub.CompletedAt)}
+	for _, q := range questions {
+		v, ok := byID[q.ID]
+		row.Answers = append(row.Answers, answerOf(v, ok))
+	}
+	return row, nil
+}
+
+// answerOf is a rendered answer (render.Submissions.Data) as the pages show it;
+// answered is false for a question without an answer.
+func answerOf(v any, answered bool) answer {
+	switch {
+	case !answered:
+		return answer{}
+	case v == nil:
+		return answer{Text: "(file no longer stored)"}
+	}
+	if f, ok := v.(form.FileAnswer); ok {
+		return answer{FileName: f.Name, FileURL: f.URL}
+	}
+	return answer{Text: rendered.AnswerText(v)}
+}
+
+// moment writes a time as the responses pages show it; the no-break spaces let
+// a narrow column wrap it only between the date and the time.
+func moment(t time.Time) string { return t.UTC().Format("2\u00a0Jan\u00a02006, 15:04\u00a0UTC") }
+
+// accountForm loads the form of the {id} path parameter with all its questions
+// (deleted ones last, as render expects) when the signed-in account owns it;
+// otherwise it answers 404 (another account's form is not found, never forbidden)
+// and returns false.
+func (h *Handler) accountForm(w http.ResponseWriter, r *http.Request, s *Session) (*form.Form, []form.Question, bool) {
+	var f *form.Form
+	var questions []form.Question
+	var err error = form.Errorf(form.NotFound, "no such form")
+	if id, ok := form.ParseID(r.PathValue("id")); ok {
+		f, err = h.store.GetForm(r.Context(), s.Account.ID, id)
+	}
+	if err == nil {
+		questions, err = h.store.AllQuestions(r.Context(), f.ID)
+	}
+	return f, questions, h.loaded(w, r, s, "form", err)
+}
+
+// loaded reports whether err is nil; otherwise it answers 404 for a missing what
+// and 500 for any other error.
+func (h *Handler) loaded(w http.ResponseWriter, r *http.Request, s *Session, what string, err error) bool {
+	switch {
+	case err == nil:
+		return true
+	case form.ErrorCode(err) == form.NotFound:
+		render(w, r, http.StatusNotFound, "notice", "Not found", s, notice{
+			Lines: []string{"There is no such " + what + " in your account. It may have been deleted."},
+			Link:  "/forms", LinkText: "Your forms"})
+	default:
+		serverError(w, r, "load a "+what, err)
+	}
+	return false
+}
+
+// headOf names f for the responses pages.
+func (h *Handler) headOf(f *form.Form) formHead {
+	id := strconv.FormatInt(f.ID, 10)
+	head := formHead{ID: f.ID, Title: f.Title, Path: "/forms/" + id + "/responses", Summary: "/forms/" + id + "/summary"}
+	if f.IsPublished() {
+		head.URL = f.ShareURL(h.cfg.PublicURL)
+	}
+	return head
+}
+
+// exportResponses serves GET /forms/{id}/responses/export.csv and .json: every
+// response, newest first, as the API's export without filters writes it.
+func (h *Handler) exportResponses(w http.ResponseWriter, r *http.Request, s *Session) {
+	f, questions, ok := h.accountForm(w, r, s)
+	if !ok {
+		return
+	}
+	format, _ := rendered.ParseFormat(path.Ext(r.URL.Path)[1:])
+	h.cfg.Submissions.Export(r.Context(), w, format, f.ID, questions, func(fn func(*form.Submission) error) error {
+		return h.store.EachResponse(r.Context(), f.ID, store.ResponseFilter{}, fn)
+	})
+}
