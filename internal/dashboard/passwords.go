@@ -6,6 +6,7 @@ import (
 
 	"forma/internal/auth"
 	"forma/internal/form"
+	"forma/internal/store"
 )
 
 // passwordRule is the hint shown under every new-password field.
@@ -31,29 +32,34 @@ type setupData struct {
 // setupPage shows the form of a live setup link, where the account sets its
 // password; a used or expired link gets a 404 page saying what to do.
 func (h *Handler) setupPage(w http.ResponseWriter, r *http.Request) {
-	acct, err := h.store.SetupTokenAccount(r.Context(), setupHash(r))
-	if form.ErrorCode(err) == form.NotFound {
-		renderSetupGone(w, r)
-		return
-	}
-	if err != nil {
-		serverError(w, r, "look up a setup link", err)
+	acct, ok := h.setupAccount(w, r)
+	if !ok {
 		return
 	}
 	render(w, r, http.StatusOK, "setup", "Set your password", nil,
 		setupData{Email: acct.Email, Action: r.URL.Path, Rule: passwordRule})
 }
 
-// setup spends the setup link: it sets the password and signs the account in.
-func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+// setupAccount finds the account of the request's setup link; when there is
+// none it has answered (a used or expired link gets a page saying what to do).
+func (h *Handler) setupAccount(w http.ResponseWriter, r *http.Request) (*store.Account, bool) {
 	acct, err := h.store.SetupTokenAccount(r.Context(), setupHash(r))
 	if form.ErrorCode(err) == form.NotFound {
 		renderSetupGone(w, r)
-		return
+		return nil, false
 	}
 	if err != nil {
 		serverError(w, r, "look up a setup link", err)
+		return nil, false
+	}
+	return acct, true
+}
+
+// setup spends the setup link: it sets the password and signs the account in.
+func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	acct, ok := h.setupAccount(w, r)
+	if !ok {
 		return
 	}
 	password := r.PostFormValue("password")

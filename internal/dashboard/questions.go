@@ -99,13 +99,8 @@ const chooseValue = "Now choose the value for this question, then save the rule.
 // names the editor's form the post came from.
 func (h *Handler) changeQuestion(w http.ResponseWriter, r *http.Request, s *Session, which string,
 	build func(url.Values) (form.QuestionPatch, error)) {
-	id, ok := parseIDs(w, r, s)
+	id, qid, ok := parseQuestionIDs(w, r, s)
 	if !ok {
-		return
-	}
-	qid, ok := form.ParseID(r.PathValue("qid"))
-	if !ok {
-		notFound(w, r, s)
 		return
 	}
 	patch, err := build(r.PostForm)
@@ -222,13 +217,8 @@ func (h *Handler) showDelete(w http.ResponseWriter, r *http.Request, s *Session,
 // deleteQuestion serves POST /forms/{id}/questions/{qid}/delete. A question that
 // another question's logic reads is not deleted (the confirmation says why).
 func (h *Handler) deleteQuestion(w http.ResponseWriter, r *http.Request, s *Session) {
-	id, ok := parseIDs(w, r, s)
+	id, qid, ok := parseQuestionIDs(w, r, s)
 	if !ok {
-		return
-	}
-	qid, ok := form.ParseID(r.PathValue("qid"))
-	if !ok {
-		notFound(w, r, s)
 		return
 	}
 	err := h.store.DeleteQuestion(r.Context(), s.Account.ID, id, qid)
@@ -245,4 +235,16 @@ func (h *Handler) deleteQuestion(w http.ResponseWriter, r *http.Request, s *Sess
 	default:
 		h.failed(w, r, s, "delete a question", err)
 	}
+}
+
+// parseQuestionIDs reads a posted form and the form and question ids of its path;
+// on failure it has answered (a 404 page for an id that is not one).
+func parseQuestionIDs(w http.ResponseWriter, r *http.Request, s *Session) (id, qid int64, ok bool) {
+	if id, ok = parseIDs(w, r, s); !ok {
+		return 0, 0, false
+	}
+	if qid, ok = form.ParseID(r.PathValue("qid")); !ok {
+		notFound(w, r, s)
+	}
+	return id, qid, ok
 }
