@@ -1,42 +1,25 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
-	"unicode/utf8"
 
-	"forma/internal/ai"
-	"forma/internal/ai/query"
+	"forma/internal/assist"
 	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/quota"
 	"forma/internal/store"
 )
 
-// charge prices an AI operation for the caller: the store records it with the
-// operation's result (see store.Charge).
-func (a *API) charge(r *http.Request, endpoint string, f *form.Form) *store.Charge {
+// payer is the caller as the AI operations charge it.
+func payer(r *http.Request) assist.Payer {
 	p := caller(r)
-	c := &store.Charge{AccountID: p.account.ID, Endpoint: endpoint, Credits: a.cfg.Costs[endpoint],
-		CycleStart: p.balance.CycleStart, Plan: p.plan}
-	if f != nil {
-		c.FormID, c.FormName = &f.ID, f.Title
-	}
-	return c
+	return assist.Payer{Account: p.account, Plan: p.plan, Balance: p.balance}
 }
 
 // reportCharge puts a recorded charge in the credit headers.
 func reportCharge(w http.ResponseWriter, c *store.Charge) {
 	setCreditHeaders(w.Header(), quota.Balance{Allowance: c.Plan.MonthlyAllowance, Used: c.Used}, c.Credits)
-}
-
-// affordable refuses, before any work, an operation the caller's plan cannot pay
-// for; the store checks again, under a lock, when it records the charge.
-func (a *API) affordable(r *http.Request, endpoint string) error {
-	p := caller(r)
-	return p.plan.Afford(p.balance.Used, a.cfg.Costs[endpoint])
 }
 
 // generateForm serves POST /forms/generate: a form from a plain-English prompt.
@@ -52,7 +35,7 @@ func (a *API) generateForm(w http.ResponseWriter, r *http.Request) {
 		err = form.FieldInvalid("prompt", "is required: describe the form you want, for example \"a contact form with name, email and message\"")
 	}
 	if err == nil {
-		err = a.affordable(r, "forms.generate")
+		err = a.assist.Afford(payer(r), assist.GenerateForm)
 	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
@@ -66,7 +49,7 @@ func (a *API) generateForm(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = a.prepareNewForm(r, f)
 	}
-	c := a.charge(r, "forms.generate", nil)
+	c := a.assist.Charge(payer(r), assist.GenerateForm, nil)
 	if err == nil {
 		err = a.store.CreateGeneratedForm(r.Context(), f, c)
 	}
@@ -78,53 +61,25 @@ func (a *API) generateForm(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(f, true))
 }
 
-// insights is the stored and wire shape of the prose part of an analysis.
-type insights struct {
-	Summary         string            `json:"summary"`
-	Insights        []string          `json:"insights"`
-	Recommendations []string          `json:"recommendations"`
-	KeyMetrics      map[string]string `json:"keyMetrics"`
-}
-
 // generateAnalytics serves POST /forms/{id}/analytics/generate: analyses the
-// responses and overwrites the form's stored analytics.
+// responses and overwrites the form's stored analytics (assist.Service.Analyze).
 func (a *API) generateAnalytics(w http.ResponseWriter, r *http.Request) {
 	err := httpx.RequireEmptyBody(w, r)
 	var f *form.Form
 	if err == nil {
 		f, err = a.ownedForm(r)
 	}
+	var rec *store.AnalyticsRecord
+	var c *store.Charge
 	if err == nil {
-		err = a.affordable(r, "analytics.generate")
-	}
-	var ds *query.Dataset
-	if err == nil {
-		ds, err = a.cfg.Submissions.Dataset(r.Context(), f)
-	}
-	var res *ai.Analytics
-	if err == nil {
-		res, err = a.cfg.AI.Analyze(r.Context(), ds)
+		rec, c, err = a.assist.Analyze(r.Context(), payer(r), f)
 	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	body, _ := json.Marshal(insights{Summary: res.Summary, Insights: nonNil(res.Insights), Recommendations: nonNil(res.Recommendations), KeyMetrics: res.KeyMetrics})
-	rec := &store.AnalyticsRecord{FormID: f.ID, TotalResponses: res.TotalResponses, CompletionRate: res.CompletionRate, Insights: string(body)}
-	c := a.charge(r, "analytics.generate", f)
-	if err := a.store.SaveAnalytics(r.Context(), rec, c); err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
 	reportCharge(w, c)
 	httpx.WriteJSON(w, http.StatusOK, viewAnalytics(rec))
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // getAnalytics serves GET /forms/{id}/analytics; 404 before the first generation.
@@ -212,7 +167,8 @@ func (a *API) conversation(r *http.Request) (*form.Form, *store.Conversation, er
 }
 
 // sendMessage serves POST /forms/{id}/chat/{conversationId}/messages: the assistant
-// answers from the form's responses, with the conversation as context.
+// answers from the form's responses, with the conversation as context
+// (assist.Service.Ask).
 func (a *API) sendMessage(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Message *string `json:"message"`
@@ -221,56 +177,16 @@ func (a *API) sendMessage(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = httpx.DecodeJSON(w, r, &body)
 	}
+	var x *assist.Exchange
 	if err == nil {
-		err = checkChatMessage(body.Message)
-	}
-	if err == nil {
-		err = a.affordable(r, "chat.message")
-	}
-	var answer string
-	if err == nil {
-		answer, err = a.answer(r.Context(), f, c, *body.Message)
-	}
-	var user, assistant *store.Message
-	charge := a.charge(r, "chat.message", f)
-	if err == nil {
-		user, assistant, err = a.store.AddExchange(r.Context(), c.ID, *body.Message, answer, charge)
+		x, err = a.assist.Ask(r.Context(), payer(r), f, c, body.Message)
 	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	reportCharge(w, charge)
-	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"userMessage": viewMessage(user), "assistantMessage": viewMessage(assistant)})
-}
-
-func checkChatMessage(m *string) error {
-	switch {
-	case m == nil:
-		return form.FieldInvalid("message", "is required")
-	case strings.TrimSpace(*m) == "":
-		return form.FieldInvalid("message", "must not be empty or blank")
-	case utf8.RuneCountInString(*m) > ai.MaxMessageLen:
-		return form.FieldInvalid("message", "must be at most %d characters", ai.MaxMessageLen)
-	}
-	return form.CheckField("message", *m, form.MultiLine)
-}
-
-// answer asks the provider, with the conversation's history and the form's data.
-func (a *API) answer(ctx context.Context, f *form.Form, c *store.Conversation, question string) (string, error) {
-	past, _, err := a.store.Messages(ctx, c.ID, 1000, 0)
-	if err != nil {
-		return "", err
-	}
-	history := make([]ai.Turn, len(past))
-	for i, m := range past {
-		history[i] = ai.Turn{Role: m.Role, Content: m.Content}
-	}
-	ds, err := a.cfg.Submissions.Dataset(ctx, f)
-	if err != nil {
-		return "", err
-	}
-	return a.cfg.AI.Chat(ctx, ds, history, question)
+	reportCharge(w, x.Charge)
+	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"userMessage": viewMessage(x.User), "assistantMessage": viewMessage(x.Assistant)})
 }
 
 // listMessages serves GET /forms/{id}/chat/{conversationId}/messages: chronological.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"forma/internal/ai"
+	"forma/internal/assist"
 	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/quota"
@@ -42,9 +43,10 @@ type Config struct {
 
 // API is the /api/v1 handler.
 type API struct {
-	store *store.Store
-	cfg   Config
-	mux   *http.ServeMux
+	store  *store.Store
+	cfg    Config
+	assist *assist.Service
+	mux    *http.ServeMux
 	// queries are the query parameters each route accepts (documentedQueries).
 	queries map[string]map[string]bool
 }
@@ -58,7 +60,8 @@ func New(st *store.Store, cfg Config) *API {
 	if cfg.Plans == nil {
 		cfg.Plans = quota.DefaultPlans()
 	}
-	a := &API{store: st, cfg: cfg, mux: http.NewServeMux(), queries: documentedQueries()}
+	a := &API{store: st, cfg: cfg, mux: http.NewServeMux(), queries: documentedQueries(),
+		assist: assist.New(st, cfg.AI, cfg.Costs, cfg.Submissions)}
 	a.routes()
 	return a
 }
