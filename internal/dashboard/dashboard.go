@@ -1,6 +1,7 @@
 // Package dashboard serves the signed-in side of Forma in the browser: sign-in,
 // the one-time setup link, optional sign-up, the overview, the forms (list,
-// builder, responses: table, detail, delete, export, summary), and the account's
+// builder, responses: table, detail, delete, export, summary; AI analytics and
+// chat), and the account's
 // settings, API keys and usage. Pages are server-rendered html/template with
 // embedded assets and one small script (the copy button); all sign-in state is
 // in the database (store), so any node serves any request.
@@ -21,6 +22,8 @@ import (
 	"net/url"
 	"strings"
 
+	"forma/internal/ai"
+	"forma/internal/assist"
 	"forma/internal/httpx"
 	"forma/internal/quota"
 	rendered "forma/internal/render"
@@ -42,6 +45,10 @@ type Config struct {
 	Plans quota.Plans
 	// Submissions renders, exports and deletes responses, as the API does.
 	Submissions *rendered.Submissions
+	// AI is the provider of analyses and chat answers, and Costs their prices in
+	// credits (the API's: both charge through package assist).
+	AI    ai.Provider
+	Costs quota.Costs
 }
 
 // Handler serves the dashboard's routes.
@@ -49,6 +56,7 @@ type Handler struct {
 	store      *store.Store
 	cfg        Config
 	sameOrigin *http.CrossOriginProtection
+	assist     *assist.Service
 }
 
 // New returns the dashboard over st.
@@ -62,7 +70,10 @@ func New(st *store.Store, cfg Config) *Handler {
 	if cfg.Plans == nil {
 		cfg.Plans = quota.DefaultPlans()
 	}
-	return &Handler{store: st, cfg: cfg, sameOrigin: c}
+	if cfg.Costs == nil {
+		cfg.Costs = quota.DefaultCosts()
+	}
+	return &Handler{store: st, cfg: cfg, sameOrigin: c, assist: assist.New(st, cfg.AI, cfg.Costs, cfg.Submissions)}
 }
 
 // Routes registers the dashboard's routes on mux. A page that needs a signed-in
@@ -83,6 +94,7 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 	handle(mux, "GET /forms/{id}/responses/{submissionId}/delete", h.page(h.confirmDeleteResponse))
 	handle(mux, "POST /forms/{id}/responses/{submissionId}/delete", h.page(h.deleteResponse))
 	handle(mux, "GET /forms/{id}/summary", h.page(h.summary))
+	h.aiRoutes(mux)
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))
 	handle(mux, "POST /signout", h.page(h.signOut))

@@ -109,7 +109,7 @@ var fieldLabels = map[string]string{
 	"currencyConfig.min": "The minimum", "currencyConfig.max": "The maximum", "order": "The position",
 	"conditionalLogic": "The rule", "conditionalLogic.showIf.questionId": "The question the rule reads",
 	"conditionalLogic.showIf.operator": "The comparison", "conditionalLogic.showIf.value": "The value",
-	"name": "The name", "dailyLimit": "The daily limit", "formId": "The form",
+	"name": "The name", "dailyLimit": "The daily limit", "formId": "The form", "message": "Your message",
 }
 
 // fieldLabel names field: options[2] is "Choice 3".
