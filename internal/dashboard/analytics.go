@@ -126,9 +126,11 @@ func analysisOf(rec *store.AnalyticsRecord) (*analysisView, error) {
 	return v, nil
 }
 
-// metricLabel writes a key metric's name (averageRating) as words (Average rating).
+// metricLabel writes a key metric's name (responsesLast7Days) as words
+// (Responses last 7 days).
 func metricLabel(key string) string {
 	var b strings.Builder
+	prev := ' '
 	for i, c := range key {
 		switch {
 		case i == 0:
@@ -136,8 +138,11 @@ func metricLabel(key string) string {
 		case unicode.IsUpper(c):
 			b.WriteByte(' ')
 			c = unicode.ToLower(c)
+		case unicode.IsDigit(c) && !unicode.IsDigit(prev):
+			b.WriteByte(' ')
 		}
 		b.WriteRune(c)
+		prev = c
 	}
 	return b.String()
 }
