@@ -87,7 +87,6 @@ func (h *Handler) responses(w http.ResponseWriter, r *http.Request, s *Session) 
 		data.Rows = append(data.Rows, row)
 	}
 	data.From, data.To = (n-1)*responsesPerPage+1, (n-1)*responsesPerPage+len(list)
-	data.From, data.To = (n-1)*responsesPerPage+1, (n-1)*responsesPerPage+len(list)
 	data.Prev, data.Next = pages(n, responsesPerPage, total)
 	render(w, r, http.StatusOK, "responses", "Responses · "+f.Title, s, data)
 }
