@@ -39,7 +39,7 @@ var allowed = map[string][]string{
 	"render":            {"ai/query", "blob", "form", "httpx", "store"},
 	"webhook":           {"form", "render", "store"},
 	"respond":           {"blob", "form", "httpx", "logic", "store"},
-	"dashboard":         {"ai/query", "auth", "form", "httpx", "quota", "render", "store"},
+	"dashboard":         {"ai/query", "auth", "form", "httpx", "quota", "render", "store", "webhook"},
 	"api":               {"ai", "ai/query", "auth", "form", "httpx", "quota", "render", "store", "webhook"},
 	"server":            {"ai", "ai/builtin", "ai/openai", "api", "blob", "config", "dashboard", "httpx", "quota", "render", "respond", "store", "webhook"},
 	"server/servertest": {"api", "auth", "config", "server", "store"},

@@ -1,6 +1,7 @@
 // Package dashboard serves the signed-in side of Forma in the browser: sign-in,
 // the one-time setup link, optional sign-up, the overview, the forms (list,
-// builder, responses: table, detail, delete, export, summary), and the account's
+// builder, responses: table, detail, delete, export, summary; the webhook: URL,
+// test, log and signing secret), and the account's
 // settings, API keys and usage. Pages are server-rendered html/template with
 // embedded assets and one small script (the copy button); all sign-in state is
 // in the database (store), so any node serves any request.
@@ -25,6 +26,7 @@ import (
 	"forma/internal/quota"
 	rendered "forma/internal/render"
 	"forma/internal/store"
+	"forma/internal/webhook"
 )
 
 // Config tunes the dashboard.
@@ -42,6 +44,12 @@ type Config struct {
 	Plans quota.Plans
 	// Submissions renders, exports and deletes responses, as the API does.
 	Submissions *rendered.Submissions
+	// AllowPrivateWebhooks relaxes the webhook address checks (development only),
+	// as for the API.
+	AllowPrivateWebhooks bool
+	// Webhooks sends test deliveries and reads and rotates signing secrets, as for
+	// the API.
+	Webhooks *webhook.Deliverer
 }
 
 // Handler serves the dashboard's routes.
@@ -83,6 +91,7 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 	handle(mux, "GET /forms/{id}/responses/{submissionId}/delete", h.page(h.confirmDeleteResponse))
 	handle(mux, "POST /forms/{id}/responses/{submissionId}/delete", h.page(h.deleteResponse))
 	handle(mux, "GET /forms/{id}/summary", h.page(h.summary))
+	h.webhookRoutes(mux)
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))
 	handle(mux, "POST /signout", h.page(h.signOut))

@@ -36,7 +36,8 @@ type formHead struct {
 	URL     string // the public page, while published
 	Path    string // the responses table
 	Summary string // the summary page
-	Tab     string // the view shown: "table" or "summary" ("" on other pages)
+	Webhook string // the webhook page
+	Tab     string // the view shown: "table", "summary" or "webhook" ("" on other pages)
 }
 
 // responsesData is the data of the responses table.
@@ -175,7 +176,8 @@ func (h *Handler) loaded(w http.ResponseWriter, r *http.Request, s *Session, wha
 // headOf names f for the responses pages.
 func (h *Handler) headOf(f *form.Form) formHead {
 	id := strconv.FormatInt(f.ID, 10)
-	head := formHead{ID: f.ID, Title: f.Title, Path: "/forms/" + id + "/responses", Summary: "/forms/" + id + "/summary"}
+	head := formHead{ID: f.ID, Title: f.Title, Path: "/forms/" + id + "/responses", Summary: "/forms/" + id + "/summary",
+		Webhook: webhookPath(f.ID)}
 	if f.IsPublished() {
 		head.URL = f.ShareURL(h.cfg.PublicURL)
 	}
