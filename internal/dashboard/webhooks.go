@@ -3,7 +3,6 @@ package dashboard
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"forma/internal/form"
 	"forma/internal/store"
@@ -208,8 +207,10 @@ func (h *Handler) testWebhook(w http.ResponseWriter, r *http.Request, s *Session
 // testOf is a test delivery's outcome as the page shows it; url is the one posted
 // ("" for f's configured URL).
 func testOf(res webhook.TestResult, url string, f *form.Form) *testRow {
-	t := &testRow{Success: res.Success, Code: "no HTTP answer", URL: url,
-		Duration: res.Duration.Round(time.Millisecond).String()}
+	t := &testRow{Success: res.Success, Code: "no HTTP answer", URL: url, Duration: "under 1 ms"}
+	if ms := res.Duration.Milliseconds(); ms > 0 {
+		t.Duration = strconv.FormatInt(ms, 10) + " ms"
+	}
 	if res.StatusCode != 0 {
 		t.Code = strconv.Itoa(res.StatusCode)
 	}
