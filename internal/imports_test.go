@@ -40,7 +40,7 @@ var allowed = map[string][]string{
 	"assist":            {"ai", "form", "quota", "render", "store"},
 	"webhook":           {"form", "render", "store"},
 	"respond":           {"blob", "form", "httpx", "logic", "store"},
-	"dashboard":         {"ai", "ai/query", "assist", "auth", "form", "httpx", "quota", "render", "store"},
+	"dashboard":         {"ai", "ai/query", "assist", "auth", "form", "httpx", "quota", "render", "store", "webhook"},
 	"api":               {"ai", "ai/query", "assist", "auth", "form", "httpx", "quota", "render", "store", "webhook"},
 	"server":            {"ai", "ai/builtin", "ai/openai", "api", "blob", "config", "dashboard", "httpx", "quota", "render", "respond", "store", "webhook"},
 	"server/servertest": {"api", "auth", "config", "server", "store"},

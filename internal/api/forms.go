@@ -96,7 +96,7 @@ func (a *API) updateForm(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	checkURL := func(u string) error { return webhook.CheckURL(u, a.cfg.AllowPrivateWebhooks) }
+	checkURL := webhook.URLCheck(a.cfg.AllowPrivateWebhooks)
 	f, err := a.store.UpdateForm(r.Context(), caller(r).account.ID, id, func(f *form.Form) error {
 		if err := patch.ApplyPatch(f); err != nil {
 			return err

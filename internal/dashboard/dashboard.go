@@ -1,7 +1,7 @@
 // Package dashboard serves the signed-in side of Forma in the browser: sign-in,
 // the one-time setup link, optional sign-up, the overview, the forms (list,
-// builder, responses: table, detail, delete, export, summary; AI analytics and
-// chat), and the account's
+// builder, responses: table, detail, delete, export, summary; the webhook: URL,
+// test, log and signing secret; AI analytics and chat), and the account's
 // settings, API keys and usage. Pages are server-rendered html/template with
 // embedded assets and one small script (the copy button); all sign-in state is
 // in the database (store), so any node serves any request.
@@ -28,6 +28,7 @@ import (
 	"forma/internal/quota"
 	rendered "forma/internal/render"
 	"forma/internal/store"
+	"forma/internal/webhook"
 )
 
 // Config tunes the dashboard.
@@ -49,6 +50,12 @@ type Config struct {
 	// credits (the API's: both charge through package assist).
 	AI    ai.Provider
 	Costs quota.Costs
+	// AllowPrivateWebhooks relaxes the webhook address checks (development only),
+	// as for the API.
+	AllowPrivateWebhooks bool
+	// Webhooks sends test deliveries and reads and rotates signing secrets, as for
+	// the API.
+	Webhooks *webhook.Deliverer
 }
 
 // Handler serves the dashboard's routes.
@@ -95,6 +102,7 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 	handle(mux, "POST /forms/{id}/responses/{submissionId}/delete", h.page(h.deleteResponse))
 	handle(mux, "GET /forms/{id}/summary", h.page(h.summary))
 	h.aiRoutes(mux)
+	h.webhookRoutes(mux)
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))
 	handle(mux, "POST /signout", h.page(h.signOut))

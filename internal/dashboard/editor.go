@@ -110,6 +110,7 @@ var fieldLabels = map[string]string{
 	"conditionalLogic": "The rule", "conditionalLogic.showIf.questionId": "The question the rule reads",
 	"conditionalLogic.showIf.operator": "The comparison", "conditionalLogic.showIf.value": "The value",
 	"name": "The name", "dailyLimit": "The daily limit", "formId": "The form", "message": "Your message",
+	"webhookUrl": "The webhook URL", "webhookEnabled": "Delivery", "url": "The test URL",
 }
 
 // fieldLabel names field: options[2] is "Choice 3".

@@ -38,7 +38,8 @@ type formHead struct {
 	Summary string // the summary page
 	// Analytics and Chat are the AI pages: the analysis and the conversations.
 	Analytics, Chat string
-	Tab             string // the view shown: "table", "summary", "analytics" or "chat" ("" on other pages)
+	Webhook         string // the webhook page
+	Tab             string // the view shown: "table", "summary", "webhook", "analytics" or "chat" ("" on other pages)
 }
 
 // responsesData is the data of the responses table.
@@ -177,7 +178,7 @@ func (h *Handler) loaded(w http.ResponseWriter, r *http.Request, s *Session, wha
 func (h *Handler) headOf(f *form.Form) formHead {
 	id := strconv.FormatInt(f.ID, 10)
 	head := formHead{ID: f.ID, Title: f.Title, Path: "/forms/" + id + "/responses", Summary: "/forms/" + id + "/summary",
-		Analytics: "/forms/" + id + "/analytics", Chat: "/forms/" + id + "/chat"}
+		Analytics: "/forms/" + id + "/analytics", Chat: "/forms/" + id + "/chat", Webhook: webhookPath(f.ID)}
 	if f.IsPublished() {
 		head.URL = f.ShareURL(h.cfg.PublicURL)
 	}

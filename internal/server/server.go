@@ -71,7 +71,8 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	mux := http.NewServeMux()
 	respond.New(st, blobs, links, secret, rcfg).Routes(mux)
 	dashboard.New(st, dashboard.Config{PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, Signup: cfg.Signup,
-		Plans: acfg.Plans, Submissions: renderer, AI: acfg.AI, Costs: acfg.Costs}).Routes(mux)
+		Plans: acfg.Plans, Submissions: renderer, AI: acfg.AI, Costs: acfg.Costs,
+		AllowPrivateWebhooks: cfg.AllowPrivateWebhooks, Webhooks: deliverer}).Routes(mux)
 	a := api.New(st, acfg)
 	mux.Handle("GET /api/v1/openapi.json", api.OpenAPIHandler(cfg.PublicURL))
 	mux.HandleFunc("/api/v1/openapi.json", func(w http.ResponseWriter, r *http.Request) {

@@ -15,12 +15,19 @@ type TestResult struct {
 	Success    bool    `json:"success"`
 	StatusCode int     `json:"statusCode"` // 0 when no HTTP answer came
 	Error      *string `json:"error"`
+	// Duration is how long the delivery took (not on the wire).
+	Duration time.Duration `json:"-"`
 }
 
-// SendTest POSTs a sample payload built from the form's questions to url, signed
-// like a real delivery, and reports the outcome. Test deliveries are not logged and
-// do not change the form's last delivery.
+// SendTest POSTs a sample payload built from the form's questions to url (checked
+// as a saved URL is, and reported as the field "url"), or to the form's configured
+// URL when url is empty, signed like a real delivery, and reports the outcome. Test
+// deliveries are not logged and do not change the form's last delivery.
 func (d *Deliverer) SendTest(ctx context.Context, f *form.Form, url string) (TestResult, error) {
+	url, err := d.testTarget(f, url)
+	if err != nil {
+		return TestResult{}, err
+	}
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	id := "test_" + hex.EncodeToString(b)
@@ -33,12 +40,45 @@ func (d *Deliverer) SendTest(ctx context.Context, f *form.Form, url string) (Tes
 	if err != nil {
 		return TestResult{}, err
 	}
+	start := time.Now()
 	res := d.send(ctx, url, id, body, secrets)
 	code := 0
 	if res.code != nil {
 		code = *res.code
 	}
-	return TestResult{Success: res.status == "success", StatusCode: code, Error: res.err}, nil
+	return TestResult{Success: res.status == "success", StatusCode: code, Error: res.err, Duration: time.Since(start)}, nil
+}
+
+// testTarget picks and checks the URL a test delivery goes to.
+func (d *Deliverer) testTarget(f *form.Form, url string) (string, error) {
+	if url != "" {
+		return url, CheckURLField("url", url, d.opts.AllowPrivate)
+	}
+	if f.WebhookURL == nil {
+		return "", form.FieldInvalid("url", "is required when the form has no webhook URL configured")
+	}
+	return *f.WebhookURL, nil
+}
+
+// Secret returns the current signing secret of form formID, creating it when the
+// form has none yet (as the first delivery would). The caller checks that the
+// reader owns the form.
+func (d *Deliverer) Secret(ctx context.Context, formID int64) (string, error) {
+	secrets, err := d.store.WebhookSecrets(ctx, formID, NewSecret)
+	if err != nil {
+		return "", err
+	}
+	return secrets[0], nil
+}
+
+// RotateSecret gives an account's form a new signing secret and returns it; the
+// previous one keeps signing for store.SecretOverlap.
+func (d *Deliverer) RotateSecret(ctx context.Context, accountID, formID int64) (string, error) {
+	secret, err := NewSecret()
+	if err != nil {
+		return "", err
+	}
+	return secret, d.store.RotateWebhookSecret(ctx, accountID, formID, secret)
 }
 
 // sampleData answers every question with a plausible value of its type.

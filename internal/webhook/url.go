@@ -32,6 +32,12 @@ func CheckURL(raw string, allowPrivate bool) error {
 	return CheckURLField("webhookUrl", raw, allowPrivate)
 }
 
+// URLCheck is CheckURL with allowPrivate fixed: the check of a URL being saved that
+// form.FormPatch.ApplyWebhook takes, the same for the API and the dashboard.
+func URLCheck(allowPrivate bool) func(string) error {
+	return func(raw string) error { return CheckURL(raw, allowPrivate) }
+}
+
 // CheckURLField checks a webhook URL when it is saved and returns nil or a
 // *form.Error (code form.Invalid) about field. The URL is SingleLine text under
 // form.CheckText (no control or line-break characters anywhere). It must be an absolute http or
@@ -83,7 +89,7 @@ func checkPort(field, port string) error {
 		return nil
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-		return form.FieldInvalid(field, "the port %s is not valid (it must be from 1 to 65535)", port)
+		return form.FieldInvalid(field, "has a port (%s) that is not valid (it must be from 1 to 65535)", port)
 	}
 	return nil
 }
@@ -96,25 +102,25 @@ func checkHost(field string, u *url.URL, allowPrivate bool) error {
 	if strings.HasPrefix(u.Host, "[") {
 		ip, err := netip.ParseAddr(host)
 		if err != nil {
-			return form.FieldInvalid(field, "the host %q is not a valid IPv6 address", host)
+			return form.FieldInvalid(field, "has a host %q that is not a valid IPv6 address", host)
 		}
 		return checkAddr(field, host, ip, allowPrivate)
 	}
 	if !isASCII(host) {
-		return form.FieldInvalid(field, "the host %q must be written in ASCII (use the xn-- form of an international domain name)", host)
+		return form.FieldInvalid(field, "has a host %q that must be written in ASCII (use the xn-- form of an international domain name)", host)
 	}
 	if endsInNumber(host) {
 		ip, ok := parseIPv4(host)
 		if !ok {
-			return form.FieldInvalid(field, "the host %q is not a valid IPv4 address", host)
+			return form.FieldInvalid(field, "has a host %q that is not a valid IPv4 address", host)
 		}
 		return checkAddr(field, host, ip, allowPrivate)
 	}
 	if !validHostName(host) {
-		return form.FieldInvalid(field, "the host %q is not a valid host name", host)
+		return form.FieldInvalid(field, "has a host %q that is not a valid host name", host)
 	}
 	if !allowPrivate && isLoopbackName(host) {
-		return form.FieldInvalid(field, "the host %s is not allowed (it names this machine)", host)
+		return form.FieldInvalid(field, "names this machine (%s), which is not allowed", host)
 	}
 	return nil
 }
@@ -129,7 +135,7 @@ func checkAddr(field, spelled string, ip netip.Addr, allowPrivate bool) error {
 	if canonical := ip.String(); canonical != spelled {
 		shown += " (" + canonical + ")"
 	}
-	return form.FieldInvalid(field, "the address %s is not allowed (private, loopback or reserved networks are blocked)", shown)
+	return form.FieldInvalid(field, "points to %s, an address that is not allowed (private, loopback or reserved networks are blocked)", shown)
 }
 
 func isASCII(s string) bool {

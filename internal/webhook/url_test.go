@@ -15,7 +15,7 @@ const blockedMsg = "is not allowed (private, loopback or reserved networks are b
 // the message.
 var refusedURLs = []struct{ url, want string }{
 	// IPv4 loopback in every spelling.
-	{"http://127.0.0.1/", "the address 127.0.0.1 " + blockedMsg},
+	{"http://127.0.0.1/", "points to 127.0.0.1, an address that " + blockedMsg},
 	{"http://127.0.0.1:8080/hook", blockedMsg},
 	{"http://127.255.255.254/", blockedMsg},
 	{"http://2130706433/", "2130706433 (127.0.0.1)"},
@@ -52,7 +52,7 @@ var refusedURLs = []struct{ url, want string }{
 	{"http://192.0.2.1/", blockedMsg},
 	{"http://198.18.0.1/", blockedMsg},
 	// IPv6 and the IPv6 forms of blocked IPv4 addresses.
-	{"http://[::1]/", "the address ::1 " + blockedMsg},
+	{"http://[::1]/", "points to ::1, an address that " + blockedMsg},
 	{"http://[::]/", blockedMsg},
 	{"http://[0:0:0:0:0:0:0:1]:9000/", "(::1)"},
 	{"http://[::ffff:127.0.0.1]/", blockedMsg},
@@ -73,7 +73,7 @@ var refusedURLs = []struct{ url, want string }{
 	{"http://[ff02::1]/", blockedMsg},
 	{"http://[2001:db8::1]/", blockedMsg},
 	// Loopback names.
-	{"http://localhost/", "the host localhost is not allowed"},
+	{"http://localhost/", "names this machine (localhost)"},
 	{"http://LOCALHOST:3000/hook", "not allowed"},
 	{"http://localhost./", "not allowed"},
 	{"http://api.localhost/", "not allowed"},
@@ -111,8 +111,8 @@ var refusedURLs = []struct{ url, want string }{
 	{"http://１２７.０.０.１/", "must be written in ASCII"},
 	{"http://exa*mple.com/", "is not a valid host name"},
 	{"http://example..com/", "is not a valid host name"},
-	{"http://example.com:0/", "the port 0 is not valid"},
-	{"http://example.com:65536/", "the port 65536 is not valid"},
+	{"http://example.com:0/", "has a port (0) that is not valid"},
+	{"http://example.com:65536/", "has a port (65536) that is not valid"},
 	{"https://example.com/" + strings.Repeat("a", webhook.MaxURLLength-19), "must be at most 2000 characters (this one has 2001)"},
 }
 
@@ -129,7 +129,7 @@ func TestCheckURLRefuses(t *testing.T) {
 
 func TestCheckURLMessage(t *testing.T) {
 	err := webhook.CheckURL("http://127.0.0.1/hook", false)
-	want := "webhookUrl: the address 127.0.0.1 is not allowed (private, loopback or reserved networks are blocked)"
+	want := "webhookUrl: points to 127.0.0.1, an address that is not allowed (private, loopback or reserved networks are blocked)"
 	if fe := checkInvalid(t, err, "webhookUrl"); fe.Message != want {
 		t.Errorf("message = %q, want %q", fe.Message, want)
 	}
@@ -137,7 +137,7 @@ func TestCheckURLMessage(t *testing.T) {
 
 func TestCheckURLFieldRelabels(t *testing.T) {
 	fe := checkInvalid(t, webhook.CheckURLField("url", "http://10.0.0.1/", false), "url")
-	if !strings.HasPrefix(fe.Message, "url: the address 10.0.0.1 ") {
+	if !strings.HasPrefix(fe.Message, "url: points to 10.0.0.1, ") {
 		t.Errorf("message = %q", fe.Message)
 	}
 }

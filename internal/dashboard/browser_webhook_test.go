@@ -1,0 +1,53 @@
+package dashboard_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"forma/internal/server/servertest"
+	"forma/internal/store"
+)
+
+// TestBrowserWebhook connects a webhook in headless Chromium, at 1280 and 390 px:
+// it sets the URL of a loopback receiver (private targets allowed), sends a test,
+// reveals the secret and opens the rotation's confirmation, writing screenshots
+// of the webhook page and the confirmation to screenshotDir.
+func TestBrowserWebhook(t *testing.T) {
+	exe := chromium()
+	if exe == "" || testing.Short() {
+		t.Skip("browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM), or -short")
+	}
+	env := servertest.New(t, store.SQLite, allowPrivate)
+	b, key := signedInOwner(t, env, "owner@example.com")
+	s := newSurvey(t, env, key, "Customer feedback — spring launch", text)
+	rc, broken := newReceiver(t, http.StatusOK), newReceiver(t, http.StatusInternalServerError)
+	saveWebhook(b, s, broken.URL+"/hooks/forma", true)
+	s.submit(t, env, map[int]any{0: "Lovely"})
+	waitForLog(t, b, s)
+	alloc, dir := startChromium(t, exe)
+	for _, width := range []int64{1280, 390} {
+		tab, cancelTab := chromedp.NewContext(alloc)
+		c := &chrome{t: t, tab: tab, dir: dir, width: width}
+		c.do(chromedp.EmulateViewport(width, 860), chromedp.Navigate(env.URL+s.webhookPath("")))
+		if strings.Contains(c.text(chromedp.Location()), "/signin") {
+			c.do(chromedp.WaitVisible(chromedp.ID("email")), chromedp.SendKeys(chromedp.ID("email"), "owner@example.com"),
+				chromedp.SendKeys(chromedp.ID("password"), password), chromedp.Submit(chromedp.ID("password")))
+		}
+		c.do(chromedp.WaitVisible(chromedp.ID("webhook-url")), chromedp.SetValue(chromedp.ID("webhook-url"), rc.URL+"/hooks/forma"),
+			chromedp.Click(chromedp.CSS(`form[action$="/webhook"] button`)), chromedp.WaitVisible(chromedp.CSS(".banner.ok")))
+		c.do(chromedp.Click(chromedp.CSS(`form[action$="/webhook/test"] button`)), chromedp.WaitVisible(chromedp.CSS(".test-result")))
+		if got := c.text(chromedp.Text(chromedp.CSS(".test-result"))); !strings.Contains(got, "Test delivered") || !strings.Contains(got, "200") {
+			t.Errorf("the test result says %q", got)
+		}
+		c.shot("webhook-test")
+		c.do(chromedp.Click(chromedp.CSS(`form[action$="/webhook/secret"] button`)), chromedp.WaitVisible(chromedp.ID("webhook-secret")))
+		c.shot("webhook")
+		c.do(chromedp.Click(chromedp.CSS(`a[href$="/webhook/rotate"]`)), chromedp.WaitVisible(chromedp.CSS("form .danger-solid")))
+		c.shot("webhook-rotate")
+		cancelTab()
+	}
+	t.Logf("screenshots in %s", dir)
+}
