@@ -54,10 +54,8 @@ func (h *Handler) chat(w http.ResponseWriter, r *http.Request, s *Session) {
 	}
 	head := h.headOf(f)
 	head.Tab = "chat"
-	n, ok := pageNumber(r.URL.Query().Get("page"))
+	n, ok := requestedPage(w, r, s, head.Chat, "Your conversations")
 	if !ok {
-		render(w, r, http.StatusBadRequest, "notice", "Page not found", s, notice{
-			Lines: []string{"The page number must be a whole number from 1 on."}, Link: head.Chat, LinkText: "Your conversations"})
 		return
 	}
 	list, total, err := h.store.ListConversations(r.Context(), f.ID, conversationsPerPage, (n-1)*conversationsPerPage)

@@ -32,10 +32,8 @@ type formsData struct {
 // forms serves GET /forms: the account's forms, newest first, with their state and
 // responses at a glance.
 func (h *Handler) forms(w http.ResponseWriter, r *http.Request, s *Session) {
-	n, ok := pageNumber(r.URL.Query().Get("page"))
+	n, ok := requestedPage(w, r, s, "/forms", "Your forms")
 	if !ok {
-		renderNotice(w, r, http.StatusBadRequest, "Page not found", notice{
-			Lines: []string{"The page number must be a whole number from 1 on."}, Link: "/forms", LinkText: "Your forms"})
 		return
 	}
 	page, err := h.store.ListForms(r.Context(), s.Account.ID, nil, formsPerPage, (n-1)*formsPerPage)

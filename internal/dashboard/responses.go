@@ -63,10 +63,8 @@ func (h *Handler) responses(w http.ResponseWriter, r *http.Request, s *Session) 
 	}
 	head := h.headOf(f)
 	head.Tab = "table"
-	n, ok := pageNumber(r.URL.Query().Get("page"))
+	n, ok := requestedPage(w, r, s, head.Path, "First page of responses")
 	if !ok {
-		render(w, r, http.StatusBadRequest, "notice", "Page not found", s, notice{
-			Lines: []string{"The page number must be a whole number from 1 on."}, Link: head.Path, LinkText: "First page of responses"})
 		return
 	}
 	list, total, err := h.store.ListResponses(r.Context(), f.ID, store.ResponseFilter{}, responsesPerPage, (n-1)*responsesPerPage)

@@ -37,11 +37,8 @@ type historyRow struct {
 // history, newest first, historyPageSize charges a page. A page that is not a
 // positive number is a 400 page; one past the last shows no charges.
 func (h *Handler) usage(w http.ResponseWriter, r *http.Request, s *Session) {
-	page, ok := pageNumber(r.URL.Query().Get("page"))
+	page, ok := requestedPage(w, r, s, "/usage", "Go to the first page")
 	if !ok {
-		render(w, r, http.StatusBadRequest, "notice", "No such page", s, notice{
-			Lines: []string{"The page number of the history must be a whole number from 1."},
-			Link:  "/usage", LinkText: "Go to the first page"})
 		return
 	}
 	d, err := h.usageData(r, s.Account, page)
@@ -63,6 +60,17 @@ func pageNumber(v string) (int, bool) {
 	}
 	n, ok := form.ParseID(v)
 	return int(n), ok && n <= maxHistoryPage
+}
+
+// requestedPage reads the request's page number; when it is not one it answers a
+// 400 page that links back to the first page (back, with its text).
+func requestedPage(w http.ResponseWriter, r *http.Request, s *Session, back, backText string) (int, bool) {
+	n, ok := pageNumber(r.URL.Query().Get("page"))
+	if !ok {
+		render(w, r, http.StatusBadRequest, "notice", "Page not found", s, notice{
+			Lines: []string{"The page number must be a whole number from 1 on."}, Link: back, LinkText: backText})
+	}
+	return n, ok
 }
 
 // usageData gathers the usage page's figures.

@@ -77,11 +77,8 @@ func (h *Handler) webhookPage(w http.ResponseWriter, r *http.Request, s *Session
 	if f == nil {
 		return
 	}
-	n, ok := pageNumber(r.URL.Query().Get("page"))
+	n, ok := requestedPage(w, r, s, webhookPath(f.ID), "The webhook page")
 	if !ok {
-		render(w, r, http.StatusBadRequest, "notice", "Page not found", s, notice{
-			Lines: []string{"The page number must be a whole number from 1 on."},
-			Link:  webhookPath(f.ID), LinkText: "The webhook page"})
 		return
 	}
 	d := h.webhookView(f)
