@@ -79,17 +79,22 @@ func (h *Handler) createForm(w http.ResponseWriter, r *http.Request, s *Session)
 // ownForm loads the form of the path's {id} if the account owns it. Otherwise it
 // answers (404 for a form that is not the account's) and returns nil.
 func (h *Handler) ownForm(w http.ResponseWriter, r *http.Request, s *Session) *form.Form {
-	id, ok := form.ParseID(r.PathValue("id"))
-	if !ok {
-		notFound(w, r, s)
-		return nil
-	}
-	f, err := h.store.GetForm(r.Context(), s.Account.ID, id)
+	f, err := h.formOf(r, s)
 	if err != nil {
 		h.failed(w, r, s, "load a form", err)
 		return nil
 	}
 	return f
+}
+
+// formOf loads the form of the {id} path parameter when the signed-in account
+// owns it; an id that is not one, or another account's form, is NotFound.
+func (h *Handler) formOf(r *http.Request, s *Session) (*form.Form, error) {
+	id, ok := form.ParseID(r.PathValue("id"))
+	if !ok {
+		return nil, form.Errorf(form.NotFound, "no such form")
+	}
+	return h.store.GetForm(r.Context(), s.Account.ID, id)
 }
 
 // failed answers an error of the store: a 404 page for what is not found (or is
@@ -104,8 +109,13 @@ func (h *Handler) failed(w http.ResponseWriter, r *http.Request, s *Session, wha
 
 // notFound answers a form or question the account does not have.
 func notFound(w http.ResponseWriter, r *http.Request, s *Session) {
+	missing(w, r, s, "form or question")
+}
+
+// missing answers 404 with a page saying the account has no such what.
+func missing(w http.ResponseWriter, r *http.Request, s *Session, what string) {
 	render(w, r, http.StatusNotFound, "notice", "Not found", s, notice{
-		Lines: []string{"There is no such form or question in your account. It may have been deleted."},
+		Lines: []string{"There is no such " + what + " in your account. It may have been deleted."},
 		Link:  "/forms", LinkText: "Your forms"})
 }
 

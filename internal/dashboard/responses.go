@@ -144,12 +144,8 @@ func moment(t time.Time) string { return t.UTC().Format("2\u00a0Jan\u00a02006, 1
 // otherwise it answers 404 (another account's form is not found, never forbidden)
 // and returns false.
 func (h *Handler) accountForm(w http.ResponseWriter, r *http.Request, s *Session) (*form.Form, []form.Question, bool) {
-	var f *form.Form
 	var questions []form.Question
-	var err error = form.Errorf(form.NotFound, "no such form")
-	if id, ok := form.ParseID(r.PathValue("id")); ok {
-		f, err = h.store.GetForm(r.Context(), s.Account.ID, id)
-	}
+	f, err := h.formOf(r, s)
 	if err == nil {
 		questions, err = h.store.AllQuestions(r.Context(), f.ID)
 	}
@@ -163,9 +159,7 @@ func (h *Handler) loaded(w http.ResponseWriter, r *http.Request, s *Session, wha
 	case err == nil:
 		return true
 	case form.ErrorCode(err) == form.NotFound:
-		render(w, r, http.StatusNotFound, "notice", "Not found", s, notice{
-			Lines: []string{"There is no such " + what + " in your account. It may have been deleted."},
-			Link:  "/forms", LinkText: "Your forms"})
+		missing(w, r, s, what)
 	default:
 		serverError(w, r, "load a "+what, err)
 	}

@@ -1,7 +1,6 @@
 package respond
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -12,9 +11,9 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"forma/internal/form"
+	"forma/internal/httpx"
 	"forma/internal/logic"
 )
 
@@ -25,13 +24,6 @@ import (
 //
 //go:embed assets
 var assetFiles embed.FS
-
-// asset is an embedded file served under /assets.
-type asset struct {
-	body  []byte
-	ctype string
-	hash  string // first 16 hex digits of the SHA-256 of body
-}
 
 // The page script is a set of native ES modules (assets/form/, plus the
 // generated catalogue.js) that import each other by relative URLs, which cannot
@@ -47,21 +39,9 @@ const modulePrefix = "form/"
 // the catalogue in internal/form).
 var assets, moduleVersion = loadAssets()
 
-func loadAssets() (map[string]*asset, string) {
-	out := map[string]*asset{}
-	add := func(name string, body []byte) {
-		sum := sha256.Sum256(body)
-		ctype := "application/octet-stream"
-		switch {
-		case strings.HasSuffix(name, ".js"):
-			ctype = "text/javascript; charset=utf-8"
-		case strings.HasSuffix(name, ".css"):
-			ctype = "text/css; charset=utf-8"
-		case strings.HasSuffix(name, ".svg"):
-			ctype = "image/svg+xml"
-		}
-		out[name] = &asset{body: body, ctype: ctype, hash: hex.EncodeToString(sum[:8])}
-	}
+func loadAssets() (map[string]*httpx.Asset, string) {
+	out := map[string]*httpx.Asset{}
+	add := func(name string, body []byte) { out[name] = httpx.NewAsset(name, body) }
 	err := fs.WalkDir(assetFiles, "assets", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -80,7 +60,7 @@ func loadAssets() (map[string]*asset, string) {
 	version := sha256.New()
 	for _, name := range slices.Sorted(maps.Keys(out)) {
 		if strings.HasPrefix(name, modulePrefix) {
-			fmt.Fprintf(version, "%s %s\n", name, out[name].hash)
+			fmt.Fprintf(version, "%s %s\n", name, out[name].Hash)
 		}
 	}
 	return out, hex.EncodeToString(version.Sum(nil)[:8])
@@ -105,7 +85,7 @@ func catalogueModule() []byte {
 // assetURL is the versioned URL of a top-level asset: the content hash in the
 // query makes it safe to cache for a year.
 func assetURL(name string) string {
-	return "/assets/" + name + "?v=" + assets[name].hash
+	return "/assets/" + name + "?v=" + assets[name].Hash
 }
 
 // moduleURL is the versioned URL of a module of the page script.
@@ -117,30 +97,14 @@ func moduleURL(name string) string {
 // hash (?v=) may be cached for a year; any other revalidates with the ETag.
 func serveAsset(w http.ResponseWriter, r *http.Request) {
 	a := assets[r.PathValue("name")]
-	serveFile(w, r, a, a != nil && r.URL.Query().Get("v") == a.hash)
+	httpx.ServeAsset(w, r, a, a != nil && r.URL.Query().Get("v") == a.Hash)
 }
 
 // serveModule serves GET /assets/form/{version}/{name}: a module of the page
 // script, cached for a year when version is the current one. Another version
 // (a page rendered before a deployment) gets the current module, revalidated.
 func serveModule(w http.ResponseWriter, r *http.Request) {
-	serveFile(w, r, assets[modulePrefix+r.PathValue("name")], r.PathValue("version") == moduleVersion)
-}
-
-func serveFile(w http.ResponseWriter, r *http.Request, a *asset, current bool) {
-	if a == nil {
-		http.Error(w, "Not found", http.StatusNotFound)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", a.ctype)
-	h.Set("ETag", `"`+a.hash+`"`)
-	if current {
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
-		h.Set("Cache-Control", "public, no-cache")
-	}
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
+	httpx.ServeAsset(w, r, assets[modulePrefix+r.PathValue("name")], r.PathValue("version") == moduleVersion)
 }
 
 // pageAssets are the URLs of the files every page loads.

@@ -17,7 +17,7 @@ func moduleSources(t *testing.T) map[string]string {
 	out := map[string]string{}
 	for name, a := range assets {
 		if strings.HasPrefix(name, modulePrefix) && name != modulePrefix+"catalogue.js" {
-			out[name] = string(a.body)
+			out[name] = string(a.Body)
 		}
 	}
 	if len(out) < 5 {
@@ -28,7 +28,7 @@ func moduleSources(t *testing.T) map[string]string {
 
 // TestCatalogueModule checks that the page script gets the server's sentences.
 func TestCatalogueModule(t *testing.T) {
-	body := string(assets[modulePrefix+"catalogue.js"].body)
+	body := string(assets[modulePrefix+"catalogue.js"].Body)
 	start := strings.Index(body, "export default ")
 	if start < 0 || !strings.HasSuffix(body, ";\n") {
 		t.Fatalf("catalogue.js:\n%s", body)
