@@ -3,6 +3,7 @@ package dashboard_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -14,14 +15,10 @@ import (
 // asks a question in a new conversation through the pages, writing screenshots
 // of the analysis and the conversation at 1280 and 390 px to screenshotDir.
 func TestBrowserAI(t *testing.T) {
-	exe := chromium()
-	if exe == "" || testing.Short() {
-		t.Skip("browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM), or -short")
-	}
+	alloc, dir := startChromium(t, time.Minute)
 	env := servertest.New(t, store.SQLite)
 	_, key := signedInOwner(t, env, "owner@example.com")
 	s := ratedSurvey(t, env, key)
-	alloc, dir := startChromium(t, exe)
 	for _, width := range []int64{1280, 390} {
 		tab, cancelTab := chromedp.NewContext(alloc)
 		b := &chrome{t: t, tab: tab, dir: dir, width: width}

@@ -17,10 +17,7 @@ import (
 // responses table, one response, its delete confirmation and the summary,
 // writing screenshots of each at 1280 and 390 px to screenshotDir.
 func TestBrowserResponses(t *testing.T) {
-	exe := chromium()
-	if exe == "" || testing.Short() {
-		t.Skip("browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM), or -short")
-	}
+	alloc, dir := startChromium(t, time.Minute)
 	env := servertest.New(t, store.SQLite)
 	_, key := signedInOwner(t, env, "owner@example.com")
 	s := newSurvey(t, env, key, "Team offsite — what should we do in spring?",
@@ -37,7 +34,6 @@ func TestBrowserResponses(t *testing.T) {
 	} {
 		s.submit(t, env, a)
 	}
-	alloc, dir := startChromium(t, exe)
 	for _, width := range []int64{1280, 390} {
 		tab, cancelTab := chromedp.NewContext(alloc)
 		b := &chrome{t: t, tab: tab, dir: dir, width: width}
@@ -65,15 +61,19 @@ func TestBrowserResponses(t *testing.T) {
 	t.Logf("screenshots in %s", dir)
 }
 
-// startChromium starts the headless browser exe for the rest of the test (at most
-// a minute) and makes the screenshot folder; it returns the allocator to open
-// tabs from, and the folder.
-func startChromium(t *testing.T, exe string) (context.Context, string) {
+// startChromium starts a headless Chromium for the rest of the test (at most
+// timeout) and makes the screenshot folder; it returns the allocator to open tabs
+// from, and the folder. Without Chromium, or with -short, the test is skipped.
+func startChromium(t *testing.T, timeout time.Duration) (context.Context, string) {
+	exe := chromium()
+	if exe == "" || testing.Short() {
+		t.Skip("browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM), or -short")
+	}
 	dir := screenshotDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox,
 		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-dev-shm-usage", true),

@@ -44,13 +44,9 @@ func chromium() string {
 // the overview, sign-out ends it. It writes screenshots of each page at 1280 and
 // 390 px to screenshotDir.
 func TestBrowserSignInAndOut(t *testing.T) {
-	exe := chromium()
-	if exe == "" || testing.Short() {
-		t.Skip("browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM), or -short")
-	}
+	alloc, dir := startChromium(t, time.Minute)
 	env := servertest.New(t, store.SQLite)
 	acct := env.Account("free")
-	alloc, dir := startChromium(t, exe)
 	for _, width := range []int64{1280, 390} {
 		key := env.Key(acct, nil, nil)
 		apiForm(t, env, key, "Team offsite RSVP", false)
@@ -167,21 +163,8 @@ func (c *chrome) shot(name string) {
 // a move, a showIf rule, publication. It writes screenshots of the new-form
 // page and the editor to screenshotDir.
 func TestBrowserBuilder(t *testing.T) {
-	exe := chromium()
-	if exe == "" || testing.Short() {
-		t.Skip("browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM), or -short")
-	}
+	alloc, dir := startChromium(t, 2*time.Minute)
 	env := servertest.New(t, store.SQLite)
-	dir := screenshotDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
-	defer cancelAlloc()
 	for _, width := range []int64{1280, 390} {
 		email := "builder" + strconv.FormatInt(width, 10) + "@example.com"
 		withPassword(t, env, email, password)

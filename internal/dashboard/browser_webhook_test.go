@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -16,10 +17,7 @@ import (
 // reveals the secret and opens the rotation's confirmation, writing screenshots
 // of the webhook page and the confirmation to screenshotDir.
 func TestBrowserWebhook(t *testing.T) {
-	exe := chromium()
-	if exe == "" || testing.Short() {
-		t.Skip("browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM), or -short")
-	}
+	alloc, dir := startChromium(t, time.Minute)
 	env := servertest.New(t, store.SQLite, allowPrivate)
 	b, key := signedInOwner(t, env, "owner@example.com")
 	s := newSurvey(t, env, key, "Customer feedback — spring launch", text)
@@ -27,7 +25,6 @@ func TestBrowserWebhook(t *testing.T) {
 	saveWebhook(b, s, broken.URL+"/hooks/forma", true)
 	s.submit(t, env, map[int]any{0: "Lovely"})
 	waitForLog(t, b, s)
-	alloc, dir := startChromium(t, exe)
 	for _, width := range []int64{1280, 390} {
 		tab, cancelTab := chromedp.NewContext(alloc)
 		c := &chrome{t: t, tab: tab, dir: dir, width: width}
