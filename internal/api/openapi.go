@@ -138,6 +138,9 @@ func documentedQueries() map[string]map[string]bool {
 	}
 	queries := map[string]map[string]bool{}
 	for _, op := range doc.operations() {
+		if doc.Paths[op.Path]["servers"] != nil {
+			continue // a respondent operation: not under Prefix
+		}
 		names := map[string]bool{}
 		for _, p := range op.Params {
 			if p.In == "query" {
