@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 	"blob":              {},
 	"httpx":             {"form"},
 	"config":            {},
-	"store":             {"form", "quota"},
+	"store":             {"auth", "form", "quota"},
 	"ai/text":           {},
 	"ai/sentiment":      {"ai/text"},
 	"ai/query":          {"ai/sentiment", "form"},

@@ -82,7 +82,7 @@ func keyCreate(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return flagError(settings.Check(), map[string]string{"name": "--name", "dailyLimit": "--daily-limit"})
 	}
 	return withAccount(ctx, "key create", args, stderr, define, check, func(st *store.Store, acct *store.Account) error {
-		key, err := createKey(ctx, st, acct.ID, settings)
+		key, err := st.IssueKey(ctx, acct.ID, settings)
 		if err != nil {
 			return err
 		}
@@ -121,20 +121,6 @@ func flagError(err error, flags map[string]string) error {
 		return err
 	}
 	return fmt.Errorf("%s %s", flags[fe.Fields[0].Field], fe.Fields[0].Message)
-}
-
-// createKey makes a new key for an account, stores its hash and returns the key.
-func createKey(ctx context.Context, st *store.Store, accountID int64, settings auth.KeySettings) (string, error) {
-	key, hash, prefix, err := auth.NewKey()
-	if err != nil {
-		return "", err
-	}
-	rec := &store.APIKey{AccountID: accountID, Hash: hash, Prefix: prefix, Name: settings.Name,
-		DailyLimit: settings.DailyLimit, FormID: settings.FormID}
-	if err := st.CreateKey(ctx, rec); err != nil {
-		return "", err
-	}
-	return key, nil
 }
 
 func keyList(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -64,7 +64,7 @@ func bootstrapOwner(ctx context.Context, st *store.Store, publicURL string, stdo
 	if err != nil {
 		return err
 	}
-	key, err := createKey(ctx, st, acct.ID, auth.KeySettings{Name: "first key"})
+	key, err := st.IssueKey(ctx, acct.ID, auth.KeySettings{Name: "first key"})
 	if err != nil {
 		return err
 	}

@@ -176,16 +176,10 @@ func keySettings(v keyValues) (auth.KeySettings, error) {
 // errNoSuchForm refuses a scope that is not one of the account's forms.
 var errNoSuchForm = form.FieldInvalid("formId", "must be one of your forms")
 
-// newKey creates a key as the CLI does: a new random key whose hash the store
-// keeps. A scope to a form the account does not own is errNoSuchForm.
+// newKey issues a key as the CLI does (store.IssueKey). A scope to a form the
+// account does not own is errNoSuchForm.
 func (h *Handler) newKey(r *http.Request, accountID int64, settings auth.KeySettings) (string, error) {
-	key, hash, prefix, err := auth.NewKey()
-	if err != nil {
-		return "", err
-	}
-	rec := &store.APIKey{AccountID: accountID, Hash: hash, Prefix: prefix, Name: settings.Name,
-		DailyLimit: settings.DailyLimit, FormID: settings.FormID}
-	err = h.store.CreateKey(r.Context(), rec)
+	key, err := h.store.IssueKey(r.Context(), accountID, settings)
 	if form.ErrorCode(err) == form.NotFound {
 		return "", errNoSuchForm
 	}

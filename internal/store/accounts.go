@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"time"
 
+	"forma/internal/auth"
 	"forma/internal/form"
 )
 
@@ -93,6 +94,22 @@ func (s *Store) CreateKey(ctx context.Context, k *APIKey) error {
 		return form.Errorf(form.NotFound, "Form not found")
 	}
 	return translate(err, "Key")
+}
+
+// IssueKey makes a new random key for an account with settings (checked by the
+// caller: auth.KeySettings.Check), stores it as CreateKey does (only its hash) and
+// returns the key, which is never seen again.
+func (s *Store) IssueKey(ctx context.Context, accountID int64, settings auth.KeySettings) (string, error) {
+	key, hash, prefix, err := auth.NewKey()
+	if err != nil {
+		return "", err
+	}
+	rec := &APIKey{AccountID: accountID, Hash: hash, Prefix: prefix, Name: settings.Name,
+		DailyLimit: settings.DailyLimit, FormID: settings.FormID}
+	if err := s.CreateKey(ctx, rec); err != nil {
+		return "", err
+	}
+	return key, nil
 }
 
 const keyColumns = `k.id, k.account_id, k.hash, k.prefix, k.name, k.daily_limit, k.form_id, k.created_at, k.revoked_at, k.last_used_at`

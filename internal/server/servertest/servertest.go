@@ -171,12 +171,8 @@ func (e *Env) Account(tier string) *store.Account {
 // Key creates a key for the account; limit and formID are optional.
 func (e *Env) Key(acct *store.Account, limit *int, formID *int64) string {
 	e.t.Helper()
-	key, hash, prefix, err := auth.NewKey()
+	key, err := e.Store.IssueKey(context.Background(), acct.ID, auth.KeySettings{Name: "test", DailyLimit: limit, FormID: formID})
 	if err != nil {
-		e.t.Fatal(err)
-	}
-	rec := &store.APIKey{AccountID: acct.ID, Hash: hash, Prefix: prefix, Name: "test", DailyLimit: limit, FormID: formID}
-	if err := e.Store.CreateKey(context.Background(), rec); err != nil {
 		e.t.Fatal(err)
 	}
 	return key
