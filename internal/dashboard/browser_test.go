@@ -146,9 +146,14 @@ func (c *chrome) text(a chromedp.Action[string]) string {
 	return s
 }
 
-// shot writes a full-page screenshot named name-<width>.png.
+// shot writes a full-page screenshot named name-<width>.png, after checking
+// that the page fits its width: nothing may make a phone scroll sideways (a
+// table may scroll inside its own region).
 func (c *chrome) shot(name string) {
 	c.t.Helper()
+	if wide := c.text(chromedp.Evaluate[string](overflowing)); wide != "" {
+		c.t.Errorf("%s at %d px is wider than the screen: %s", name, c.width, wide)
+	}
 	png, err := chromedp.Run(c.tab, chromedp.FullScreenshot(100))
 	if err == nil {
 		err = os.WriteFile(filepath.Join(c.dir, name+"-"+strconv.FormatInt(c.width, 10)+".png"), png, 0o644)
@@ -218,3 +223,15 @@ func (c *chrome) buildQuestions() {
 	}
 	c.do(chromedp.Click(chromedp.CSS(".editor-actions button")), chromedp.WaitVisible(chromedp.ID("share-link")))
 }
+
+// overflowing is a script that names the elements reaching past the right edge
+// of the viewport when the page scrolls sideways, or returns "".
+const overflowing = `(() => {
+  const w = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth <= w) return "";
+  return [...document.querySelectorAll("body *")]
+    .filter((e) => e.getBoundingClientRect().right > w + 1 && getComputedStyle(e).position !== "fixed")
+    .filter((e) => !e.closest(".table-scroll, .tabs"))
+    .slice(0, 5).map((e) => e.tagName.toLowerCase() + (e.className ? "." + String(e.className).trim().replace(/\s+/g, ".") : "") +
+      " (right " + Math.round(e.getBoundingClientRect().right) + ")").join(", ");
+})()`
