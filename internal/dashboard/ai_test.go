@@ -180,28 +180,3 @@ func TestChatPages(t *testing.T) {
 		}
 	})
 }
-
-// TestAIPagesOfAnotherAccount: every AI route of ada's form is a 404 for bob,
-// and nothing is charged to either.
-func TestAIPagesOfAnotherAccount(t *testing.T) {
-	each(t, func(t *testing.T, env *servertest.Env) {
-		ada, key := signedInOwner(t, env, "ada@example.com")
-		s := ratedSurvey(t, env, key)
-		chat := newConversation(t, ada, s)
-		bob, bobKey := signedInOwner(t, env, "bob@example.com")
-		for _, path := range []string{s.aiPath("/analytics"), s.aiPath("/chat"), chat, chat + "/delete"} {
-			if p := bob.get(path); p.Status != http.StatusNotFound {
-				t.Errorf("GET %s: %d", path, p.Status)
-			}
-			if p := bob.post(path, url.Values{"message": {"How many responses are there?"}}); p.Status != http.StatusNotFound {
-				t.Errorf("POST %s: %d", path, p.Status)
-			}
-		}
-		if creditsRemaining(t, env, bobKey) != 100 || creditsRemaining(t, env, key) != 100 {
-			t.Errorf("credits were charged")
-		}
-		if p := ada.get(chat); p.Status != http.StatusOK {
-			t.Errorf("ada's conversation is gone: %d", p.Status)
-		}
-	})
-}

@@ -17,7 +17,7 @@ import (
 // the editor, or by the editor again with the errors at their fields (400).
 
 // builderRoutes registers the builder's pages.
-func (h *Handler) builderRoutes(mux *http.ServeMux) {
+func (h *Handler) builderRoutes(mux Mux) {
 	handle(mux, "GET /forms/new", h.page(h.newFormPage))
 	handle(mux, "POST /forms/new", h.page(h.createForm))
 	handle(mux, "GET /forms/{id}", h.page(h.editor))

@@ -19,7 +19,7 @@ const (
 )
 
 // aiRoutes registers the AI pages of a form: its analysis and its conversations.
-func (h *Handler) aiRoutes(mux *http.ServeMux) {
+func (h *Handler) aiRoutes(mux Mux) {
 	handle(mux, "GET /forms/{id}/analytics", h.page(h.analytics))
 	handle(mux, "POST /forms/{id}/analytics", h.page(h.generateAnalytics))
 	handle(mux, "GET /forms/{id}/chat", h.page(h.chat))

@@ -83,9 +83,15 @@ func New(st *store.Store, cfg Config) *Handler {
 	return &Handler{store: st, cfg: cfg, sameOrigin: c, assist: assist.New(st, cfg.AI, cfg.Costs, cfg.Submissions)}
 }
 
+// Mux is what Routes registers the dashboard's routes on: an *http.ServeMux in
+// the server, a recorder in the tests that sweep every route.
+type Mux interface {
+	HandleFunc(pattern string, handler func(http.ResponseWriter, *http.Request))
+}
+
 // Routes registers the dashboard's routes on mux. A page that needs a signed-in
 // account is registered with h.page; other posts go through h.post.
-func (h *Handler) Routes(mux *http.ServeMux) {
+func (h *Handler) Routes(mux Mux) {
 	handle(mux, "GET /{$}", h.page(h.overview))
 	handle(mux, "GET /forms", h.page(h.forms))
 	handle(mux, "GET /keys", h.page(h.keys))
@@ -117,7 +123,7 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 }
 
 // handle registers fn at pattern and names the pattern in the request log.
-func handle(mux *http.ServeMux, pattern string, fn http.HandlerFunc) {
+func handle(mux Mux, pattern string, fn http.HandlerFunc) {
 	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		httpx.SetRoute(r.Context(), pattern)
 		fn(w, r)

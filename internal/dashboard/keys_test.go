@@ -191,34 +191,9 @@ func TestRevokeKey(t *testing.T) {
 	})
 }
 
-func TestKeysOfAnotherAccount(t *testing.T) {
-	each(t, func(t *testing.T, env *servertest.Env) {
-		a := withPassword(t, env, "a@example.com", password)
-		b := withPassword(t, env, "b@example.com", password)
-		ba, bb := newBrowser(t, env), newBrowser(t, env)
-		ba.signIn(a.Email, password)
-		bb.signIn(b.Email, password)
-		key := ba.createKey(url.Values{"name": {"A's secret key"}})
-		k := keysOf(t, env, a)[0]
-		id := strconv.FormatInt(k.ID, 10)
-		for _, path := range []string{"/keys", "/usage"} {
-			if p := bb.get(path); strings.Contains(p.Body, "secret key") || strings.Contains(p.Body, k.Prefix) {
-				t.Errorf("B's %s shows A's key\n%s", path, p.Body)
-			}
-		}
-		if p := bb.get("/keys/" + id + "/revoke"); p.Status != http.StatusNotFound || strings.Contains(p.Body, "secret key") {
-			t.Errorf("B's confirmation of A's key: %d\n%s", p.Status, p.Body)
-		}
-		if p := bb.post("/keys/"+id+"/revoke", nil); p.Status != http.StatusNotFound {
-			t.Errorf("B revokes A's key: %d", p.Status)
-		}
-		if got := apiStatus(env, key); got != http.StatusOK {
-			t.Errorf("A's key after B's attempt: %d", got)
-		}
-	})
-}
-
-func TestKeysCrossSiteAndEscaping(t *testing.T) {
+// TestKeysCrossSite: a key is not created by a post from another site.
+// (Markup in a key's name, and other accounts' keys: security_test.go.)
+func TestKeysCrossSite(t *testing.T) {
 	each(t, func(t *testing.T, env *servertest.Env) {
 		acct := withPassword(t, env, "xss@example.com", password)
 		b := newBrowser(t, env)
@@ -231,19 +206,6 @@ func TestKeysCrossSiteAndEscaping(t *testing.T) {
 		}
 		if keys := keysOf(t, env, acct); len(keys) != 0 {
 			t.Fatalf("a cross-site post created %d keys", len(keys))
-		}
-		const xss = "<script>alert(1)</script>"
-		key := b.createKey(url.Values{"name": {xss}})
-		id := strconv.FormatInt(keysOf(t, env, acct)[0].ID, 10)
-		apiStatus(env, key)
-		for _, path := range []string{"/keys", "/usage", "/keys/" + id + "/revoke"} {
-			p := b.get(path)
-			if p.Status != http.StatusOK || strings.Contains(p.Body, xss) || !strings.Contains(p.Body, "&lt;script&gt;alert(1)&lt;/script&gt;") {
-				t.Errorf("%s: %d, the name is not escaped\n%s", path, p.Status, p.Body)
-			}
-			if csp := p.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") {
-				t.Errorf("%s: CSP %q", path, csp)
-			}
 		}
 	})
 }

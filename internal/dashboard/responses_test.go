@@ -140,25 +140,15 @@ func TestResponsesTable(t *testing.T) {
 	})
 }
 
-// TestResponsesOfAnotherAccount: every responses page of another account's form
-// is a 404, and its delete deletes nothing.
-func TestResponsesOfAnotherAccount(t *testing.T) {
+// TestResponsesOfUnknownForms: the responses pages of an id that names no form
+// are 404 pages. (Other accounts' forms: security_test.go.)
+func TestResponsesOfUnknownForms(t *testing.T) {
 	each(t, func(t *testing.T, env *servertest.Env) {
-		_, adaKey := signedInOwner(t, env, "ada@example.com")
-		bob, _ := signedInOwner(t, env, "bob@example.com")
-		s := newSurvey(t, env, adaKey, "Ada's form", text)
-		id := s.submit(t, env, map[int]any{0: "private"})
-		for _, path := range []string{s.path(""), s.path("/" + id), s.path("/" + id + "/delete"), s.path("/export.csv"),
-			s.path("/export.json"), fmt.Sprintf("/forms/%d/summary", s.ID), "/forms/x/responses", "/forms/99999/summary"} {
-			if p := bob.get(path); p.Status != http.StatusNotFound || strings.Contains(p.Body, "private") {
-				t.Errorf("bob GET %s: %d", path, p.Status)
+		b, _ := signedInOwner(t, env, "ada@example.com")
+		for _, path := range []string{"/forms/x/responses", "/forms/99999/summary", "/forms/99999/responses/export.csv"} {
+			if p := b.get(path); p.Status != http.StatusNotFound {
+				t.Errorf("GET %s: %d", path, p.Status)
 			}
-		}
-		if p := bob.post(s.path("/"+id+"/delete"), nil); p.Status != http.StatusNotFound {
-			t.Errorf("bob deletes ada's response: %d", p.Status)
-		}
-		if r := env.For(t).Do("GET", fmt.Sprintf("/api/v1/forms/%d/responses/%s", s.ID, id), adaKey, nil); r.Status != http.StatusOK {
-			t.Errorf("ada's response after bob's delete: %d", r.Status)
 		}
 	})
 }
@@ -235,27 +225,6 @@ func TestExportIsTheAPIs(t *testing.T) {
 		}
 		if csv := b.get(s.path("/export.csv")).Body; !strings.Contains(csv, `"'=HYPERLINK(""http://evil"")"`) || !strings.Contains(csv, "'=Score") {
 			t.Errorf("formulas are not neutralised:\n%s", csv)
-		}
-	})
-}
-
-// TestResponsesEscapeUserText: question, option and answer text are inert in the
-// table, the detail and the summary, SVG included.
-func TestResponsesEscapeUserText(t *testing.T) {
-	each(t, func(t *testing.T, env *servertest.Env) {
-		b, key := signedInOwner(t, env, "ada@example.com")
-		const xss = `<script>alert(1)</script>`
-		const svg = `</text><svg onload=alert(2)>`
-		s := newSurvey(t, env, key, "Title "+xss,
-			map[string]any{"type": "select", "question": "Pick " + xss, "options": []string{"A " + svg, "B"}},
-			map[string]any{"type": "text", "question": "Say " + svg})
-		id := s.submit(t, env, map[int]any{0: "A " + svg, 1: "Hi " + xss})
-		for _, path := range []string{s.path(""), s.path("/" + id), s.path("/" + id + "/delete"), fmt.Sprintf("/forms/%d/summary", s.ID)} {
-			p := b.get(path)
-			if p.Status != http.StatusOK || strings.Contains(p.Body, "<script>alert") || strings.Contains(p.Body, "<svg onload") ||
-				!strings.Contains(p.Body, "&lt;script&gt;alert(1)&lt;/script&gt;") {
-				t.Errorf("%s: %d, raw or missing user text:\n%s", path, p.Status, p.Body)
-			}
 		}
 	})
 }

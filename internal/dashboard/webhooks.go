@@ -20,7 +20,7 @@ import (
 const deliveriesPerPage = 20
 
 // webhookRoutes registers the webhook page and its posts.
-func (h *Handler) webhookRoutes(mux *http.ServeMux) {
+func (h *Handler) webhookRoutes(mux Mux) {
 	handle(mux, "GET /forms/{id}/webhook", h.page(h.webhookPage))
 	handle(mux, "POST /forms/{id}/webhook", h.page(h.saveWebhook))
 	handle(mux, "POST /forms/{id}/webhook/test", h.page(h.testWebhook))

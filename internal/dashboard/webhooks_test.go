@@ -244,33 +244,3 @@ func waitForLog(t *testing.T, b *browser, s survey) page {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
-
-// TestWebhookOtherAccount: every route of A's webhook page is 404 for account B,
-// and B's posts change nothing.
-func TestWebhookOtherAccount(t *testing.T) {
-	each(t, func(t *testing.T, env *servertest.Env) {
-		a, key := signedInOwner(t, env, "ada@example.com")
-		s := newSurvey(t, env, key, "Ada's form", text)
-		saveWebhook(a, s, "https://hooks.example.com/ada", true)
-		secret := secretOn(a.post(s.webhookPath("/secret"), nil))
-		bob, _ := signedInOwner(t, env, "bob@example.com")
-		for _, path := range []string{"", "?page=2", "/rotate"} {
-			if p := bob.get(s.webhookPath(path)); p.Status != http.StatusNotFound {
-				t.Errorf("GET %s as B: %d, want 404", path, p.Status)
-			}
-		}
-		for _, path := range []string{"", "/test", "/secret", "/rotate"} {
-			p := bob.post(s.webhookPath(path), url.Values{"webhookUrl": {"https://evil.example.com/"}, "url": {"https://evil.example.com/"}})
-			if p.Status != http.StatusNotFound || strings.Contains(p.Body, "whsec_") {
-				t.Errorf("POST %s as B: %d, want 404 without a secret", path, p.Status)
-			}
-		}
-		want := map[string]any{"enabled": true, "url": "https://hooks.example.com/ada"}
-		if got := apiWebhook(t, env, key, s.ID); fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("B's posts changed A's webhook: %v", got)
-		}
-		if got := secretOn(a.post(s.webhookPath("/secret"), nil)); got != secret {
-			t.Errorf("B's posts changed A's secret")
-		}
-	})
-}
