@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"forma/internal/ai/query"
+	"forma/internal/form"
 )
 
 // The charts are inline SVG drawn by the summary template from the geometry below:
@@ -108,4 +109,65 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// maxValueBars is the most distinct values a numeric question's chart shows one
+// by one; beyond it the values are grouped into ranges (binned).
+const maxValueBars = 10
+
+// binned groups the buckets of a numeric question's distribution (labels are
+// numbers, ascending) into at most about eight ranges of one round width (1, 2
+// or 5 times a power of ten), when there are more than maxValueBars values.
+// Each range includes its lower bound and excludes its upper one, except the
+// last, which ends at the largest answer. Buckets whose labels are not numbers
+// are returned as they are.
+func binned(q *form.Question, buckets []query.Bucket) []query.Bucket {
+	if len(buckets) <= maxValueBars {
+		return buckets
+	}
+	values := make([]float64, len(buckets))
+	for i, b := range buckets {
+		v, err := strconv.ParseFloat(b.Label, 64)
+		if err != nil {
+			return buckets
+		}
+		values[i] = v
+	}
+	lo, hi := values[0], values[len(values)-1]
+	step := roundStep((hi - lo) / 8)
+	start := math.Floor(lo/step) * step
+	var out []query.Bucket
+	for i, b := range buckets {
+		// The epsilon keeps a value on a boundary (2.6 with 2.5 + 0.1) out of the
+		// range below it despite rounding.
+		from := start + math.Floor((values[i]-start)/step+1e-9)*step
+		label := query.FormatValue(q, from) + " to under " + query.FormatValue(q, from+step)
+		if from == hi {
+			label = query.FormatValue(q, hi)
+		} else if from+step > hi {
+			label = query.FormatValue(q, from) + " to " + query.FormatValue(q, hi)
+		}
+		if n := len(out); n > 0 && out[n-1].Label == label {
+			out[n-1].Count += b.Count
+			out[n-1].Percent += b.Percent
+			continue
+		}
+		out = append(out, query.Bucket{Label: label, Count: b.Count, Percent: b.Percent})
+	}
+	return out
+}
+
+// roundStep is the smallest width of 1, 2 or 5 times a power of ten that is at
+// least w (1 for w ≤ 0).
+func roundStep(w float64) float64 {
+	if w <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(w)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= w {
+			return m * p
+		}
+	}
+	return 10 * p
 }

@@ -97,7 +97,11 @@ func questionFigures(e *query.Engine, q *form.Question, id string) (questionSumm
 	if !ok {
 		return qs, nil
 	}
-	qs.Chart = barChart(id, "Answers to “"+q.Text+"”", res.Buckets)
+	buckets := res.Buckets
+	if kind.numeric {
+		buckets = binned(q, buckets)
+	}
+	qs.Chart = barChart(id, "Answers to “"+q.Text+"”", buckets)
 	if kind.numeric && res.N > 0 {
 		qs.Figures, err = averages(e, q)
 	}

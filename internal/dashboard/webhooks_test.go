@@ -43,7 +43,7 @@ func saveWebhook(b *browser, s survey, u string, enabled bool) page {
 	return b.post(s.webhookPath(""), v)
 }
 
-var secretInput = regexp.MustCompile(`id="webhook-secret" value="([^"]*)"`)
+var secretInput = regexp.MustCompile(`id="webhook-secret"[^>]*>([^<]*)</textarea>`)
 
 // secretOn is the signing secret a page shows ("" when hidden).
 func secretOn(p page) string {
