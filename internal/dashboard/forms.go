@@ -18,6 +18,7 @@ type formRow struct {
 	URL          string // the public page, while published
 	Responses    int
 	LastResponse string // "" when there is none
+	lastAt       int64  // the last response's Unix time in nanoseconds, 0 when none
 	Created      string
 }
 
@@ -61,6 +62,7 @@ func (h *Handler) formRow(f form.Form, a store.FormActivity) formRow {
 	}
 	if a.LastResponse != nil {
 		row.LastResponse = a.LastResponse.UTC().Format("2 Jan 2006, 15:04 UTC")
+		row.lastAt = a.LastResponse.UnixNano()
 	}
 	return row
 }

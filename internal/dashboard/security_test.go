@@ -75,7 +75,7 @@ type route struct {
 // that a refusal shows again) and, in cross, a change B would make to A's data
 // if let through. A post that deletes or ends something is marked last.
 var routes = []route{
-	{pattern: "GET /{$}", path: "/", status: 200, shows: []string{"email"}},
+	{pattern: "GET /{$}", path: "/", status: 200, shows: []string{"email", "title"}},
 	{pattern: "GET /forms", path: "/forms", status: 200, shows: []string{"title"}},
 	{pattern: "GET /forms", path: "/forms?page=" + url.QueryEscape(hostile("page")), status: 400},
 	{pattern: "GET /keys", path: "/keys", status: 200, shows: []string{"key", "title"}},
