@@ -278,6 +278,7 @@ func TestBuilderOtherAccount(t *testing.T) {
 			a.qpath(q, ""):        {"type": {"text"}, "question": {"Changed"}},
 			a.qpath(q, "/move"):   {"to": {"1"}},
 			a.qpath(q, "/logic"):  {"action": {"clear"}},
+			a.qpath(q, "/rule"):   {"edit": {"add-group"}},
 			a.qpath(q, "/delete"): nil,
 		}
 		for sub, vals := range posts {
@@ -299,7 +300,7 @@ func TestBuilderOtherAccount(t *testing.T) {
 }
 
 // TestBuilderEscapes: markup in a title, a question and an option is text on
-// every builder page.
+// every builder page, the preview and the rule editor included.
 func TestBuilderEscapes(t *testing.T) {
 	each(t, func(t *testing.T, env *servertest.Env) {
 		const xss = `<script>alert(1)</script>"><img src=x onerror=alert(2)>`
@@ -309,7 +310,8 @@ func TestBuilderEscapes(t *testing.T) {
 		b.change("/publish", nil)
 		f, _ := b.stored()
 		q := f.Questions[0].ID
-		pages := []page{b.get(b.path), b.get(b.path + b.qpath(q, "/delete")), b.get("/forms"),
+		pages := []page{b.get(b.path), b.get(b.path + b.qpath(q, "/delete")), b.get("/forms"), b.get(b.path + "/preview"),
+			b.post(b.path+b.qpath(q, "/rule"), url.Values{"edit": {"add-score"}}),
 			b.post("/forms/new", url.Values{"title": {xss + "\x01"}}),
 			b.post(b.path+b.qpath(q, ""), url.Values{"type": {"select"}, "question": {xss}, "options": {xss + "\n" + xss}})}
 		for i, p := range pages {
