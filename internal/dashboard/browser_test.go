@@ -165,8 +165,11 @@ func (c *chrome) shot(name string) {
 
 // TestBrowserBuilder builds a small form through the builder in headless
 // Chromium, at 1280 and 390 px: a new form, five questions of different types,
-// a move, a showIf rule, publication. It writes screenshots of the new-form
-// page and the editor to screenshotDir.
+// a move, a showIf rule, publication, a move by drag and drop, an advanced rule
+// set with the keyboard, and the live preview (in the editor's frame at 1280
+// px, where the public page's logic runs in it; through the Preview link at
+// 390). It writes screenshots of the new-form page, the editor, the editor with
+// the rule and the preview page to screenshotDir.
 func TestBrowserBuilder(t *testing.T) {
 	alloc, dir := startChromium(t, 2*time.Minute)
 	env := servertest.New(t, store.SQLite)
@@ -185,6 +188,13 @@ func TestBrowserBuilder(t *testing.T) {
 		b.do(chromedp.Submit(chromedp.ID("title")), chromedp.WaitVisible(chromedp.ID("add")))
 		b.buildQuestions()
 		b.shot("builder-editor")
+		b.dragQuestion()
+		b.advancedRule()
+		if width > 1000 {
+			b.previewFrame()
+		}
+		b.shot("builder-rule")
+		b.previewPage(b.text(chromedp.Location()))
 		b.do(chromedp.Click(chromedp.CSS(".who button")), chromedp.WaitVisible(chromedp.ID("email")))
 		cancelTab()
 	}

@@ -22,12 +22,14 @@ func (h *Handler) builderRoutes(mux Mux) {
 	handle(mux, "POST /forms/new", h.page(h.createForm))
 	handle(mux, "GET /forms/{id}", h.page(h.editor))
 	handle(mux, "POST /forms/{id}", h.page(h.saveDetails))
+	handle(mux, "GET /forms/{id}/preview", h.page(h.preview))
 	handle(mux, "POST /forms/{id}/publish", h.page(h.publish))
 	handle(mux, "POST /forms/{id}/unpublish", h.page(h.unpublish))
 	handle(mux, "POST /forms/{id}/questions", h.page(h.addQuestion))
 	handle(mux, "POST /forms/{id}/questions/{qid}", h.page(h.saveQuestion))
 	handle(mux, "POST /forms/{id}/questions/{qid}/move", h.page(h.moveQuestion))
 	handle(mux, "POST /forms/{id}/questions/{qid}/logic", h.page(h.saveLogic))
+	handle(mux, "POST /forms/{id}/questions/{qid}/rule", h.page(h.saveRule))
 	handle(mux, "GET /forms/{id}/questions/{qid}/delete", h.page(h.confirmDelete))
 	handle(mux, "POST /forms/{id}/questions/{qid}/delete", h.page(h.deleteQuestion))
 }
@@ -117,6 +119,15 @@ func missing(w http.ResponseWriter, r *http.Request, s *Session, what string) {
 	render(w, r, http.StatusNotFound, "notice", "Not found", s, notice{
 		Lines: []string{"There is no such " + what + " in your account. It may have been deleted."},
 		Link:  "/forms", LinkText: "Your forms"})
+}
+
+// preview serves GET /forms/{id}/preview: the form as its respondents see it,
+// drafts included, drawn by the public page's own code (Config.Preview), with
+// nothing recorded. The editor shows it beside the questions.
+func (h *Handler) preview(w http.ResponseWriter, r *http.Request, s *Session) {
+	if f := h.ownForm(w, r, s); f != nil {
+		h.cfg.Preview(w, r, f)
+	}
 }
 
 // editor serves GET /forms/{id}.

@@ -3,8 +3,10 @@
 // builder, responses: table, detail, delete, export, summary; the webhook: URL,
 // test, log and signing secret; AI analytics and chat), and the account's
 // settings, API keys and usage. Pages are server-rendered html/template with
-// embedded assets and one small script (the copy button); all sign-in state is
-// in the database (store), so any node serves any request.
+// embedded assets and two small scripts (the copy button; the builder's drag
+// and drop); the builder's live preview is drawn by the public pages' own code
+// (Config.Preview). All sign-in state is in the database (store), so any node
+// serves any request.
 //
 // Cross-site request forgery: every POST passes http.CrossOriginProtection
 // before anything else, which refuses a request whose Sec-Fetch-Site is not
@@ -24,6 +26,7 @@ import (
 
 	"forma/internal/ai"
 	"forma/internal/assist"
+	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/quota"
 	rendered "forma/internal/render"
@@ -56,6 +59,11 @@ type Config struct {
 	// Webhooks sends test deliveries and reads and rotates signing secrets, as for
 	// the API.
 	Webhooks *webhook.Deliverer
+	// Preview writes a form's page as its respondents see it, for the builder's
+	// preview: the public page's own template and script (respond.Handler.Preview,
+	// which the server passes in, since the dashboard does not import the public
+	// side). It is called only for the signed-in account's own form. Required.
+	Preview func(w http.ResponseWriter, r *http.Request, f *form.Form)
 }
 
 // Handler serves the dashboard's routes.

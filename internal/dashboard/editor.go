@@ -14,7 +14,7 @@ import (
 // change that worked.
 type attempt struct {
 	// Form names the editor's form the post came from: details, publish, add,
-	// question, move or logic.
+	// question, move, logic (showIf) or rule (the advanced rule).
 	Form string
 	// Question is the question the post concerned (0: none).
 	Question int64
@@ -22,6 +22,10 @@ type attempt struct {
 	Errors   fieldErrors
 	// Done names the change that worked, for its notice.
 	Done string
+	// Rule is the advanced rule a post of its editor (Form "rule") carries, and
+	// Focus the control to focus when it is drawn again.
+	Rule  ruleInput
+	Focus string
 }
 
 // applies reports whether the refused post came from the editor's form which
@@ -83,7 +87,8 @@ func problemsOf(err error) fieldErrors {
 }
 
 // inputOf is the input that shows a problem of field (a path such as
-// options[1] or conditionalLogic.showIf.value).
+// options[1], conditionalLogic.showIf.value or
+// conditionalLogic.advanced.actions[0].type).
 func inputOf(field string) string {
 	switch {
 	case strings.HasPrefix(field, "options"):
@@ -92,7 +97,7 @@ func inputOf(field string) string {
 		return "slider"
 	case strings.HasPrefix(field, "currencyConfig"):
 		return "currency"
-	case strings.HasPrefix(field, "conditionalLogic.showIf."):
+	case strings.HasPrefix(field, "conditionalLogic.showIf."), strings.HasPrefix(field, "conditionalLogic.advanced"):
 		return strings.TrimPrefix(field, "conditionalLogic.")
 	case strings.HasPrefix(field, "conditionalLogic"):
 		return "logic"
@@ -118,12 +123,46 @@ func fieldLabel(field string) string {
 	if l, ok := fieldLabels[field]; ok {
 		return l
 	}
+	if rule, ok := strings.CutPrefix(field, "conditionalLogic.advanced"); ok {
+		return ruleLabel(rule)
+	}
 	if i, ok := strings.CutPrefix(field, "options["); ok {
 		if n, err := strconv.Atoi(strings.TrimSuffix(i, "]")); err == nil {
 			return "Choice " + strconv.Itoa(n+1)
 		}
 	}
 	return field
+}
+
+// ruleLabels name the last part of the path of a field of an advanced rule.
+var ruleLabels = map[string]string{
+	"questionId": "The question", "operator": "The comparison", "valueType": "What it is compared with",
+	"value": "The value", "type": "The action", "targetId": "The question it acts on", "id": "The id",
+	"conditions": "The group", "conditionGroups": "The rule", "actions": "The actions", "scoreRules": "The scoring",
+}
+
+// ruleLabel names the field of an advanced rule at path (such as
+// .conditionGroups[0].conditions[1].operator).
+func ruleLabel(path string) string {
+	if strings.Contains(path, ".scoreMap") { // whose keys may hold dots
+		return "The points"
+	}
+	parts := strings.Split(path, ".")
+	last, parent := parts[len(parts)-1], ""
+	if len(parts) > 1 {
+		parent = parts[len(parts)-2]
+	}
+	last, _, _ = strings.Cut(last, "[")
+	switch {
+	case last == "operator" && strings.HasPrefix(parent, "conditionGroups["):
+		return "How the conditions combine"
+	case last == "value" && strings.HasPrefix(parent, "actions["):
+		return "The score"
+	}
+	if l, ok := ruleLabels[last]; ok {
+		return l
+	}
+	return "The rule"
 }
 
 // typeNames are the question types as the builder names them, in the API's order.
@@ -175,6 +214,7 @@ var editorNotices = map[string]string{
 // questionNotices are the sentences shown at a question after a change.
 var questionNotices = map[string]string{
 	"added": "Question added.", "question": "Saved.", "move": "Moved.", "logic": "Rule saved.",
+	"rule": "Advanced rule saved.", "rule-removed": "Advanced rule removed.",
 }
 
 // editorView is the editor of f with the attempt a.
@@ -193,8 +233,7 @@ func (h *Handler) editorView(f *form.Form, a attempt) editorData {
 			`" width="100%" height="640" style="border:0" loading="lazy"></iframe>`
 	}
 	for i := range f.Questions {
-		d.Questions = append(d.Questions, questionOf(f.Questions, i, a))
-		d.Questions[i].FormID = f.ID
+		d.Questions = append(d.Questions, questionOf(f.ID, f.Questions, i, a))
 	}
 	d.Add = addView(a)
 	return d
@@ -219,6 +258,7 @@ type questionView struct {
 	Error       string // a problem at no input of its form
 	Notice      string
 	Logic       logicView
+	Rule        ruleView
 }
 
 // sliderView is the slider's settings in the editor; Error is about any of them.
@@ -236,14 +276,14 @@ type currencyView struct {
 	Error          string
 }
 
-// questionOf is question i of qs in the editor.
-func questionOf(qs []form.Question, i int, a attempt) questionView {
+// questionOf is question i of qs, of form formID, in the editor.
+func questionOf(formID int64, qs []form.Question, i int, a attempt) questionView {
 	q := qs[i]
 	v := settingsView(questionValues(&q), "q"+strconv.FormatInt(q.ID, 10)+"-", nil)
 	if a.applies("question", q.ID) {
 		v = settingsView(a.Values, v.Prefix, a.Errors)
 	}
-	v.ID, v.Order, v.Up, v.Down = q.ID, q.Order, q.Order-1, q.Order+1
+	v.ID, v.FormID, v.Order, v.Up, v.Down = q.ID, formID, q.Order, q.Order-1, q.Order+1
 	v.First, v.Last = i == 0, i == len(qs)-1
 	if a.Question == q.ID {
 		v.Notice = questionNotices[a.Done]
@@ -252,6 +292,7 @@ func questionOf(qs []form.Question, i int, a attempt) questionView {
 		}
 	}
 	v.Logic = logicOf(qs, i, a)
+	v.Rule = ruleOf(formID, qs, i, a)
 	return v
 }
 

@@ -11,9 +11,6 @@ import (
 // [question] [is / is not] [value]", offering the earlier questions and, for a
 // question whose answers are a known set, only those values.
 type logicView struct {
-	// Advanced is set when the question has advanced rules (set through the
-	// API): the builder does not edit its logic then.
-	Advanced bool
 	// None is set when there is nothing to offer: the first question, without
 	// a rule.
 	None    bool
@@ -33,9 +30,6 @@ type logicView struct {
 // logicOf is the showIf editor of question i of qs, with the attempt a.
 func logicOf(qs []form.Question, i int, a attempt) logicView {
 	q := qs[i]
-	if q.Logic != nil && q.Logic.Advanced != nil {
-		return logicView{Advanced: true}
-	}
 	prefix := "q" + strconv.FormatInt(q.ID, 10) + "-logic-"
 	v := logicView{Target: field{ID: prefix + "target"}, Operator: field{ID: prefix + "operator"},
 		Value: field{ID: prefix + "value"}}

@@ -20,10 +20,11 @@ var pageTemplates = template.Must(template.New("pages").ParseFS(templateFiles, "
 
 // pageCSP is the Content-Security-Policy of every dashboard page: scripts and
 // styles only from this server's /assets (no inline script, no event handler
-// attributes), forms post only here, and no
-// other site may frame a page (clickjacking a signed-in page).
-const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; " +
-	"base-uri 'none'; frame-ancestors 'none'"
+// attributes), scripts call back and frames load only here (the builder's
+// preview), forms post only here, and no other site may frame a page
+// (clickjacking a signed-in page).
+const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+	"frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // view is what the layout needs, and the page's own data.
 type view struct {
@@ -36,15 +37,28 @@ type view struct {
 	CSS string
 	// JS is the dashboard's script, loaded on the signed-in pages.
 	JS string
+	layout
 	// Data is the page's own data.
 	Data any
+}
+
+// layout is what a page may add to the layout: a script of its own (the URL of
+// an asset) and a wider main column.
+type layout struct {
+	Script string
+	Wide   bool
+}
+
+// layouts are the pages that add to the layout, by template name.
+var layouts = map[string]layout{
+	"editor": {Script: assetURL("builder.js"), Wide: true},
 }
 
 // render writes the page template name with the layout around data, for the
 // signed-in session s (nil on signed-out pages). The page is rendered completely
 // before anything is sent, so that a template failure is a clean 500.
 func render(w http.ResponseWriter, r *http.Request, status int, name, title string, s *Session, data any) {
-	v := view{Title: title, Nav: name, CSS: assetURL("dashboard.css"), JS: assetURL("dashboard.js"), Data: data}
+	v := view{Title: title, Nav: name, CSS: assetURL("dashboard.css"), JS: assetURL("dashboard.js"), layout: layouts[name], Data: data}
 	if s != nil {
 		v.Account = s.Account
 	}

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,25 +65,111 @@ func (h *Handler) moveQuestion(w http.ResponseWriter, r *http.Request, s *Sessio
 }
 
 // saveLogic serves POST /forms/{id}/questions/{qid}/logic: the question's showIf
-// rule, or none ("Always show"). A question with advanced rules (set through
-// the API) is refused, so that they are never lost.
+// rule, or none ("Always show"). Its advanced rule is kept.
 func (h *Handler) saveLogic(w http.ResponseWriter, r *http.Request, s *Session) {
-	h.changeQuestion(w, r, s, "logic", func(v url.Values) (form.QuestionPatch, error) {
-		p := form.QuestionPatch{ConditionalLogic: form.Optional[*form.ConditionalLogic]{Set: true, Null: true}}
-		if v.Get("action") == "clear" {
-			return p, nil
+	id, qid, ok := parseQuestionIDs(w, r, s)
+	if !ok {
+		return
+	}
+	v := r.PostForm
+	h.changeLogic(w, r, s, id, attempt{Form: "logic", Question: qid, Done: "logic"},
+		func(q *form.Question, _ []form.Question) (*form.ConditionalLogic, error) {
+			if v.Get("action") == "clear" {
+				return logicWith(nil, advancedOf(q)), nil
+			}
+			target, ok := form.ParseID(v.Get("target"))
+			if !ok {
+				return nil, form.FieldInvalid("conditionalLogic.showIf.questionId", "must be one of the questions")
+			}
+			if v.Get("for") != v.Get("target") {
+				return nil, errChooseValue
+			}
+			return logicWith(&form.ShowIf{QuestionID: target, Operator: v.Get("operator"), Value: v.Get("value")}, advancedOf(q)), nil
+		})
+}
+
+// saveRule serves POST /forms/{id}/questions/{qid}/rule, the question's advanced
+// rule (rule.go), by the button pressed (edit): save applies the rule and
+// delete removes it (its showIf rule is kept either way); an Add or Remove
+// button draws the editor again with a row more or less. A save whose
+// conditions or score rules name another question than their controls were
+// drawn for draws them again for it. Those redraws save nothing.
+func (h *Handler) saveRule(w http.ResponseWriter, r *http.Request, s *Session) {
+	id, qid, ok := parseQuestionIDs(w, r, s)
+	if !ok {
+		return
+	}
+	a := attempt{Form: "rule", Question: qid, Values: r.PostForm, Rule: parseRule(r.PostForm)}
+	switch edit := r.PostForm.Get("edit"); edit {
+	case "delete":
+		h.changeLogic(w, r, s, id, attempt{Form: "rule", Question: qid, Done: "rule-removed"},
+			func(q *form.Question, _ []form.Question) (*form.ConditionalLogic, error) {
+				return logicWith(showIf(q), nil), nil
+			})
+	case "save":
+		if a.Errors = a.Rule.stale(); len(a.Errors) > 0 {
+			h.redrawRule(w, r, s, id, a, "")
+			return
 		}
-		target, ok := form.ParseID(v.Get("target"))
-		if !ok {
-			return p, form.FieldInvalid("conditionalLogic.showIf.questionId", "must be one of the questions")
-		}
-		if v.Get("for") != v.Get("target") {
-			return p, errChooseValue
-		}
-		p.ConditionalLogic = form.Optional[*form.ConditionalLogic]{Set: true, Value: &form.ConditionalLogic{
-			ShowIf: &form.ShowIf{QuestionID: target, Operator: v.Get("operator"), Value: v.Get("value")}}}
-		return p, nil
-	})
+		a.Done = "rule"
+		h.changeLogic(w, r, s, id, a, func(q *form.Question, others []form.Question) (*form.ConditionalLogic, error) {
+			rule, err := a.Rule.logic(byID(q, others))
+			return logicWith(showIf(q), rule), err
+		})
+	default:
+		h.redrawRule(w, r, s, id, a, edit)
+	}
+}
+
+// redrawRule draws the editor again (200) with the rule of a changed by edit.
+func (h *Handler) redrawRule(w http.ResponseWriter, r *http.Request, s *Session, id int64, a attempt, edit string) {
+	f, err := h.store.GetForm(r.Context(), s.Account.ID, id)
+	if err != nil {
+		h.failed(w, r, s, "load a form", err)
+		return
+	}
+	i := slices.IndexFunc(f.Questions, func(q form.Question) bool { return q.ID == a.Question })
+	if i < 0 {
+		notFound(w, r, s)
+		return
+	}
+	a.Focus = a.Rule.edit(edit, f.Questions, i)
+	h.showEditor(w, r, http.StatusOK, s, f, a)
+}
+
+// changeLogic sets the logic that build makes for the question of a (from it
+// and the form's other questions) through form.ApplyQuestionPatch, as the API
+// does, and ends as every change of the editor does (afterChange).
+func (h *Handler) changeLogic(w http.ResponseWriter, r *http.Request, s *Session, id int64, a attempt,
+	build func(q *form.Question, others []form.Question) (*form.ConditionalLogic, error)) {
+	_, err := h.store.UpdateQuestion(r.Context(), s.Account.ID, id, a.Question, nil,
+		func(q *form.Question, others []form.Question) error {
+			l, err := build(q, others)
+			if err != nil {
+				return err
+			}
+			p := form.QuestionPatch{ConditionalLogic: form.Optional[*form.ConditionalLogic]{Set: true, Value: l, Null: l == nil}}
+			return form.ApplyQuestionPatch(p, q, others)
+		})
+	h.afterChange(w, r, s, id, a, err)
+}
+
+// logicWith is the logic of a showIf rule and an advanced rule; nil when both
+// are.
+func logicWith(s *form.ShowIf, a *form.AdvancedLogic) *form.ConditionalLogic {
+	if s == nil && a == nil {
+		return nil
+	}
+	return &form.ConditionalLogic{ShowIf: s, Advanced: a}
+}
+
+// byID is q and others by id.
+func byID(q *form.Question, others []form.Question) map[int64]*form.Question {
+	out := map[int64]*form.Question{q.ID: q}
+	for i := range others {
+		out[others[i].ID] = &others[i]
+	}
+	return out
 }
 
 // errChooseValue stops a logic post whose question changed after its value
@@ -107,9 +194,6 @@ func (h *Handler) changeQuestion(w http.ResponseWriter, r *http.Request, s *Sess
 	if err == nil {
 		_, err = h.store.UpdateQuestion(r.Context(), s.Account.ID, id, qid, patch.MoveTo(),
 			func(q *form.Question, others []form.Question) error {
-				if which == "logic" && q.Logic != nil && q.Logic.Advanced != nil {
-					return form.FieldInvalid("conditionalLogic", "has advanced rules set through the API; change them there")
-				}
 				return form.ApplyQuestionPatch(patch, q, others)
 			})
 	}

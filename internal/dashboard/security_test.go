@@ -85,6 +85,8 @@ var routes = []route{
 	{pattern: "GET /forms/{id}", path: "/forms/{form}", status: 200,
 		shows: []string{"title", "desc", "q-select", "option", "q-text", "q-rating", "q-url", "q-file"}},
 	{pattern: "GET /forms/{id}", path: "/forms/{form}?done=" + url.QueryEscape(hostile("done")) + "&q={question}", status: 200},
+	{pattern: "GET /forms/{id}/preview", path: "/forms/{form}/preview", status: 200,
+		shows: []string{"title", "desc", "q-select", "option", "q-text"}},
 	{pattern: "GET /forms/{id}/questions/{qid}/delete", path: "/forms/{form}/questions/{question}/delete", status: 200,
 		shows: []string{"title", "q-select"}},
 	{pattern: "GET /forms/{id}/responses", path: "/forms/{form}/responses", status: 200,
@@ -132,6 +134,8 @@ var routes = []route{
 		values: url.Values{"for": {"{question}"}, "target": {"{question}"}, "operator": {"greater_than"}, "value": {hostile("rule")},
 			"action": {"save"}},
 		cross: url.Values{"action": {"clear"}}},
+	{pattern: "POST /forms/{id}/questions/{qid}/rule", path: "/forms/{form}/questions/{text}/rule", status: 200,
+		shows: []string{"title", "q-select"}, values: url.Values{"edit": {"add-group"}}, cross: url.Values{"edit": {"delete"}}},
 	{pattern: "POST /forms/{id}/questions/{qid}/delete", path: "/forms/{form}/questions/{question}/delete", status: 409,
 		shows: []string{"title", "q-select"}},
 	{pattern: "POST /forms/{id}/analytics", path: "/forms/{form}/analytics", status: 303},
@@ -659,11 +663,19 @@ func liveMarkup(body string) []string {
 	}
 }
 
+// ownPreview is the one frame the dashboard draws: the builder's preview of
+// the form (served by the dashboard itself, under the same policy).
+var ownPreview = regexp.MustCompile(`^/forms/\d+/preview$`)
+
 // tagProblems lists what in one start tag could run script.
 func tagProblems(tok xhtml.Token) []string {
 	var problems []string
 	switch tok.Data {
-	case "iframe", "frame", "object", "embed", "applet", "base":
+	case "iframe":
+		if !ownPreview.MatchString(attr(tok, "src")) {
+			problems = append(problems, fmt.Sprintf("a frame of something but the form's own preview: %s", tok))
+		}
+	case "frame", "object", "embed", "applet", "base":
 		problems = append(problems, fmt.Sprintf("a <%s> element: %s", tok.Data, tok))
 	case "script":
 		if src := attr(tok, "src"); !strings.HasPrefix(src, "/assets/") {

@@ -34,6 +34,12 @@ var pageTemplates = template.Must(template.New("pages").ParseFS(templateFiles, "
 const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors *"
 
+// previewCSP is the policy of a preview (Preview): that of the page, except that
+// the form may post nowhere and only this server's own pages (the builder) may
+// frame it, since it is a signed-in owner's page.
+const previewCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'"
+
 // pageState is what a form page shows besides the form itself.
 type pageState struct {
 	// Values holds the raw posted values per question, to fill the inputs again.
@@ -66,6 +72,9 @@ type pageView struct {
 	Questions   []questionView
 	Assets      pageAssets
 	Thanks      thanksView
+	// Preview marks the owner's preview: a banner, no action, the submit button
+	// left to the page script, which records nothing.
+	Preview bool
 }
 
 // summaryItem is a line of the error summary: a link to the field.
@@ -123,6 +132,36 @@ type thanksView struct {
 // renderForm writes the form page with status: the questions, filled with
 // st.Values, and st's errors.
 func (h *Handler) renderForm(w http.ResponseWriter, r *http.Request, status int, f *form.Form, st pageState) {
+	v, err := h.formView(r.Context(), f, st, publicDefinition(f))
+	if err != nil {
+		serverError(w, r, "render form page", err)
+		return
+	}
+	writeTemplate(w, r, status, "form", v)
+}
+
+// Preview writes the page of f as its owner sees it in the builder, drafts
+// included: the public page's own template and script, with a banner saying
+// that answers are not recorded and nothing to record them with (no action, a
+// submit button disabled until the page script takes it over, which then only
+// says so, and a policy that lets the form post nowhere). The definition the
+// script reads keeps the scoring, so that conditions on the score are evaluated
+// in the page. Only this server's own pages may frame it. The caller has checked
+// that f is the signed-in owner's.
+func (h *Handler) Preview(w http.ResponseWriter, r *http.Request, f *form.Form) {
+	v, err := h.formView(r.Context(), f, pageState{}, formDefinition(f, nil))
+	if err != nil {
+		serverError(w, r, "render a preview", err)
+		return
+	}
+	v.PageTitle, v.Action, v.ShareToken, v.Preview = "Preview: "+f.Title, "", "", true
+	w.Header().Set("X-Frame-Options", "SAMEORIGIN")
+	writePage(w, r, http.StatusOK, "form", v, previewCSP)
+}
+
+// formView is the data of f's page: its questions as def describes them to the
+// script, filled with st.Values, with st's errors.
+func (h *Handler) formView(ctx context.Context, f *form.Form, st pageState, def Definition) (pageView, error) {
 	v := pageView{
 		Title: f.Title, Description: f.Description, PageTitle: f.Title,
 		Action: "/f/" + f.ShareToken + "/submissions", ShareToken: f.ShareToken,
@@ -130,13 +169,12 @@ func (h *Handler) renderForm(w http.ResponseWriter, r *http.Request, status int,
 		Message: st.Message, Assets: pageAssetURLs,
 		Thanks: thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken},
 	}
-	def, err := json.Marshal(publicDefinition(f))
+	b, err := json.Marshal(def)
 	if err != nil {
-		serverError(w, r, "render form page", err)
-		return
+		return v, err
 	}
-	v.Definition = string(def)
-	h.keepUploadNames(r.Context(), f, &st)
+	v.Definition = string(b)
+	h.keepUploadNames(ctx, f, &st)
 	visible := logic.Evaluate(f.Questions, stateAnswers(f, st)).Visible
 	targets := logicTargets(f)
 	for _, q := range form.InOrder(f.Questions) {
@@ -154,7 +192,7 @@ func (h *Handler) renderForm(w http.ResponseWriter, r *http.Request, status int,
 	if len(v.Summary) > 0 || v.Message != "" {
 		v.PageTitle = "Error: " + f.Title
 	}
-	writeTemplate(w, r, status, "form", v)
+	return v, nil
 }
 
 // renderThanks writes the page shown after a completed submission.
@@ -189,9 +227,14 @@ func renderForbidden(w http.ResponseWriter, r *http.Request) {
 		"To answer the form, open its own page and submit it there."}, pageAssetURLs})
 }
 
-// writeTemplate renders a page completely before sending anything, so that a
-// template failure is a clean 500.
+// writeTemplate renders a public page completely before sending anything, so
+// that a template failure is a clean 500.
 func writeTemplate(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	writePage(w, r, status, name, data, pageCSP)
+}
+
+// writePage renders the template name with data under the policy csp.
+func writePage(w http.ResponseWriter, r *http.Request, status int, name string, data any, csp string) {
 	var buf bytes.Buffer
 	if err := pageTemplates.ExecuteTemplate(&buf, name, data); err != nil {
 		serverError(w, r, "render page "+name, err)
@@ -199,7 +242,7 @@ func writeTemplate(w http.ResponseWriter, r *http.Request, status int, name stri
 	}
 	hd := w.Header()
 	hd.Set("Content-Type", "text/html; charset=utf-8")
-	hd.Set("Content-Security-Policy", pageCSP)
+	hd.Set("Content-Security-Policy", csp)
 	hd.Set("Cache-Control", "no-store")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "strict-origin-when-cross-origin")

@@ -166,10 +166,18 @@ type Definition struct {
 // publicDefinition is f as respondents may see it: its logic without the scoring
 // (publicLogic).
 func publicDefinition(f *form.Form) Definition {
+	return formDefinition(f, publicLogic)
+}
+
+// formDefinition is f with the logic of each question passed through keep (nil:
+// all of it).
+func formDefinition(f *form.Form, keep func(*form.ConditionalLogic) *form.ConditionalLogic) Definition {
 	d := Definition{Title: f.Title, Description: f.Description, DisplayMode: f.DisplayMode, Questions: []form.QuestionJSON{}}
 	for i := range f.Questions {
 		q := f.Questions[i].JSON()
-		q.ConditionalLogic = publicLogic(q.ConditionalLogic)
+		if keep != nil {
+			q.ConditionalLogic = keep(q.ConditionalLogic)
+		}
 		d.Questions = append(d.Questions, q)
 	}
 	return d

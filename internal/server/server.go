@@ -69,10 +69,11 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	}
 	acfg.Submissions, acfg.Webhooks = renderer, deliverer
 	mux := http.NewServeMux()
-	respond.New(st, blobs, links, secret, rcfg).Routes(mux)
+	pages := respond.New(st, blobs, links, secret, rcfg)
+	pages.Routes(mux)
 	dashboard.New(st, dashboard.Config{PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, Signup: cfg.Signup,
 		Plans: acfg.Plans, Submissions: renderer, AI: acfg.AI, Costs: acfg.Costs,
-		AllowPrivateWebhooks: cfg.AllowPrivateWebhooks, Webhooks: deliverer}).Routes(mux)
+		AllowPrivateWebhooks: cfg.AllowPrivateWebhooks, Webhooks: deliverer, Preview: pages.Preview}).Routes(mux)
 	a := api.New(st, acfg)
 	mux.Handle("GET /api/v1/openapi.json", api.OpenAPIHandler(cfg.PublicURL))
 	mux.HandleFunc("/api/v1/openapi.json", func(w http.ResponseWriter, r *http.Request) {

@@ -5,14 +5,15 @@
 // page. With it, questions appear and disappear as the respondent answers
 // (visibility.js), optional sliders and ratings can be cleared (questions.js), and
 // a multi-step form goes one question at a time, saving each answer and resuming
-// after a reload (steps.js, state.js, uploads.js). Problems are said with the
+// after a reload (steps.js, state.js, uploads.js). In the owner's preview
+// (data-preview) nothing is saved, uploaded or submitted. Problems are said with the
 // server's own sentences (messages.js).
 //
 // The modules are native ES modules with no build step: the page loads this one
 // (after boot.js, which marks the page early) and the browser follows the imports.
 
 import { clearError } from "./messages.js";
-import { createPage, questionOf } from "./page.js";
+import { createPage, previewSaid, questionOf } from "./page.js";
 import { decorate, setupQuestions } from "./questions.js";
 import { startSteps } from "./steps.js";
 import { refresh } from "./visibility.js";
@@ -60,4 +61,17 @@ function setup(form) {
   form.addEventListener("change", (e) => changed(questionOf(page, e.target)));
   refresh(page);
   if (page.stepping) steps = startSteps(page);
+  if (page.preview) previewSubmit(page);
+}
+
+// previewSubmit lets the owner's preview go through its steps, but its submit
+// button (disabled in the HTML, so that nothing can be sent without this script)
+// only says that nothing is recorded.
+function previewSubmit(page) {
+  document.getElementById("forma-next").disabled = false;
+  if (page.stepping) return; // steps.js says it at the last step
+  page.form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    page.say(previewSaid);
+  });
 }

@@ -18,9 +18,20 @@ function localStore() {
   }
 }
 
+// previewSession is the session of the owner's preview: every save "works" and
+// keeps nothing, and there is nothing to resume. The preview never completes a
+// session or uploads a file (steps.js, uploads.js), so that is all it needs.
+function previewSession() {
+  return {
+    save: () => Promise.resolve({ ok: true, status: 200, body: null }),
+    load: () => Promise.resolve(null),
+  };
+}
+
 // createSession returns the progress of page's form: the session id, file names,
 // and the session operations (each resolves to api's result).
 export function createSession(page) {
+  if (page.preview) return previewSession();
   const storage = localStore();
   const sessionKey = "forma:" + page.share + ":session";
   const tokenKey = "forma:" + page.share + ":resume";

@@ -6,7 +6,7 @@
 
 import { failure } from "./api.js";
 import { clearError, showError, showFieldErrors } from "./messages.js";
-import { checkedInputs, controls } from "./page.js";
+import { checkedInputs, controls, previewSaid } from "./page.js";
 import { answer, problem, setAnswer } from "./questions.js";
 import { createSession } from "./state.js";
 import { upload } from "./uploads.js";
@@ -130,6 +130,10 @@ export function startSteps(page) {
   }
 
   function complete(retried) {
+    if (page.preview) {
+      page.say(previewSaid);
+      return Promise.resolve();
+    }
     return session.complete().then((res) => {
       if (res.ok || res.status === 409) {
         showThanks();

@@ -42,10 +42,11 @@ export function restoreUploaded(page, q) {
 }
 
 // upload sends the file chosen for q, if any; it resolves to whether q may move
-// on. session remembers the file's name, for a reload.
+// on. session remembers the file's name, for a reload. The owner's preview
+// uploads nothing.
 export function upload(page, q, session) {
   const input = control(q);
-  if (!input.files || !input.files.length) return Promise.resolve(true);
+  if (page.preview || !input.files || !input.files.length) return Promise.resolve(true);
   const file = input.files[0];
   const data = new FormData();
   data.append("file", file, file.name);

@@ -38,7 +38,8 @@ function comparesScore(def) {
 // first time, it takes what the server rendered as the visibility so far.
 function serverDecides(page) {
   if (page.scored === undefined) {
-    page.scored = comparesScore(page.def);
+    // The preview's definition keeps the score rules: the page computes the score.
+    page.scored = !page.preview && comparesScore(page.def);
     if (page.scored) {
       page.questions.forEach((q) => { page.visible[q.id] = !page.blocks[q.id].classList.contains("logic-hidden"); });
     }
