@@ -90,7 +90,7 @@ func TestLogicLimits(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d)
 		key := env.NewKey()
-		f := createForm(t, env, key, obj{"title": "Limits", "questions": []any{obj{"question": "Base", "type": "number"}}})
+		f := createForm(t, env, key, obj{"title": "Limits", "questions": []any{obj{"question": "Base"}}})
 		path := formPath(f)
 		q := mustInt(id(items(t, f, "questions")[0]["id"]))
 		base := fmt.Sprintf("%s/fields/%d", path, q)

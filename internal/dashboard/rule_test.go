@@ -212,7 +212,7 @@ func TestRuleEditorSaves(t *testing.T) {
 }
 
 // TestRuleEditorRefuses: what the domain refuses comes back at its field with
-// nothing stored: an operator the question's type does not offer, points that
+// nothing stored: an operator that is none of the contract's, points that
 // are not numbers, an action without its question; a question changed since its
 // controls were drawn draws them again instead of saving; Add and Remove draw
 // the editor again with a row more or less.
@@ -235,9 +235,9 @@ func TestRuleEditorRefuses(t *testing.T) {
 			return ruleOn(m)
 		}
 		op := fmt.Sprintf("q%d-g0-c0-op", stay)
-		b.refused(path, with(map[string]string{"g0.c0.op": "greater_than"}),
-			`id="`+op+`-error" role="alert">The comparison must be one of equals, not_equals, is_empty, is_not_empty for a yes_no question.</p>`,
-			`aria-invalid="true" aria-describedby="`+op+`-error"`, `<option value="greater_than" selected>is more than (not for this question)</option>`)
+		b.refused(path, with(map[string]string{"g0.c0.op": "between"}),
+			`id="`+op+`-error" role="alert">The comparison must be one of`,
+			`aria-invalid="true" aria-describedby="`+op+`-error"`, `<option value="between" selected>`)
 		b.refused(path, with(map[string]string{"a0.type": "skip_to_question", "a0.q": ""}),
 			"The question it acts on must be a question id.")
 		p := b.refused(path, with(map[string]string{"scores": "1", "s0.q": ids(meal), "s0.for": ids(meal), "s0.key": "Fish", "s0.pts": "lots"}),
@@ -275,9 +275,12 @@ func TestRuleEditorRefuses(t *testing.T) {
 			t.Error("an Add or Remove saved")
 		}
 
-		// A question a rule compares cannot become a type its operator does not suit.
+		// A rule set through the API with a comparison the editor does not offer
+		// for the type (the API accepts every one) is drawn with it kept, marked.
 		b.change(path, with(map[string]string{"g0.c0.q": ids(meal), "g0.c0.op": "contains", "g0.c0.v": "ea"}))
-		b.refused(b.qpath(meal, ""), url.Values{"type": {"yes_no"}, "question": {"Meal"}},
-			"The type cannot be yes_no while the rule of question 3 compares this answer with contains; change that rule first.")
+		b.change(b.qpath(meal, ""), url.Values{"type": {"yes_no"}, "question": {"Meal"}})
+		if p := b.get(b.path); !strings.Contains(ruleBlock(t, p.Body, stay), `<option value="contains" selected>contains (unusual for this question)</option>`) {
+			t.Errorf("the kept comparison is not drawn:\n%s", ruleBlock(t, p.Body, stay))
+		}
 	})
 }

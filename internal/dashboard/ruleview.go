@@ -322,15 +322,15 @@ func operatorsOf(t *form.Question, score bool) []string {
 }
 
 // operatorChoices are ops as choices, selected the one; a selected operator
-// that is not one of them (refused, or set through the API before the rule
-// was checked) is kept, marked.
+// that is not one of them (set through the API, which accepts every operator
+// on every type) is kept, marked, so that saving the rule does not change it.
 func operatorChoices(t *form.Question, ops []string, selected string) []choice {
 	var out []choice
 	for _, op := range ops {
 		out = append(out, choice{Value: op, Label: operatorLabel(t, op), Selected: op == selected})
 	}
 	if selected != "" && !slices.Contains(ops, selected) {
-		out = append(out, choice{Value: selected, Label: operatorLabel(t, selected) + " (not for this question)", Selected: true})
+		out = append(out, choice{Value: selected, Label: operatorLabel(t, selected) + " (unusual for this question)", Selected: true})
 	}
 	return out
 }

@@ -15,7 +15,7 @@ import (
 // conditionalLogic.showIf.value, …), including the bound on the form's logic.
 func NewQuestion(in QuestionInput, existing []Question) (Question, error) {
 	var p Problems
-	q := in.Build(questionsByID(existing), "", &p)
+	q := in.Build(questionIDs(existing), "", &p)
 	if err := p.Err(); err != nil {
 		return q, err
 	}
@@ -25,40 +25,14 @@ func NewQuestion(in QuestionInput, existing []Question) (Question, error) {
 // ApplyQuestionPatch changes q as p says (all but its order: see MoveTo) and
 // validates the result; others are the form's other questions. A question's own
 // logic may read its own answer ("if this is X, skip to …"). Its errors are those
-// of NewQuestion, and an Invalid error at type when a condition of another
-// question's rule reads q with an operator its new type does not offer.
+// of NewQuestion.
 func ApplyQuestionPatch(p QuestionPatch, q *Question, others []Question) error {
-	before := q.Type
-	known := questionsByID(others)
-	known[q.ID] = q // as patched: its own logic is checked against its new type
+	known := questionIDs(others)
+	known[q.ID] = true
 	if err := p.Apply(q, known); err != nil {
 		return err
 	}
-	if q.Type != before {
-		if err := checkReaders(q, others); err != nil {
-			return err
-		}
-	}
 	return CheckFormLogic(q, others)
-}
-
-// checkReaders refuses q's type when a condition of another question's rule
-// reads q's answer with an operator that type does not offer (Operators).
-func checkReaders(q *Question, others []Question) error {
-	for _, o := range others {
-		if o.Logic == nil || o.Logic.Advanced == nil {
-			continue
-		}
-		for _, g := range o.Logic.Advanced.ConditionGroups {
-			for _, c := range g.Conditions {
-				if c.ValueType != ValueScore && c.QuestionID == q.ID && !oneOf(c.Operator, q.Type.Operators()) {
-					return FieldInvalid("type", "cannot be %s while the rule of question %d compares this answer with %s; change that rule first",
-						q.Type, o.Order, c.Operator)
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // MoveTo is the 1-based position the patch moves its question to, or nil.
@@ -69,11 +43,11 @@ func (p QuestionPatch) MoveTo() *int {
 	return nil
 }
 
-// questionsByID indexes qs by id: the questions logic may reference.
-func questionsByID(qs []Question) map[int64]*Question {
-	known := make(map[int64]*Question, len(qs))
-	for i := range qs {
-		known[qs[i].ID] = &qs[i]
+// questionIDs returns the ids of qs, which logic may reference.
+func questionIDs(qs []Question) map[int64]bool {
+	known := make(map[int64]bool, len(qs))
+	for _, q := range qs {
+		known[q.ID] = true
 	}
 	return known
 }

@@ -96,9 +96,8 @@ func NewForm(in FormInput) (*Form, error) {
 }
 
 // Build validates the input and converts it into a Question (the type defaults to
-// text), recording problems under prefix. known holds the questions (by id) its
-// logic may reference.
-func (in QuestionInput) Build(known map[int64]*Question, prefix string, p *Problems) Question {
+// text), recording problems under prefix. known holds the ids logic may reference.
+func (in QuestionInput) Build(known map[int64]bool, prefix string, p *Problems) Question {
 	q := Question{Type: in.Type, Required: in.Required, Options: in.Options,
 		Slider: in.SliderConfig, Currency: in.CurrencyConfig, Logic: in.ConditionalLogic}
 	if q.Type == "" {
@@ -179,8 +178,8 @@ func (p QuestionPatch) Empty() bool {
 }
 
 // Apply changes q as p says (all but the order, which the store handles) and
-// validates the result against the other questions (by id) in known.
-func (p QuestionPatch) Apply(q *Question, known map[int64]*Question) error {
+// validates the result against the other questions' ids in known.
+func (p QuestionPatch) Apply(q *Question, known map[int64]bool) error {
 	var probs Problems
 	if p.Empty() {
 		probs.Add("body", "at least one of question, required, options, type, conditionalLogic, sliderConfig, currencyConfig, order is required")
@@ -241,9 +240,9 @@ func (p QuestionPatch) changeType(q *Question) {
 }
 
 // ValidateQuestion records every problem of q under the field prefix. known holds
-// the other questions of the form by id, which logic may reference; nil means
+// the ids of the other questions of the form, which logic may reference; nil means
 // logic is not allowed.
-func ValidateQuestion(q *Question, known map[int64]*Question, prefix string, p *Problems) {
+func ValidateQuestion(q *Question, known map[int64]bool, prefix string, p *Problems) {
 	checkOwnerText(q.Text, SingleLine, 1, MaxQuestionLen, prefix+"question", p)
 	if strings.TrimSpace(q.Text) == "" && q.Text != "" {
 		p.Add(prefix+"question", "must not be blank")
@@ -251,7 +250,7 @@ func ValidateQuestion(q *Question, known map[int64]*Question, prefix string, p *
 	validateQuestionBody(q, known, prefix, p)
 }
 
-func validateQuestionBody(q *Question, known map[int64]*Question, prefix string, p *Problems) {
+func validateQuestionBody(q *Question, known map[int64]bool, prefix string, p *Problems) {
 	if !q.Type.Valid() {
 		p.Add(prefix+"type", "must be one of %s", typeList())
 		return

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 )
 
 // ConditionalLogic is the logic a question owns: a simple showIf condition, an
@@ -144,35 +143,7 @@ var (
 	conditionOperators = []string{OpEquals, OpNotEquals, OpContains, OpGreaterThan, OpLessThan, OpIsEmpty, OpIsNotEmpty}
 	valueTypes         = []string{ValueStatic, ValueDynamic, ValueScore}
 	actionTypes        = []string{ActionShow, ActionHide, ActionSkipToSection, ActionSkipToQuestion, ActionEndForm, ActionSetScore}
-
-	orderedOperators = []string{OpEquals, OpNotEquals, OpGreaterThan, OpLessThan, OpIsEmpty, OpIsNotEmpty}
-	textOperators    = []string{OpEquals, OpNotEquals, OpContains, OpIsEmpty, OpIsNotEmpty}
-	yesNoOperators   = []string{OpEquals, OpNotEquals, OpIsEmpty, OpIsNotEmpty}
-	fileOperators    = []string{OpIsEmpty, OpIsNotEmpty}
 )
-
-// ScoreOperators are the operators of a condition on the running score
-// (valueType score): the score is always a number, never empty.
-var ScoreOperators = []string{OpEquals, OpNotEquals, OpGreaterThan, OpLessThan}
-
-// Operators are the operators a condition may apply to the answer to a question
-// of type t, each one that can hold for such answers (package logic says how
-// they compare): greater_than and less_than for numbers, ratings, sliders,
-// amounts, dates and times; contains for text and choices; a file is only
-// answered or not. The API and the builder both refuse any other.
-func (t QuestionType) Operators() []string {
-	switch t {
-	case Number, Currency, Slider, Rating, Date, Time:
-		return orderedOperators
-	case Text, Textarea, Email, Phone, URL, Select, MultiSelect:
-		return textOperators
-	case YesNo:
-		return yesNoOperators
-	case FileUpload:
-		return fileOperators
-	}
-	return nil
-}
 
 func oneOf(v string, allowed []string) bool {
 	for _, a := range allowed {
@@ -232,12 +203,11 @@ func jsonKind(raw json.RawMessage) string {
 }
 
 // ValidateLogic checks the structure of l: enums, required parts, the per-question
-// limits above, that every question it references is in known (the form's other
-// questions by id), that each condition's operator is one of the Operators of the
-// type of the question it reads (ScoreOperators for the score), and its strings (CheckText): ids are SingleLine;
+// limits above, that every question it references is in known (the ids of the
+// form's other questions), and its strings (CheckText): ids are SingleLine;
 // values and score map keys, which are compared with answers, are MultiLine.
 // Problems are recorded under prefix (such as "conditionalLogic").
-func ValidateLogic(l *ConditionalLogic, known map[int64]*Question, prefix string, p *Problems) {
+func ValidateLogic(l *ConditionalLogic, known map[int64]bool, prefix string, p *Problems) {
 	if l.ShowIf == nil && l.Advanced == nil {
 		p.Add(prefix, "must have showIf or advanced")
 		return
@@ -255,7 +225,7 @@ func ValidateLogic(l *ConditionalLogic, known map[int64]*Question, prefix string
 	}
 }
 
-func validateAdvanced(a *AdvancedLogic, known map[int64]*Question, prefix string, p *Problems) {
+func validateAdvanced(a *AdvancedLogic, known map[int64]bool, prefix string, p *Problems) {
 	if len(a.ConditionGroups) == 0 && len(a.ScoreRules) == 0 {
 		p.Add(prefix+".conditionGroups", "must have at least one group (or scoreRules)")
 	}
@@ -289,7 +259,7 @@ func withinLimit(n, max int, field, items string, p *Problems) bool {
 	return true
 }
 
-func validateGroup(g ConditionGroup, known map[int64]*Question, f string, p *Problems) {
+func validateGroup(g ConditionGroup, known map[int64]bool, f string, p *Problems) {
 	checkOwnerText(g.ID, SingleLine, 0, MaxLogicTextLen, f+".id", p)
 	if g.Operator != "AND" && g.Operator != "OR" {
 		p.Add(f+".operator", "must be AND or OR")
@@ -304,7 +274,7 @@ func validateGroup(g ConditionGroup, known map[int64]*Question, f string, p *Pro
 	}
 }
 
-func validateScoreRule(r ScoreRule, known map[int64]*Question, f string, p *Problems) {
+func validateScoreRule(r ScoreRule, known map[int64]bool, f string, p *Problems) {
 	checkOwnerText(r.ID, SingleLine, 0, MaxLogicTextLen, f+".id", p)
 	checkRef(r.QuestionID, known, f+".questionId", p)
 	if r.ScoreMap == nil {
@@ -336,7 +306,7 @@ func checkLogicValue(raw json.RawMessage, field string, p *Problems) {
 	}
 }
 
-func validateCondition(c Condition, known map[int64]*Question, f string, p *Problems) {
+func validateCondition(c Condition, known map[int64]bool, f string, p *Problems) {
 	checkOwnerText(c.ID, SingleLine, 0, MaxLogicTextLen, f+".id", p)
 	checkLogicValue(c.Value, f+".value", p)
 	if !oneOf(c.Operator, conditionOperators) {
@@ -350,10 +320,8 @@ func validateCondition(c Condition, known map[int64]*Question, f string, p *Prob
 		p.Add(f+".valueType", "must be static, dynamic or score")
 		return
 	}
-	if vt == ValueScore {
-		checkOperator(c.Operator, ScoreOperators, "the score", f+".operator", p)
-	} else if q := checkRef(c.QuestionID, known, f+".questionId", p); q != nil {
-		checkOperator(c.Operator, q.Type.Operators(), "a "+string(q.Type)+" question", f+".operator", p)
+	if vt != ValueScore {
+		checkRef(c.QuestionID, known, f+".questionId", p)
 	}
 	kind := jsonKind(c.Value)
 	needsValue := c.Operator != OpIsEmpty && c.Operator != OpIsNotEmpty
@@ -374,7 +342,7 @@ func validateCondition(c Condition, known map[int64]*Question, f string, p *Prob
 	}
 }
 
-func validateAction(a Action, known map[int64]*Question, f string, p *Problems) {
+func validateAction(a Action, known map[int64]bool, f string, p *Problems) {
 	checkLogicValue(a.TargetID, f+".targetId", p)
 	checkLogicValue(a.Value, f+".value", p)
 	if !oneOf(a.Type, actionTypes) {
@@ -396,21 +364,9 @@ func validateAction(a Action, known map[int64]*Question, f string, p *Problems) 
 	}
 }
 
-// checkRef returns the question of known with id, recording a problem at field
-// (and returning nil) when there is none.
-func checkRef(id int64, known map[int64]*Question, field string, p *Problems) *Question {
-	q := known[id]
-	if q == nil {
+func checkRef(id int64, known map[int64]bool, field string, p *Problems) {
+	if !known[id] {
 		p.Add(field, "question %d is not in this form", id)
-	}
-	return q
-}
-
-// checkOperator records a problem at field when op, a known operator, is not one
-// of allowed, the operators of what the condition reads.
-func checkOperator(op string, allowed []string, what, field string, p *Problems) {
-	if oneOf(op, conditionOperators) && !oneOf(op, allowed) {
-		p.Add(field, "must be one of %s for %s", strings.Join(allowed, ", "), what)
 	}
 }
 
