@@ -3,8 +3,10 @@ module forma
 go 1.26.8
 
 require (
+	github.com/boombuler/barcode v1.1.0
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/jackc/pgx/v5 v5.12.0
+	github.com/makiuchi-d/gozxing v0.1.1
 	github.com/pressly/goose/v3 v3.28.0
 	golang.org/x/crypto v0.55.0
 	golang.org/x/net v0.58.0
@@ -12,7 +14,10 @@ require (
 	modernc.org/sqlite v1.60.1
 )
 
-require github.com/rogpeppe/go-internal v1.16.0 // indirect
+require (
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
+)
 
 require (
 	github.com/chromedp/cdproto v0.159.0

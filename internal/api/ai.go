@@ -34,24 +34,10 @@ func (a *API) generateForm(w http.ResponseWriter, r *http.Request) {
 	if err == nil && body.Prompt == nil {
 		err = form.FieldInvalid("prompt", "is required: describe the form you want, for example \"a contact form with name, email and message\"")
 	}
-	if err == nil {
-		err = a.assist.Afford(payer(r), assist.GenerateForm)
-	}
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	in, err := a.cfg.AI.GenerateForm(r.Context(), *body.Prompt)
 	var f *form.Form
+	var c *store.Charge
 	if err == nil {
-		f, err = form.NewForm(in)
-	}
-	if err == nil {
-		err = a.prepareNewForm(r, f)
-	}
-	c := a.assist.Charge(payer(r), assist.GenerateForm, nil)
-	if err == nil {
-		err = a.store.CreateGeneratedForm(r.Context(), f, c)
+		f, c, err = a.assist.GenerateForm(r.Context(), payer(r), *body.Prompt)
 	}
 	if err != nil {
 		httpx.WriteError(w, r, err)

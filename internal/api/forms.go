@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 
-	"forma/internal/auth"
 	"forma/internal/form"
 	"forma/internal/httpx"
 	"forma/internal/webhook"
@@ -25,24 +24,12 @@ func (a *API) createForm(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	if err = a.prepareNewForm(r, f); err == nil {
-		err = a.store.CreateForm(r.Context(), f)
-	}
-	if err != nil {
+	f.AccountID = caller(r).account.ID
+	if err = a.store.CreateForm(r.Context(), f); err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
 	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(f, true))
-}
-
-// prepareNewForm gives f its owner and a share token.
-func (a *API) prepareNewForm(r *http.Request, f *form.Form) error {
-	token, err := auth.NewShareToken()
-	if err != nil {
-		return err
-	}
-	f.AccountID, f.ShareToken = caller(r).account.ID, token
-	return nil
 }
 
 // listForms serves GET /forms.
@@ -118,12 +105,10 @@ func (a *API) deleteForm(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	keys, err := a.store.DeleteForm(r.Context(), caller(r).account.ID, id)
-	if err != nil {
+	if err := a.cfg.Submissions.DeleteForm(r.Context(), caller(r).account.ID, id); err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	a.cfg.Submissions.RemoveFiles(r.Context(), keys)
 	w.WriteHeader(http.StatusNoContent)
 }
 

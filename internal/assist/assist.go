@@ -1,12 +1,13 @@
-// Package assist runs the AI operations on a form's responses that are paid in
-// credits — an analysis and a chat exchange — for the API and the dashboard
-// alike, so the two never disagree: it checks a chat message, prices the
-// operation (quota.Costs), checks the credits before any work (quota.Plan.Afford),
-// asks the provider with the form's dataset (render.Submissions.Dataset) and the
-// conversation so far, and stores the result with its charge in one transaction
-// (store.SaveAnalytics, store.AddExchange), where the store checks the credits
-// again under a lock. Errors are the provider's and the store's *form.Error
-// values, unchanged.
+// Package assist runs the AI operations that are paid in credits — a form
+// generated from a prompt, an analysis of a form's responses and a chat exchange
+// about them — for the API and the dashboard alike, so the two never disagree:
+// it checks a chat message, prices the operation (quota.Costs), checks the
+// credits before any work (quota.Plan.Afford), asks the provider (with the form's
+// dataset, render.Submissions.Dataset, and the conversation so far), and stores
+// the result with its charge in one transaction (store.CreateGeneratedForm,
+// store.SaveAnalytics, store.AddExchange), where the store checks the credits
+// again under a lock. Errors are the provider's, the domain's and the store's
+// *form.Error values, unchanged.
 package assist
 
 import (
@@ -73,6 +74,31 @@ func (s *Service) Charge(p Payer, endpoint string, f *form.Form) *store.Charge {
 		c.FormID, c.FormName = &f.ID, f.Title
 	}
 	return c
+}
+
+// GenerateForm asks the provider for a form from prompt (which the provider
+// checks: ai.CheckPrompt) and stores it as a new draft of p's account, with a
+// new share token, charged to p. It returns the form and the recorded charge.
+// The credits are checked before the provider is asked (InsufficientCredits);
+// a prompt the provider refuses is Invalid at the field "prompt".
+func (s *Service) GenerateForm(ctx context.Context, p Payer, prompt string) (*form.Form, *store.Charge, error) {
+	if err := s.Afford(p, GenerateForm); err != nil {
+		return nil, nil, err
+	}
+	in, err := s.provider.GenerateForm(ctx, prompt)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := form.NewForm(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	f.AccountID = p.Account.ID
+	c := s.Charge(p, GenerateForm, nil)
+	if err := s.store.CreateGeneratedForm(ctx, f, c); err != nil {
+		return nil, nil, err
+	}
+	return f, c, nil
 }
 
 // Analyze analyses f's responses and stores the analysis in place of the

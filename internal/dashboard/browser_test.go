@@ -11,6 +11,8 @@ import (
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 
 	"forma/internal/server/servertest"
@@ -91,12 +93,7 @@ func TestBrowserSignInAndOut(t *testing.T) {
 // credits with it through the API, and shows the keys and usage pages.
 func (c *chrome) keysAndUsage(env *servertest.Env) {
 	c.t.Helper()
-	for _, name := range []string{"clipboard-read", "clipboard-write"} {
-		if _, err := chromedp.CallBrowser(c.tab, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: env.URL}); err != nil {
-			c.t.Fatal(err)
-		}
-	}
+	c.allowClipboard(env)
 	c.do(chromedp.Navigate(env.URL+"/keys"), chromedp.WaitVisible(chromedp.ID("name")),
 		chromedp.SendKeys(chromedp.ID("name"), "Website <b>form</b>"), chromedp.Submit(chromedp.ID("name")),
 		chromedp.WaitVisible(chromedp.CSS("button[data-copy]")), chromedp.Click(chromedp.CSS("button[data-copy]")),
@@ -120,6 +117,18 @@ func (c *chrome) keysAndUsage(env *servertest.Env) {
 	c.shot("keys")
 	c.do(chromedp.Navigate(env.URL+"/usage"), chromedp.WaitVisible(chromedp.CSS(".usage-facts")))
 	c.shot("usage")
+}
+
+// allowClipboard lets the pages of env read and write the clipboard, so that
+// Copy buttons can be checked.
+func (c *chrome) allowClipboard(env *servertest.Env) {
+	c.t.Helper()
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(c.tab, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: env.URL}); err != nil {
+			c.t.Fatal(err)
+		}
+	}
 }
 
 // chrome drives one tab at one width, failing the test on any error.
@@ -154,6 +163,13 @@ func (c *chrome) shot(name string) {
 	if wide := c.text(chromedp.Evaluate[string](overflowing)); wide != "" {
 		c.t.Errorf("%s at %d px is wider than the screen: %s", name, c.width, wide)
 	}
+	c.snap(name)
+}
+
+// snap writes the screenshot without the check, for a page that is leaving
+// (its post under way), where no script can run.
+func (c *chrome) snap(name string) {
+	c.t.Helper()
 	png, err := chromedp.Run(c.tab, chromedp.FullScreenshot(100))
 	if err == nil {
 		err = os.WriteFile(filepath.Join(c.dir, name+"-"+strconv.FormatInt(c.width, 10)+".png"), png, 0o644)
@@ -163,15 +179,18 @@ func (c *chrome) shot(name string) {
 	}
 }
 
-// TestBrowserBuilder builds a small form through the builder in headless
-// Chromium, at 1280 and 390 px: a new form, five questions of different types,
-// a move, a showIf rule, publication, a move by drag and drop, an advanced rule
-// set with the keyboard, and the live preview (in the editor's frame at 1280
-// px, where the public page's logic runs in it; through the Preview link at
-// 390). It writes screenshots of the new-form page, the editor, the editor with
-// the rule and the preview page to screenshotDir.
+// TestBrowserBuilder builds forms through the builder in headless Chromium, at
+// 1280 and 390 px: one generated from a prompt (the progress status shows while
+// the post runs), published, its link copied and its QR code shown, then
+// deleted after the confirmation; and one blank form with five questions of
+// different types, a move, a showIf rule, publication, a move by drag and drop,
+// an advanced rule set with the keyboard, and the live preview (in the
+// editor's frame at 1280 px, where the public page's logic runs in it; through
+// the Preview link at 390). It writes screenshots of the new-form page, the
+// progress, the share section, the delete confirmation, the editor, the editor
+// with the rule and the preview page to screenshotDir.
 func TestBrowserBuilder(t *testing.T) {
-	alloc, dir := startChromium(t, 2*time.Minute)
+	alloc, dir := startChromium(t, 3*time.Minute)
 	env := servertest.New(t, store.SQLite)
 	for _, width := range []int64{1280, 390} {
 		email := "builder" + strconv.FormatInt(width, 10) + "@example.com"
@@ -183,9 +202,13 @@ func TestBrowserBuilder(t *testing.T) {
 			chromedp.SendKeys(chromedp.ID("email"), email), chromedp.SendKeys(chromedp.ID("password"), password),
 			chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.CSS(".empty")),
 			chromedp.Click(chromedp.CSS(`.page-head a[href="/forms/new"]`)), chromedp.WaitVisible(chromedp.ID("title")),
-			chromedp.SendKeys(chromedp.ID("title"), "Team offsite RSVP"))
+			chromedp.SendKeys(chromedp.ID("prompt"), "A short feedback survey about our café: rating, favourite drink (tea, coffee or juice) and comments"))
 		b.shot("builder-new")
-		b.do(chromedp.Submit(chromedp.ID("title")), chromedp.WaitVisible(chromedp.ID("add")))
+		b.generate()
+		b.shareAndDelete(env)
+		b.do(chromedp.Navigate(env.URL+"/forms/new"), chromedp.WaitVisible(chromedp.ID("title")),
+			chromedp.SendKeys(chromedp.ID("title"), "Team offsite RSVP"),
+			chromedp.Submit(chromedp.ID("title")), chromedp.WaitVisible(chromedp.ID("add")))
 		b.buildQuestions()
 		b.shot("builder-editor")
 		b.dragQuestion()
@@ -231,7 +254,80 @@ func (c *chrome) buildQuestions() {
 	if got := c.text(chromedp.Text(chromedp.CSS(".questions > li:nth-child(5) .logic .hint"))); got != "Shown only if “3. Meal” is “Vegan”." {
 		c.t.Errorf("the rule reads %q", got)
 	}
-	c.do(chromedp.Click(chromedp.CSS(".editor-actions button")), chromedp.WaitVisible(chromedp.ID("share-link")))
+	c.do(chromedp.Click(chromedp.CSS(".editor-actions button.primary")), chromedp.WaitVisible(chromedp.ID("share-link")))
+}
+
+// busyWatch records, in the tab's sessionStorage (which outlives the page), what
+// the progress status of the new-form page shows when the script fills it: the
+// page cannot be read while its post is under way.
+const busyWatch = `const status = document.querySelector("[data-busy-status]");
+new MutationObserver(() => sessionStorage.setItem("busy", status.textContent + "|" + !!status.querySelector("progress") +
+  "|" + document.querySelector("form[data-busy] button").disabled)).observe(status, {childList: true});`
+
+// generate sends the prompt typed on the new-form page, holding the request in
+// the browser while the progress status is shot, then lets it through, waits
+// for the generated form's editor and checks what the status showed.
+func (c *chrome) generate() {
+	c.t.Helper()
+	paused := make(chan fetch.RequestID, 1)
+	if err := chromedp.Listen(c.tab, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			paused <- e.RequestID
+		}
+	}); err != nil {
+		c.t.Fatal(err)
+	}
+	if _, err := chromedp.Call(c.tab, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/forms/generate"}}}); err != nil {
+		c.t.Fatal(err)
+	}
+	c.do(chromedp.Evaluate[chromedp.Void](busyWatch), chromedp.Click(chromedp.CSS("form[data-busy] button[type=submit]")))
+	var id fetch.RequestID
+	select {
+	case id = <-paused:
+	case <-time.After(20 * time.Second):
+		c.t.Fatal("the generation was never sent")
+	}
+	c.snap("builder-generating")
+	if _, err := chromedp.Call(c.tab, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id}); err != nil {
+		c.t.Fatal(err)
+	}
+	c.do(chromedp.WaitVisible(chromedp.CSS(".questions")))
+	if _, err := chromedp.Call(c.tab, fetch.Disable, cdp.Empty{}); err != nil {
+		c.t.Fatal(err)
+	}
+	if got := c.text(chromedp.Evaluate[string](`sessionStorage.getItem("busy")`)); got != "Generating your form…|true|true" {
+		c.t.Errorf("while generating, the status (text|progress bar|button disabled) was %q", got)
+	}
+	if got := c.text(chromedp.Text(chromedp.CSS(".banner.ok"))); !strings.HasPrefix(got, "Your form is ready") {
+		c.t.Errorf("after generating the editor says %q", got)
+	}
+}
+
+// shareAndDelete publishes the form of the editor, copies its link with the
+// Copy button, checks that its QR code loads, then deletes it after the
+// confirmation.
+func (c *chrome) shareAndDelete(env *servertest.Env) {
+	c.t.Helper()
+	c.allowClipboard(env)
+	c.do(chromedp.Click(chromedp.CSS(".editor-actions button.primary")), chromedp.WaitVisible(chromedp.ID("share-link")),
+		chromedp.Click(chromedp.CSS(`button[data-copy="share-link"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-copy-status="share-link"]:not(:empty)`)))
+	link := c.text(chromedp.Value(chromedp.ID("share-link")))
+	copied := c.text(chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	if !strings.HasPrefix(link, env.URL+"/f/") || copied != link {
+		c.t.Errorf("the link %q, the clipboard %q", link, copied)
+	}
+	loaded, err := chromedp.Run(c.tab, chromedp.Poll[bool](`document.querySelector(".qr img").naturalWidth > 0`, chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil || !loaded {
+		c.t.Errorf("the QR code did not load (%v)", err)
+	}
+	c.shot("builder-share")
+	c.do(chromedp.Click(chromedp.CSS(`.editor-actions a.danger`)), chromedp.WaitVisible(chromedp.CSS(".loss")))
+	c.shot("builder-delete")
+	c.do(chromedp.Click(chromedp.CSS(".button.danger-solid")), chromedp.WaitVisible(chromedp.CSS(".banner.ok")))
+	if got := c.text(chromedp.Text(chromedp.CSS(".banner.ok"))); !strings.HasPrefix(got, "The form was deleted") {
+		c.t.Errorf("after deleting the forms page says %q", got)
+	}
 }
 
 // overflowing is a script that names the elements reaching past the right edge

@@ -5,26 +5,32 @@ import (
 	"net/url"
 	"strconv"
 
-	"forma/internal/auth"
+	"forma/internal/assist"
 	"forma/internal/form"
 )
 
-// The form builder: /forms/new creates a form, /forms/{id} edits one. Every
-// change goes through the same domain functions as the API (form.NewForm,
-// FormPatch.ApplyPatch, form.NewQuestion, form.ApplyQuestionPatch,
-// Form.SetPublished), built from the posted fields, so the two never disagree on
-// what is valid. Each change is a plain form post answered by a redirect back to
-// the editor, or by the editor again with the errors at their fields (400).
+// The form builder: /forms/new creates a form, blank or generated from a prompt,
+// /forms/{id} edits one. Every change goes through the same domain functions as
+// the API (form.NewForm, FormPatch.ApplyPatch, form.NewQuestion,
+// form.ApplyQuestionPatch, Form.SetPublished, assist.Service.GenerateForm),
+// built from the posted fields, so the two never disagree on what is valid. Each
+// change is a plain form post answered by a redirect back to the editor, or by
+// the editor again with the errors at their fields (400).
 
 // builderRoutes registers the builder's pages.
 func (h *Handler) builderRoutes(mux Mux) {
 	handle(mux, "GET /forms/new", h.page(h.newFormPage))
 	handle(mux, "POST /forms/new", h.page(h.createForm))
+	handle(mux, "POST /forms/generate", h.page(h.generateForm))
 	handle(mux, "GET /forms/{id}", h.page(h.editor))
 	handle(mux, "POST /forms/{id}", h.page(h.saveDetails))
 	handle(mux, "GET /forms/{id}/preview", h.page(h.preview))
 	handle(mux, "POST /forms/{id}/publish", h.page(h.publish))
 	handle(mux, "POST /forms/{id}/unpublish", h.page(h.unpublish))
+	handle(mux, "GET /forms/{id}/qr.svg", h.page(h.qrCode))
+	handle(mux, "POST /forms/{id}/duplicate", h.page(h.duplicateForm))
+	handle(mux, "GET /forms/{id}/delete", h.page(h.confirmDeleteForm))
+	handle(mux, "POST /forms/{id}/delete", h.page(h.deleteForm))
 	handle(mux, "POST /forms/{id}/questions", h.page(h.addQuestion))
 	handle(mux, "POST /forms/{id}/questions/{qid}", h.page(h.saveQuestion))
 	handle(mux, "POST /forms/{id}/questions/{qid}/move", h.page(h.moveQuestion))
@@ -34,23 +40,32 @@ func (h *Handler) builderRoutes(mux Mux) {
 	handle(mux, "POST /forms/{id}/questions/{qid}/delete", h.page(h.deleteQuestion))
 }
 
-// newFormData is the data of the new-form page.
+// newFormData is the data of the new-form page: the blank form's fields, and
+// the prompt with the price of a generation.
 type newFormData struct {
 	Title, Description field
 	DisplayMode        string
 	Other              string
+	Prompt             field
+	Credits            credits
 }
 
 // newFormPage serves GET /forms/new.
 func (h *Handler) newFormPage(w http.ResponseWriter, r *http.Request, s *Session) {
-	showNewForm(w, r, http.StatusOK, s, url.Values{}, nil)
+	h.showNewForm(w, r, http.StatusOK, s, url.Values{}, nil)
 }
 
-func showNewForm(w http.ResponseWriter, r *http.Request, status int, s *Session, v url.Values, errs fieldErrors) {
+func (h *Handler) showNewForm(w http.ResponseWriter, r *http.Request, status int, s *Session, v url.Values, errs fieldErrors) {
 	d := newFormData{
 		Title:       field{ID: "title", Value: v.Get("title"), Error: errs["title"]},
 		Description: field{ID: "description", Value: v.Get("description"), Error: errs["description"]},
-		DisplayMode: v.Get("displayMode"), Other: errs.other("title", "description"),
+		DisplayMode: v.Get("displayMode"), Other: errs.other("title", "description", "prompt"),
+		Prompt: field{ID: "prompt", Value: v.Get("prompt"), Error: errs["prompt"]},
+	}
+	var err error
+	if d.Credits, err = h.credits(r, s.Account, assist.GenerateForm); err != nil {
+		serverError(w, r, "find the account's credits", err)
+		return
 	}
 	render(w, r, status, "newform", "New form", s, d)
 }
@@ -64,18 +79,37 @@ func (h *Handler) createForm(w http.ResponseWriter, r *http.Request, s *Session)
 	f, err := form.NewForm(form.FormInput{Title: &title, Description: &description,
 		DisplayMode: form.DisplayMode(r.PostForm.Get("displayMode"))})
 	if err != nil {
-		showNewForm(w, r, http.StatusBadRequest, s, r.PostForm, problemsOf(err))
+		h.showNewForm(w, r, http.StatusBadRequest, s, r.PostForm, problemsOf(err))
 		return
 	}
 	f.AccountID = s.Account.ID
-	if f.ShareToken, err = auth.NewShareToken(); err == nil {
-		err = h.store.CreateForm(r.Context(), f)
-	}
-	if err != nil {
+	if err := h.store.CreateForm(r.Context(), f); err != nil {
 		serverError(w, r, "create a form", err)
 		return
 	}
 	http.Redirect(w, r, editorURL(f.ID, "created", 0), http.StatusSeeOther)
+}
+
+// generateForm serves POST /forms/generate: a form generated from the posted
+// prompt and charged through assist.Service.GenerateForm, as the API's POST
+// /api/v1/forms/generate, then its editor. A refusal (the prompt, the credits,
+// the provider) is shown at the prompt.
+func (h *Handler) generateForm(w http.ResponseWriter, r *http.Request, s *Session) {
+	if !parseForm(w, r) {
+		return
+	}
+	p, err := h.payer(r, s.Account)
+	var f *form.Form
+	if err == nil {
+		f, _, err = h.assist.GenerateForm(r.Context(), p, r.PostForm.Get("prompt"))
+	}
+	if err != nil {
+		h.refusedAI(w, r, s, err, func(status int, problem string) {
+			h.showNewForm(w, r, status, s, r.PostForm, fieldErrors{"prompt": problem})
+		})
+		return
+	}
+	http.Redirect(w, r, editorURL(f.ID, "generated", 0), http.StatusSeeOther)
 }
 
 // ownForm loads the form of the path's {id} if the account owns it. Otherwise it

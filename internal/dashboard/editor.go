@@ -115,7 +115,7 @@ var fieldLabels = map[string]string{
 	"conditionalLogic": "The rule", "conditionalLogic.showIf.questionId": "The question the rule reads",
 	"conditionalLogic.showIf.operator": "The comparison", "conditionalLogic.showIf.value": "The value",
 	"name": "The name", "dailyLimit": "The daily limit", "formId": "The form", "message": "Your message",
-	"webhookUrl": "The webhook URL", "webhookEnabled": "Delivery", "url": "The test URL",
+	"webhookUrl": "The webhook URL", "webhookEnabled": "Delivery", "url": "The test URL", "prompt": "Your description",
 }
 
 // fieldLabel names field: options[2] is "Choice 3".
@@ -208,7 +208,9 @@ type editorData struct {
 var editorNotices = map[string]string{
 	"created": "Your form is ready. Add its questions below.", "saved": "Saved.",
 	"published": "Published: anyone with the link can fill it in.", "unpublished": "Unpublished: the link no longer works.",
-	"deleted": "The question was deleted.",
+	"deleted":    "The question was deleted.",
+	"generated":  "Your form is ready: check its questions, then publish it.",
+	"duplicated": "This is the copy, as a draft. Rename it and change what you need, then publish it.",
 }
 
 // questionNotices are the sentences shown at a question after a change.

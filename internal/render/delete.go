@@ -17,6 +17,18 @@ func (s *Submissions) Delete(ctx context.Context, formID int64, id string) error
 	return nil
 }
 
+// DeleteForm removes one of an account's forms with everything that belongs to
+// it (store.DeleteForm), then its uploaded files; NotFound when the account has
+// no such form.
+func (s *Submissions) DeleteForm(ctx context.Context, accountID, formID int64) error {
+	keys, err := s.store.DeleteForm(ctx, accountID, formID)
+	if err != nil {
+		return err
+	}
+	s.RemoveFiles(ctx, keys)
+	return nil
+}
+
 // RemoveFiles deletes stored files whose records are gone (store.DeleteResponse,
 // store.DeleteForm); a failure leaves an orphan file, which is logged, not an error
 // for the caller.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"time"
 
+	"forma/internal/auth"
 	"forma/internal/form"
 )
 
@@ -12,7 +13,8 @@ const formColumns = `id, account_id, title, description, display_mode, share_tok
 	published_at, webhook_url, webhook_enabled`
 
 // CreateForm stores f and its questions in one transaction and sets their ids,
-// orders and timestamps. f.AccountID and f.ShareToken must be set.
+// orders and timestamps. f.AccountID must be set; f.ShareToken is issued
+// (auth.NewShareToken) when it is empty.
 func (s *Store) CreateForm(ctx context.Context, f *form.Form) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error { return s.insertForm(ctx, tx, f) })
 }
@@ -30,9 +32,15 @@ func (s *Store) CreateGeneratedForm(ctx context.Context, f *form.Form, c *Charge
 }
 
 func (s *Store) insertForm(ctx context.Context, tx *sql.Tx, f *form.Form) error {
+	var err error
+	if f.ShareToken == "" {
+		if f.ShareToken, err = auth.NewShareToken(); err != nil {
+			return err
+		}
+	}
 	now := s.Now()
 	f.CreatedAt, f.UpdatedAt = now, now
-	err := tx.QueryRowContext(ctx,
+	err = tx.QueryRowContext(ctx,
 		`INSERT INTO forms (account_id, title, description, display_mode, share_token, created_at, updated_at, webhook_enabled)
 		 VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING id`,
 		f.AccountID, f.Title, f.Description, string(f.DisplayMode), f.ShareToken, ms(now), false).Scan(&f.ID)
@@ -47,6 +55,61 @@ func (s *Store) insertForm(ctx context.Context, tx *sql.Tx, f *form.Form) error 
 		}
 	}
 	return nil
+}
+
+// DuplicateForm stores a copy of one of an account's forms (form.Form.Copy: a
+// draft with the same details and questions, and a new share token) in one
+// transaction, the logic of the copied questions naming the copies
+// (form.RemapLogic). It returns the copy; NotFound when the account has no such
+// form.
+func (s *Store) DuplicateForm(ctx context.Context, accountID, formID int64) (*form.Form, error) {
+	var c *form.Form
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		src, err := getForm(ctx, tx, accountID, formID, s.forUpdate())
+		if err != nil {
+			return err
+		}
+		c = src.Copy()
+		if err := s.insertForm(ctx, tx, c); err != nil {
+			return err
+		}
+		for _, i := range form.RemapLogic(c.Questions, src.Questions) {
+			if err := updateQuestion(ctx, tx, &c.Questions[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// FormContents is what a form holds besides its questions, all of which
+// DeleteForm deletes with it.
+type FormContents struct {
+	// Responses are its completed submissions.
+	Responses int
+	// Files are the files respondents uploaded, and FileBytes their total size.
+	Files     int
+	FileBytes int64
+	// Keys are the API keys limited to the form, revoked or not.
+	Keys int
+}
+
+// FormContents counts what one of an account's forms holds; NotFound when the
+// account has no such form.
+func (s *Store) FormContents(ctx context.Context, accountID, formID int64) (FormContents, error) {
+	var c FormContents
+	err := s.read.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM sessions WHERE form_id = f.id AND completed_at IS NOT NULL),
+		(SELECT COUNT(*) FROM uploads WHERE form_id = f.id),
+		(SELECT COALESCE(SUM(size), 0) FROM uploads WHERE form_id = f.id),
+		(SELECT COUNT(*) FROM api_keys WHERE form_id = f.id)
+		FROM forms f WHERE f.id = $1 AND f.account_id = $2`, formID, accountID).
+		Scan(&c.Responses, &c.Files, &c.FileBytes, &c.Keys)
+	return c, translate(err, "Form")
 }
 
 // FormPage is one page of an account's forms.

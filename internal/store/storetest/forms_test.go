@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"forma/internal/form"
 	"forma/internal/server/servertest"
@@ -462,6 +464,148 @@ func TestFormExists(t *testing.T) {
 			if got != c.want {
 				t.Errorf("FormExists(account %d, form %d) = %v, want %v", c.account, c.form, got, c.want)
 			}
+		}
+	})
+}
+
+// TestDuplicateForm: the copy is a draft of the same owner with the same details
+// and questions, a new share token and no webhook; the logic of its questions
+// names the copies, each id keeping its JSON kind; another account's form is not
+// found and nothing is created.
+func TestDuplicateForm(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		st, _ := open(t, d)
+		ada := newAccount(t, st, "ada@example.com")
+		bob := newAccount(t, st, "bob@example.com")
+		src := &form.Form{AccountID: ada.ID, Title: "Survey", Description: "About it", DisplayMode: form.MultiStep,
+			ShareToken: shareToken(t), Questions: richQuestions()}
+		must(t, st.CreateForm(ctx, src))
+		qs := src.Questions
+		logicOf := func(a, b, c int64) string {
+			return fmt.Sprintf(`{"showIf":{"questionId":%d,"operator":"equals","value":"a"},"advanced":{"conditionGroups":[{"id":"g","operator":"AND",`+
+				`"conditions":[{"id":"c1","questionId":%d,"operator":"equals","value":"%d","valueType":"dynamic"},`+
+				`{"id":"c2","questionId":0,"operator":"greater_than","value":3,"valueType":"score"}]}],`+
+				`"actions":[{"type":"skip_to_question","targetId":"%d"},{"type":"show_question","targetId":%d}],`+
+				`"scoreRules":[{"id":"s","questionId":%d,"scoreMap":{"a":1}}]}}`, b, a, c, c, a, b)
+		}
+		_, err := st.UpdateQuestion(ctx, ada.ID, src.ID, qs[3].ID, nil, func(q *form.Question, _ []form.Question) error {
+			q.Logic = logicFrom(t, logicOf(qs[0].ID, qs[2].ID, qs[6].ID))
+			return nil
+		})
+		must(t, err)
+		_, err = st.UpdateForm(ctx, ada.ID, src.ID, func(f *form.Form) error {
+			f.SetPublished(true, st.Now())
+			f.WebhookURL, f.WebhookEnabled = ptr("https://example.com/hook"), true
+			return nil
+		})
+		must(t, err)
+
+		_, err = st.DuplicateForm(ctx, bob.ID, src.ID)
+		wantCode(t, err, form.NotFound)
+		c, err := st.DuplicateForm(ctx, ada.ID, src.ID)
+		must(t, err)
+		got := getForm(t, st, ada, c.ID)
+		if got.ID == src.ID || got.Title != "Copy of Survey" || got.Description != "About it" || got.DisplayMode != form.MultiStep ||
+			got.ShareToken == "" || got.ShareToken == src.ShareToken || got.PublishedAt != nil || got.WebhookURL != nil || got.WebhookEnabled {
+			t.Fatalf("copy %+v of %+v", *got, *src)
+		}
+		orig := getForm(t, st, ada, src.ID).Questions
+		if len(got.Questions) != len(orig) {
+			t.Fatalf("copy has %d questions, want %d", len(got.Questions), len(orig))
+		}
+		for i, q := range got.Questions {
+			want := orig[i]
+			want.ID, want.FormID, want.Logic = q.ID, c.ID, q.Logic
+			sameQuestion(t, q, want)
+			if q.ID == orig[i].ID {
+				t.Errorf("question %d kept its id", i)
+			}
+		}
+		cq := got.Questions
+		if l := logicJSON(t, cq[3].Logic); l != logicOf(cq[0].ID, cq[2].ID, cq[6].ID) {
+			t.Errorf("copied logic %s\nwant %s", l, logicOf(cq[0].ID, cq[2].ID, cq[6].ID))
+		}
+		if l := logicJSON(t, getForm(t, st, ada, src.ID).Questions[3].Logic); l != logicOf(qs[0].ID, qs[2].ID, qs[6].ID) {
+			t.Errorf("the original's logic changed: %s", l)
+		}
+		page, err := st.ListForms(ctx, bob.ID, nil, 10, 0)
+		must(t, err)
+		if page.Total != 0 {
+			t.Errorf("bob has %d forms", page.Total)
+		}
+	})
+}
+
+// TestDuplicateFormKeepsTheTitleLimit: the copy of a form whose title is as long
+// as allowed gets a title of the same length, ending in an ellipsis.
+func TestDuplicateFormKeepsTheTitleLimit(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		st, _ := open(t, d)
+		ada := newAccount(t, st, "ada@example.com")
+		long := newForm(t, st, ada, strings.Repeat("é", form.MaxTitleLen))
+		c, err := st.DuplicateForm(ctx, ada.ID, long.ID)
+		must(t, err)
+		want := "Copy of " + strings.Repeat("é", form.MaxTitleLen-len("Copy of ")-1) + "…"
+		if c.Title != want || utf8.RuneCountInString(c.Title) != form.MaxTitleLen {
+			t.Errorf("copy title %q (%d characters)", c.Title, utf8.RuneCountInString(c.Title))
+		}
+		if _, err := form.NewForm(form.FormInput{Title: &c.Title}); err != nil {
+			t.Errorf("the copy's title is not valid: %v", err)
+		}
+	})
+}
+
+// TestFormContents counts a form's completed responses, files and scoped keys;
+// another account's form is not found.
+func TestFormContents(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		st, _ := open(t, d)
+		ada := newAccount(t, st, "ada@example.com")
+		bob := newAccount(t, st, "bob@example.com")
+		f := newForm(t, st, ada, "Counted", "Name")
+		other := newForm(t, st, ada, "Other", "Name")
+		for _, id := range []string{"s1", "s2", "s3"} {
+			_, err := st.StartSession(ctx, f.ID, id, "h")
+			must(t, err)
+		}
+		for _, id := range []string{"s1", "s2"} {
+			_, err := st.CompleteSession(ctx, f.ID, id, "h", func(*form.Submission) error { return nil })
+			must(t, err)
+		}
+		for i, size := range []int64{100, 23} {
+			must(t, st.CreateUpload(ctx, &store.Upload{ID: fmt.Sprintf("up%d", i), FormID: f.ID, Name: "a.pdf", Size: size,
+				ContentType: "application/pdf", BlobKey: fmt.Sprintf("k%d", i)}))
+		}
+		newKey(t, st, ada, "scoped", nil, &f.ID)
+		newKey(t, st, ada, "all", nil, nil)
+		got, err := st.FormContents(ctx, ada.ID, f.ID)
+		must(t, err)
+		if got != (store.FormContents{Responses: 2, Files: 2, FileBytes: 123, Keys: 1}) {
+			t.Errorf("contents %+v", got)
+		}
+		if got, err := st.FormContents(ctx, ada.ID, other.ID); err != nil || got != (store.FormContents{}) {
+			t.Errorf("an empty form's contents %+v, %v", got, err)
+		}
+		_, err = st.FormContents(ctx, bob.ID, f.ID)
+		wantCode(t, err, form.NotFound)
+	})
+}
+
+// TestCreateFormIssuesAShareToken: a form created without a share token gets a
+// fresh one.
+func TestCreateFormIssuesAShareToken(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		st, _ := open(t, d)
+		ada := newAccount(t, st, "ada@example.com")
+		a := &form.Form{AccountID: ada.ID, Title: "A", DisplayMode: form.SinglePage}
+		b := &form.Form{AccountID: ada.ID, Title: "B", DisplayMode: form.SinglePage}
+		must(t, st.CreateForm(ctx, a))
+		must(t, st.CreateForm(ctx, b))
+		if len(a.ShareToken) < 16 || a.ShareToken == b.ShareToken {
+			t.Errorf("share tokens %q and %q", a.ShareToken, b.ShareToken)
+		}
+		if got, err := st.FormByShareToken(ctx, a.ShareToken); err != nil || got.ID != a.ID {
+			t.Errorf("FormByShareToken: %v", err)
 		}
 	})
 }
