@@ -45,7 +45,13 @@ var allowed = map[string][]string{
 	"server":            {"ai", "ai/builtin", "ai/openai", "api", "blob", "config", "dashboard", "httpx", "quota", "render", "respond", "store", "webhook"},
 	"server/servertest": {"api", "auth", "config", "server", "store"},
 	"store/storetest":   {},
-	"cmd/forma":         {"auth", "config", "form", "quota", "server", "store"},
+	// bench (the harness of `forma bench`) drives a server in a child process over
+	// HTTP; it makes the bench account and keys with the store (auth for the key
+	// settings, quota to pick the plan with the highest limit), builds forms from
+	// the domain's input types and completes loaded responses with logic, the rule
+	// a respondent's submission goes through.
+	"bench":     {"auth", "form", "logic", "quota", "store"},
+	"cmd/forma": {"auth", "bench", "config", "form", "quota", "server", "store"},
 }
 
 // never are dependencies, direct or indirect, that must not exist.

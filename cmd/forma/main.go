@@ -24,8 +24,10 @@ Usage:
   forma key create --email E [--name N] [--daily-limit 100|500|1000|5000|10000] [--form ID]
   forma key list --email E
   forma key revoke --email E --id ID
+  forma bench [--quick] [--database URL] [--connections 64] [--duration 10s]
 
-Every subcommand takes --data and --database (env FORMA_DATA_DIR, FORMA_DATABASE_URL).
+Every subcommand but bench takes --data and --database (env FORMA_DATA_DIR, FORMA_DATABASE_URL);
+bench runs its own server on a temporary folder, or on the --database it is given.
 `
 
 func main() {
@@ -60,6 +62,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}})
 	case "key":
 		return sub(ctx, "key", rest, stdout, stderr, map[string]command{"create": keyCreate, "list": keyList, "revoke": keyRevoke})
+	case "bench":
+		return benchmark(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
