@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"forma/internal/quota"
 	"forma/internal/server/servertest"
 	"forma/internal/store"
 )
@@ -226,17 +227,20 @@ func TestFormScopedKeys(t *testing.T) {
 }
 
 // TestDailyLimitExactUnderConcurrency sends 200 concurrent requests with a key
-// limited to 100, then checks the refusal.
+// limited to 100: exactly 100 pass, each told its own remaining count, exactly 100
+// are counted, and the next is refused.
 func TestDailyLimitExactUnderConcurrency(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		env := servertest.New(t, d)
 		limit := 100
 		acct := env.Account("free")
 		key := env.Key(acct, &limit, nil)
-		statuses := hammer(t, []string{env.URL}, key, 200)
-		if statuses[200] != 100 || statuses[429] != 100 {
+		answers := hammer(t, []string{env.URL}, key, 200)
+		if statuses := statusCounts(answers); statuses[200] != 100 || statuses[429] != 100 {
 			t.Errorf("statuses %v, want exactly 100 × 200 and 100 × 429", statuses)
 		}
+		wantEachRemainingOnce(t, answers, 0, limit-1)
+		wantCounted(t, env, acct, 100)
 		tomorrow := time.Now().UTC().Truncate(24 * time.Hour).Add(24 * time.Hour).Format("2006-01-02T15:04:05.000Z")
 		servertest.Run(t, env, []scenario{{
 			Name: "over the limit", Method: "GET", Path: apiPrefix + "/forms", Key: key, ExpectedStatus: 429,
@@ -250,12 +254,34 @@ func TestDailyLimitExactUnderConcurrency(t *testing.T) {
 	})
 }
 
-// hammer sends n concurrent GET /forms requests spread over the servers and counts
-// the statuses.
-func hammer(t *testing.T, servers []string, key string, n int) map[int]int {
+// TestEveryConcurrentRequestCountedOnce: 150 concurrent requests under the limit
+// all pass and are counted exactly once each, though they share commits.
+func TestEveryConcurrentRequestCountedOnce(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		env := servertest.New(t, d)
+		limit := 1000
+		acct := env.Account("free")
+		answers := hammer(t, []string{env.URL}, env.Key(acct, &limit, nil), 150)
+		if statuses := statusCounts(answers); statuses[200] != 150 {
+			t.Errorf("statuses %v, want 150 × 200", statuses)
+		}
+		wantEachRemainingOnce(t, answers, limit-150, limit-1)
+		wantCounted(t, env, acct, 150)
+	})
+}
+
+// answer is the status and X-RateLimit-Remaining of one response.
+type answer struct {
+	status    int
+	remaining int
+}
+
+// hammer sends n concurrent GET /forms requests spread over the servers and
+// returns their answers.
+func hammer(t *testing.T, servers []string, key string, n int) []answer {
 	t.Helper()
 	var mu sync.Mutex
-	statuses := map[int]int{}
+	var answers []answer
 	var wg sync.WaitGroup
 	var failures atomic.Int32
 	start := make(chan struct{})
@@ -273,8 +299,9 @@ func hammer(t *testing.T, servers []string, key string, n int) map[int]int {
 				return
 			}
 			resp.Body.Close()
+			remaining, _ := strconv.Atoi(resp.Header.Get("X-RateLimit-Remaining"))
 			mu.Lock()
-			statuses[resp.StatusCode]++
+			answers = append(answers, answer{resp.StatusCode, remaining})
 			mu.Unlock()
 		}()
 	}
@@ -283,7 +310,45 @@ func hammer(t *testing.T, servers []string, key string, n int) map[int]int {
 	if failures.Load() > 0 {
 		t.Fatalf("%d requests failed to complete", failures.Load())
 	}
+	return answers
+}
+
+// statusCounts counts the answers by status.
+func statusCounts(answers []answer) map[int]int {
+	statuses := map[int]int{}
+	for _, a := range answers {
+		statuses[a.status]++
+	}
 	return statuses
+}
+
+// wantEachRemainingOnce fails unless the accepted answers were told each
+// remaining count from low to high exactly once: every request got its own count.
+func wantEachRemainingOnce(t *testing.T, answers []answer, low, high int) {
+	t.Helper()
+	seen := map[int]int{}
+	for _, a := range answers {
+		if a.status == http.StatusOK {
+			seen[a.remaining]++
+		}
+	}
+	for r := low; r <= high; r++ {
+		if seen[r] != 1 {
+			t.Fatalf("X-RateLimit-Remaining %d was told to %d requests, want exactly one (all told: %v)", r, seen[r], seen)
+		}
+	}
+}
+
+// wantCounted fails unless the account's only key counted n requests today.
+func wantCounted(t *testing.T, env *servertest.Env, acct *store.Account, n int) {
+	t.Helper()
+	keys, err := env.Store.ListKeys(context.Background(), acct.ID, quota.Day(env.Store.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys[0].RequestsToday != n {
+		t.Errorf("%d requests counted, want %d", keys[0].RequestsToday, n)
+	}
 }
 
 func TestUsage(t *testing.T) {

@@ -2,7 +2,9 @@ package respond_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -12,9 +14,9 @@ import (
 	"forma/internal/store"
 )
 
-// BenchmarkSubmitJSON measures one-shot JSON submissions of a 10-question form on
-// SQLite through real HTTP: validation, logic, and the durable commit.
-func BenchmarkSubmitJSON(b *testing.B) {
+// benchSubmission starts a server on SQLite with a published 10-question form and
+// returns its submissions URL and a JSON body answering every question.
+func benchSubmission(b *testing.B) (url, body string) {
 	env := servertest.Start(b, servertest.OpenStore(b, store.SQLite), func(c *config.Config) { c.SubmitLimit = 0 })
 	key := env.NewKey()
 	r := env.Do("POST", "/api/v1/forms", key, `{"title":"Bench","questions":[
@@ -29,10 +31,16 @@ func BenchmarkSubmitJSON(b *testing.B) {
 	for _, x := range f["questions"].([]any) {
 		q = append(q, int64(x.(map[string]any)["id"].(float64)))
 	}
-	body := fmt.Sprintf(`{"answers":{"%d":"Ana","%d":"ana@example.com","%d":"+1 555 123 4567","%d":42,"%d":"2026-11-22",
+	body = fmt.Sprintf(`{"answers":{"%d":"Ana","%d":"ana@example.com","%d":"+1 555 123 4567","%d":42,"%d":"2026-11-22",
 		"%d":5,"%d":true,"%d":"Pro","%d":["a","c"],"%d":"Great service, would use again."}}`,
 		q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], q[9])
-	url := env.URL + "/f/" + f["shareUrl"].(string) + "/submissions"
+	return env.URL + "/f/" + f["shareUrl"].(string) + "/submissions", body
+}
+
+// BenchmarkSubmitJSON measures one-shot JSON submissions of a 10-question form on
+// SQLite through real HTTP, one at a time: validation, logic, and the durable commit.
+func BenchmarkSubmitJSON(b *testing.B) {
+	url, body := benchSubmission(b)
 	b.ReportAllocs()
 	start := time.Now()
 	for b.Loop() {
@@ -46,4 +54,30 @@ func BenchmarkSubmitJSON(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "submissions/s")
+}
+
+// BenchmarkSubmitJSONParallel is BenchmarkSubmitJSON from 64 concurrent clients,
+// where concurrent submissions share commits.
+func BenchmarkSubmitJSONParallel(b *testing.B) {
+	url, body := benchSubmission(b)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	b.SetParallelism(max(1, 64/runtime.GOMAXPROCS(0)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			resp, err := client.Post(url, "application/json", strings.NewReader(body))
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 201 {
+				b.Errorf("status %d", resp.StatusCode)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "submissions/s")
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"forma/internal/auth"
@@ -188,30 +189,33 @@ func scanKey(row scanner, k *APIKey, more ...any) error {
 // count, and records the time as the key's last use. When the count has already
 // reached limit it adds nothing and returns ok=false: the request is refused and
 // does not count. The single conditional upsert is exact under concurrency, also
-// across processes sharing the database.
+// across processes sharing the database; it shares a group commit (doc.go) with
+// other requests and submissions, and returns once committed.
 func (s *Store) CountRequest(ctx context.Context, keyID int64, day int64, limit int) (count int, ok bool, err error) {
 	if limit < 1 {
 		return 0, false, nil
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.commit(ctx, fmt.Sprintf("request_counts %d %d", keyID, day), func(ctx context.Context, tx querier) error {
+		count, ok = limit, false
 		err := tx.QueryRowContext(ctx,
 			`INSERT INTO request_counts (key_id, utc_day, n) VALUES ($1, $2, 1)
 			 ON CONFLICT (key_id, utc_day) DO UPDATE SET n = request_counts.n + 1
 			 WHERE request_counts.n < $3
 			 RETURNING n`, keyID, day, limit).Scan(&count)
+		if err == sql.ErrNoRows {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
+		ok = true
 		_, err = tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = $1 WHERE id = $2`, ms(s.Now()), keyID)
 		return err
 	})
-	if err == sql.ErrNoRows {
-		return limit, false, nil
-	}
 	if err != nil {
 		return 0, false, err
 	}
-	return count, true, nil
+	return count, ok, nil
 }
 
 func requireRow(res sql.Result, what string) error {

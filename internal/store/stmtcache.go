@@ -6,24 +6,47 @@ import (
 	"sync"
 )
 
-// pool is a *sql.DB that keeps one prepared statement per query text. Parsing SQL is
-// a fifth of the work of a small request on SQLite, and every request runs the same
-// few statements (key lookup, counter, credits), so preparing each once pays off.
-// Transactions use *sql.Tx directly.
+// pool is a database pool whose queries run through prepared statements. Parsing
+// SQL is a fifth of the work of a small request on SQLite, and every request runs
+// the same few statements (key lookup, counter, credits), so preparing each once
+// pays off. Transactions (DB.BeginTx) prepare their own (statements).
 type pool struct {
-	*sql.DB
-	stmts sync.Map // query text → *sql.Stmt
+	DB *sql.DB
+	statements
 }
 
-func (p *pool) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	if s, ok := p.stmts.Load(query); ok {
+func newPool(db *sql.DB) *pool {
+	return &pool{DB: db, statements: statements{prepare: db.PrepareContext, direct: db}}
+}
+
+// Close closes the statements and the pool.
+func (p *pool) Close() error {
+	p.cache.Range(func(_, s any) bool {
+		s.(*sql.Stmt).Close()
+		return true
+	})
+	return p.DB.Close()
+}
+
+// statements runs each query through a statement that prepare makes once for it
+// and that is kept for the next time.
+type statements struct {
+	prepare func(ctx context.Context, query string) (*sql.Stmt, error)
+	// direct runs a query that could not be prepared, so that QueryRowContext's
+	// error surfaces from Scan.
+	direct querier
+	cache  sync.Map // query text → *sql.Stmt
+}
+
+func (p *statements) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if s, ok := p.cache.Load(query); ok {
 		return s.(*sql.Stmt), nil
 	}
-	s, err := p.DB.PrepareContext(ctx, query)
+	s, err := p.prepare(ctx, query)
 	if err != nil {
 		return nil, err
 	}
-	if prev, loaded := p.stmts.LoadOrStore(query, s); loaded {
+	if prev, loaded := p.cache.LoadOrStore(query, s); loaded {
 		s.Close()
 		return prev.(*sql.Stmt), nil
 	}
@@ -31,7 +54,7 @@ func (p *pool) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 }
 
 // ExecContext runs a prepared statement for query.
-func (p *pool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+func (p *statements) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	s, err := p.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -40,7 +63,7 @@ func (p *pool) ExecContext(ctx context.Context, query string, args ...any) (sql.
 }
 
 // QueryContext runs a prepared statement for query.
-func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+func (p *statements) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	s, err := p.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -50,19 +73,10 @@ func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sq
 
 // QueryRowContext runs a prepared statement for query; a preparation error surfaces
 // from Scan.
-func (p *pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+func (p *statements) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	s, err := p.stmt(ctx, query)
 	if err != nil {
-		return p.DB.QueryRowContext(ctx, query, args...)
+		return p.direct.QueryRowContext(ctx, query, args...)
 	}
 	return s.QueryRowContext(ctx, args...)
-}
-
-// Close closes the statements and the pool.
-func (p *pool) Close() error {
-	p.stmts.Range(func(_, s any) bool {
-		s.(*sql.Stmt).Close()
-		return true
-	})
-	return p.DB.Close()
 }

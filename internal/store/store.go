@@ -1,6 +1,3 @@
-// Package store persists Forma's state in SQLite (the embedded default) or
-// PostgreSQL (for several nodes), with one set of plain SQL statements and the few
-// dialect differences kept in this file.
 package store
 
 import (
@@ -49,6 +46,8 @@ type Store struct {
 	write *pool
 	// read serves reads; on SQLite a pool of WAL readers that never block the writer.
 	read *pool
+	// group commits submissions and request counts in shared transactions (doc.go).
+	group *groupCommit
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
 }
@@ -71,24 +70,35 @@ func connect(databaseURL, dataDir string) (*Store, error) {
 	s := &Store{Now: func() time.Time { return time.Now().UTC() }}
 	switch {
 	case databaseURL == "":
-		return s, s.openSQLite(dataDir)
+		if err := s.openSQLite(dataDir); err != nil {
+			return nil, err
+		}
+		s.startGroupCommit(sqliteWriters)
 	case strings.HasPrefix(databaseURL, "postgres://"), strings.HasPrefix(databaseURL, "postgresql://"):
-		db, err := sql.Open("pgx", databaseURL)
-		if err != nil {
-			return nil, fmt.Errorf("open PostgreSQL: %w", err)
+		if err := s.openPostgres(databaseURL); err != nil {
+			return nil, err
 		}
-		db.SetMaxOpenConns(20)
-		db.SetMaxIdleConns(20)
-		p := &pool{DB: db}
-		s.dialect, s.read, s.write = Postgres, p, p
-		if err := db.Ping(); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
-		}
-		return s, nil
+		s.startGroupCommit(postgresWriters)
 	default:
 		return nil, fmt.Errorf("database URL must start with postgres:// (or be empty for SQLite)")
 	}
+	return s, nil
+}
+
+func (s *Store) openPostgres(databaseURL string) error {
+	db, err := sql.Open("pgx", databaseURL)
+	if err != nil {
+		return fmt.Errorf("open PostgreSQL: %w", err)
+	}
+	db.SetMaxOpenConns(20)
+	db.SetMaxIdleConns(20)
+	p := newPool(db)
+	s.dialect, s.read, s.write = Postgres, p, p
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	return nil
 }
 
 func (s *Store) openSQLite(dataDir string) error {
@@ -96,7 +106,7 @@ func (s *Store) openSQLite(dataDir string) error {
 		return fmt.Errorf("create data folder: %w", err)
 	}
 	// synchronous(FULL): a committed submission survives power loss; WAL keeps the
-	// cost to one fsync per commit.
+	// cost to one fsync per commit, and group commit to one per batch (doc.go).
 	// The path is escaped for SQLite's URI syntax: a '#' or '?' in a folder name
 	// would otherwise end the file name (a fragment, a query) and open another file.
 	dsn := "file:" + uriPath.Replace(filepath.Join(dataDir, "forma.db")) +
@@ -112,9 +122,10 @@ func (s *Store) openSQLite(dataDir string) error {
 		return fmt.Errorf("open SQLite: %w", err)
 	}
 	read.SetMaxOpenConns(8)
-	s.dialect, s.read, s.write = SQLite, &pool{DB: read}, &pool{DB: write}
+	s.dialect, s.read, s.write = SQLite, newPool(read), newPool(write)
 	if err := write.Ping(); err != nil {
-		s.Close()
+		write.Close()
+		read.Close()
 		return fmt.Errorf("open SQLite file in %s: %w", dataDir, err)
 	}
 	return nil
@@ -126,8 +137,9 @@ var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 // Dialect reports which database the store uses.
 func (s *Store) Dialect() Dialect { return s.dialect }
 
-// Close releases the connections.
+// Close commits the writes already queued, then releases the connections.
 func (s *Store) Close() error {
+	s.group.close()
 	err := s.write.Close()
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
@@ -171,7 +183,7 @@ type querier interface {
 
 // inTx runs fn in a write transaction and commits when fn returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.write.BeginTx(ctx, nil)
+	tx, err := s.write.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

@@ -19,10 +19,13 @@ const submissionColumns = `id, form_id, started_at, updated_at, completed_at, an
 func (s *Store) StartSession(ctx context.Context, formID int64, id, resumeHash string) (*form.Submission, error) {
 	now := s.Now()
 	sub := &form.Submission{ID: id, FormID: formID, StartedAt: now, UpdatedAt: now, Answers: map[int64]any{}}
-	_, err := s.write.ExecContext(ctx,
-		`INSERT INTO sessions (id, form_id, started_at, updated_at, answers, resume_hash) VALUES ($1, $2, $3, $3, '{}', $4)`,
-		id, formID, ms(now), resumeHash)
-	return sub, translate(err, "Session")
+	err := s.commit(ctx, "", func(ctx context.Context, tx querier) error {
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO sessions (id, form_id, started_at, updated_at, answers, resume_hash) VALUES ($1, $2, $3, $3, '{}', $4)`,
+			id, formID, ms(now), resumeHash)
+		return translate(err, "Session")
+	})
+	return sub, err
 }
 
 // GetSession returns a session of a form that is still in progress and was
@@ -40,7 +43,9 @@ func (s *Store) GetSession(ctx context.Context, formID int64, id, resumeHash str
 // UpdateSession loads an open session of a form started with resumeHash (NotFound
 // otherwise), lets change modify its answers, and saves them, binding the files
 // they name to it (bindUploads: Invalid when another submission has one); a
-// completed submission cannot change (AlreadyCompleted).
+// completed submission cannot change (AlreadyCompleted). It commits in a group
+// commit (doc.go), where change may run more than once (on a fresh copy of the
+// session each time); change must not write through the store.
 func (s *Store) UpdateSession(ctx context.Context, formID int64, id, resumeHash string, change func(sub *form.Submission) error) (*form.Submission, error) {
 	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, false, change)
 }
@@ -48,8 +53,8 @@ func (s *Store) UpdateSession(ctx context.Context, formID int64, id, resumeHash 
 // CompleteSession loads an open session of a form started with resumeHash
 // (NotFound otherwise), lets complete set its final answers and score (or
 // refuse), and saves it as completed with its files (bindUploads) and completion
-// jobs (queueCompletionJobs), in one transaction. A second completion is
-// AlreadyCompleted.
+// jobs (queueCompletionJobs), all or nothing, in a group commit as UpdateSession
+// does. A second completion is AlreadyCompleted.
 func (s *Store) CompleteSession(ctx context.Context, formID int64, id, resumeHash string, complete func(sub *form.Submission) error) (*form.Submission, error) {
 	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, true, complete)
 }
@@ -67,7 +72,7 @@ func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool
 		return nil, missing("Submission")
 	}
 	var sub *form.Submission
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.commit(ctx, "sessions "+ref.id, func(ctx context.Context, tx querier) error {
 		var err error
 		sub, err = scanSubmission(tx.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM sessions
 			WHERE id = $1 AND form_id = $2 AND resume_hash = $3`+s.forUpdate(), ref.id, ref.formID, ref.resumeHash))
@@ -104,11 +109,12 @@ func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool
 
 // CreateSubmission stores a one-shot submission, started and completed now, with
 // its files (bindUploads: Invalid when another submission has one) and completion
-// jobs (queueCompletionJobs), in one transaction.
+// jobs (queueCompletionJobs), all or nothing, in a group commit (doc.go): it
+// returns once they are committed.
 func (s *Store) CreateSubmission(ctx context.Context, sub *form.Submission) error {
 	now := s.Now()
 	sub.StartedAt, sub.UpdatedAt, sub.CompletedAt = now, now, &now
-	return s.inTx(ctx, func(tx *sql.Tx) error { return s.insertCompleted(ctx, tx, sub) })
+	return s.commit(ctx, "", func(ctx context.Context, tx querier) error { return s.insertCompleted(ctx, tx, sub) })
 }
 
 // CreateSubmissions stores completed submissions as they are (ids, times,
@@ -127,7 +133,7 @@ func (s *Store) CreateSubmissions(ctx context.Context, subs []form.Submission) e
 
 // insertCompleted writes a completed submission, binds its files and queues its
 // completion jobs.
-func (s *Store) insertCompleted(ctx context.Context, tx *sql.Tx, sub *form.Submission) error {
+func (s *Store) insertCompleted(ctx context.Context, tx querier, sub *form.Submission) error {
 	if !sub.Completed() {
 		return fmt.Errorf("submission %s is not completed", sub.ID)
 	}
@@ -152,14 +158,14 @@ func (s *Store) insertCompleted(ctx context.Context, tx *sql.Tx, sub *form.Submi
 // the form is when the submission commits. It runs in the transaction that
 // completes the submission, so the jobs exist if and only if the submission does;
 // the outbox workers (package webhook) take them from there.
-func (s *Store) queueCompletionJobs(ctx context.Context, tx *sql.Tx, sub *form.Submission) error {
+func (s *Store) queueCompletionJobs(ctx context.Context, tx querier, sub *form.Submission) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO webhook_jobs (form_id, session_id, url, created_at)
 		SELECT id, $2, webhook_url, $3 FROM forms WHERE id = $1 AND webhook_enabled AND webhook_url IS NOT NULL`,
 		sub.FormID, sub.ID, ms(s.Now()))
 	return err
 }
 
-func saveSession(ctx context.Context, tx *sql.Tx, sub *form.Submission) error {
+func saveSession(ctx context.Context, tx querier, sub *form.Submission) error {
 	answers, err := encodeAnswers(sub.Answers)
 	if err != nil {
 		return err
@@ -335,7 +341,7 @@ func deleteSessionUploads(ctx context.Context, tx *sql.Tx, sub *form.Submission)
 // submission, in its transaction: an upload belongs to the first submission that
 // uses it. An upload already bound to another submission is refused: Invalid,
 // naming each such answer (answers.<questionId>).
-func bindUploads(ctx context.Context, tx *sql.Tx, sub *form.Submission) error {
+func bindUploads(ctx context.Context, tx querier, sub *form.Submission) error {
 	rows, err := tx.QueryContext(ctx, `SELECT id FROM questions WHERE form_id = $1 AND type = $2 ORDER BY position, id`,
 		sub.FormID, string(form.FileUpload))
 	if err != nil {
