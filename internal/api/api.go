@@ -194,13 +194,49 @@ func parsePage(r *http.Request, def, maxLimit int) (page, error) {
 	return p, nil
 }
 
+// more reports whether rows follow the page in a list of total rows.
+func (p page) more(total int) bool {
+	return p.offset < total && p.limit < total-p.offset // no overflow near the largest offset
+}
+
 // listEnvelope adds the pagination fields every list response carries.
 func listEnvelope(key string, items any, total int, p page) map[string]any {
 	return map[string]any{
 		key:       items,
 		"total":   total,
-		"hasMore": p.offset < total && p.limit < total-p.offset, // no overflow near the largest offset
+		"hasMore": p.more(total),
 		"limit":   p.limit,
 		"offset":  p.offset,
 	}
+}
+
+// fetchLimit is how many rows a page of a list that may be walked with cursors
+// asks the store for: one more than its limit when it is read after a cursor,
+// where the total does not say whether another page follows but that row does.
+func (p page) fetchLimit(after *cursor) int {
+	if after != nil {
+		return p.limit + 1
+	}
+	return p.limit
+}
+
+// cursorRows trims rows fetched with fetchLimit to the page, and says whether
+// rows follow it: after a cursor, the extra row does; otherwise the total does.
+func cursorRows[T any](rows []T, total int, p page, after *cursor) ([]T, bool) {
+	if after == nil {
+		return rows, p.more(total)
+	}
+	return rows[:min(len(rows), p.limit)], len(rows) > p.limit
+}
+
+// withCursor completes the envelope of a page of a list that may be walked with
+// cursors: its hasMore (cursorRows), and nextCursor, the cursor after the page's
+// last row (null on an empty page). Passed back, it reads the rows that follow
+// the page, whatever rows have arrived or gone since.
+func withCursor(env map[string]any, more bool, next *cursor) map[string]any {
+	env["hasMore"], env["nextCursor"] = more, nil
+	if next != nil {
+		env["nextCursor"] = next.String()
+	}
+	return env
 }

@@ -48,7 +48,8 @@ func parseResponseFilter(r *http.Request) (store.ResponseFilter, error) {
 	return f, nil
 }
 
-// listResponses serves GET /forms/{id}/responses: completed submissions, newest first.
+// listResponses serves GET /forms/{id}/responses: completed submissions, newest
+// first, by offset or after a cursor.
 func (a *API) listResponses(w http.ResponseWriter, r *http.Request) {
 	p, err := parsePage(r, 50, 500)
 	if err != nil {
@@ -65,19 +66,33 @@ func (a *API) listResponses(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	list, total, err := a.store.ListResponses(r.Context(), f.ID, filter, p.limit, p.offset)
+	list := responsesList(filter.Ascending)
+	after, err := parseCursor(r, list, f.ID)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	views := make([]render.Response, len(list))
-	for i := range list {
-		if views[i], err = a.cfg.Submissions.Response(r.Context(), questions, &list[i]); err != nil {
+	if after != nil {
+		filter.After = &store.ResponseKey{CompletedAt: time.UnixMilli(after.at).UTC(), ID: after.id}
+	}
+	subs, total, err := a.store.ListResponses(r.Context(), f.ID, filter, p.fetchLimit(after), p.offset)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	subs, more := cursorRows(subs, total, p, after)
+	views := make([]render.Response, len(subs))
+	for i := range subs {
+		if views[i], err = a.cfg.Submissions.Response(r.Context(), questions, &subs[i]); err != nil {
 			httpx.WriteError(w, r, err)
 			return
 		}
 	}
-	httpx.WriteJSON(w, http.StatusOK, listEnvelope("responses", views, total, p))
+	var next *cursor
+	if n := len(subs); n > 0 {
+		next = &cursor{list: list, formID: f.ID, at: subs[n-1].CompletedAt.UnixMilli(), id: subs[n-1].ID}
+	}
+	httpx.WriteJSON(w, http.StatusOK, withCursor(listEnvelope("responses", views, total, p), more, next))
 }
 
 // getResponse serves GET /forms/{id}/responses/{submissionId} (extension).

@@ -49,7 +49,8 @@ type deliveryView struct {
 	CreatedAt    string  `json:"createdAt"`
 }
 
-// webhookLogs serves GET /forms/{id}/webhook/logs: delivery attempts, newest first.
+// webhookLogs serves GET /forms/{id}/webhook/logs: delivery attempts, newest
+// first, by offset or after a cursor.
 func (a *API) webhookLogs(w http.ResponseWriter, r *http.Request) {
 	p, err := parsePage(r, 20, 100)
 	if err != nil {
@@ -61,17 +62,36 @@ func (a *API) webhookLogs(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	list, total, err := a.store.WebhookLogs(r.Context(), f.ID, p.limit, p.offset)
+	after, err := parseCursor(r, newestDeliveries, f.ID)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	list, total, err := a.readLogs(r, f.ID, p, after)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	list, more := cursorRows(list, total, p, after)
 	views := make([]deliveryView, len(list))
 	for i, d := range list {
 		views[i] = deliveryView{ID: d.ID, SessionID: d.SessionID, WebhookURL: d.URL, Status: d.Status,
 			ResponseCode: codeOrZero(d.ResponseCode), ErrorMessage: d.ErrorMessage, CreatedAt: form.Timestamp(d.CreatedAt)}
 	}
-	httpx.WriteJSON(w, http.StatusOK, listEnvelope("logs", views, total, p))
+	var next *cursor
+	if n := len(list); n > 0 {
+		next = &cursor{list: newestDeliveries, formID: f.ID, at: list[n-1].ID}
+	}
+	httpx.WriteJSON(w, http.StatusOK, withCursor(listEnvelope("logs", views, total, p), more, next))
+}
+
+// readLogs reads a page of a form's delivery log: after the cursor, or at the
+// page's offset.
+func (a *API) readLogs(r *http.Request, formID int64, p page, after *cursor) ([]store.Delivery, int, error) {
+	if after != nil {
+		return a.store.WebhookLogsBefore(r.Context(), formID, after.at, p.fetchLimit(after))
+	}
+	return a.store.WebhookLogs(r.Context(), formID, p.limit, p.offset)
 }
 
 // webhookStatus serves GET /forms/{id}/webhook/status: the setting and the latest

@@ -91,27 +91,37 @@ func scanConversation(row scanner) (*Conversation, error) {
 }
 
 // ListConversations returns a page of a form's conversations, most recently updated
-// first, and their total.
+// first, and their total, read in one snapshot.
 func (s *Store) ListConversations(ctx context.Context, formID int64, limit, offset int) ([]Conversation, int, error) {
-	var total int
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM conversations WHERE form_id = $1`, formID).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, form_id, created_at, updated_at FROM conversations WHERE form_id = $1
-		ORDER BY updated_at DESC, id DESC LIMIT $2 OFFSET $3`, formID, limit, offset)
+	var list []Conversation
+	total, err := s.readPage(ctx, limit, offset, false,
+		counter(ctx, `SELECT COUNT(*) FROM conversations WHERE form_id = $1`, formID),
+		func(q querier, w window) (err error) {
+			list, err = listConversations(ctx, q, formID, w)
+			return err
+		})
 	if err != nil {
 		return nil, 0, err
+	}
+	return list, total, nil
+}
+
+func listConversations(ctx context.Context, q querier, formID int64, w window) ([]Conversation, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, form_id, created_at, updated_at FROM conversations WHERE form_id = $1
+		ORDER BY updated_at DESC, id DESC LIMIT $2 OFFSET $3`, formID, w.limit, w.offset)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	list := []Conversation{}
 	for rows.Next() {
 		c, err := scanConversation(rows)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		list = append(list, *c)
 	}
-	return list, total, rows.Err()
+	return list, rows.Err()
 }
 
 // DeleteConversation removes a conversation of a form with its messages.
@@ -124,16 +134,26 @@ func (s *Store) DeleteConversation(ctx context.Context, formID, id int64) error 
 }
 
 // Messages returns a page of a conversation's messages in chronological order, and
-// their total.
+// their total, read in one snapshot.
 func (s *Store) Messages(ctx context.Context, conversationID int64, limit, offset int) ([]Message, int, error) {
-	var total int
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE conversation_id = $1`, conversationID).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, conversation_id, role, content, created_at FROM messages
-		WHERE conversation_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, conversationID, limit, offset)
+	var list []Message
+	total, err := s.readPage(ctx, limit, offset, false,
+		counter(ctx, `SELECT COUNT(*) FROM messages WHERE conversation_id = $1`, conversationID),
+		func(q querier, w window) (err error) {
+			list, err = listMessages(ctx, q, conversationID, w)
+			return err
+		})
 	if err != nil {
 		return nil, 0, err
+	}
+	return list, total, nil
+}
+
+func listMessages(ctx context.Context, q querier, conversationID int64, w window) ([]Message, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, conversation_id, role, content, created_at FROM messages
+		WHERE conversation_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, conversationID, w.limit, w.offset)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	list := []Message{}
@@ -141,12 +161,12 @@ func (s *Store) Messages(ctx context.Context, conversationID int64, limit, offse
 		var m Message
 		var created int64
 		if err := rows.Scan(&m.ID, &m.ConversationID, &m.Role, &m.Content, &created); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		m.CreatedAt = fromMS(created)
 		list = append(list, m)
 	}
-	return list, total, rows.Err()
+	return list, rows.Err()
 }
 
 // AddExchange stores a user message and the assistant's answer, moves the

@@ -86,27 +86,39 @@ func creditsUsed(ctx context.Context, q querier, accountID int64, since time.Tim
 	return n, err
 }
 
-// UsageHistory returns a page of an account's charges, newest first, and their total.
-// With formID set, only the charges for that form are listed (a form-scoped key's
-// view). A charge for a form that has since been deleted keeps the form's name but
-// has no FormID.
+// UsageHistory returns a page of an account's charges, newest first, and their
+// total, read in one snapshot. With formID set, only the charges for that form are
+// listed (a form-scoped key's view). A charge for a form that has since been
+// deleted keeps the form's name but has no FormID.
 func (s *Store) UsageHistory(ctx context.Context, accountID int64, formID *int64, limit, offset int) ([]UsageEntry, int, error) {
-	where := `WHERE l.account_id = $1 AND (CAST($2 AS BIGINT) = 0 OR l.form_id = $2)`
 	var scope int64
 	if formID != nil {
 		scope = *formID
 	}
-	var total int
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM credit_ledger l `+where,
-		accountID, scope).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.read.QueryContext(ctx,
-		`SELECT l.id, l.endpoint, l.credits, f.id, l.form_name, l.created_at
-		 FROM credit_ledger l LEFT JOIN forms f ON f.id = l.form_id `+where+`
-		 ORDER BY l.created_at DESC, l.id DESC LIMIT $3 OFFSET $4`, accountID, scope, limit, offset)
+	var entries []UsageEntry
+	total, err := s.readPage(ctx, limit, offset, false,
+		counter(ctx, `SELECT COUNT(*) FROM credit_ledger l `+usageWhere, accountID, scope),
+		func(q querier, w window) (err error) {
+			entries, err = listUsage(ctx, q, accountID, scope, w)
+			return err
+		})
 	if err != nil {
 		return nil, 0, err
+	}
+	return entries, total, nil
+}
+
+// usageWhere selects an account's charges ($1), or only those for one form ($2)
+// when it is not 0.
+const usageWhere = `WHERE l.account_id = $1 AND (CAST($2 AS BIGINT) = 0 OR l.form_id = $2)`
+
+func listUsage(ctx context.Context, q querier, accountID, scope int64, w window) ([]UsageEntry, error) {
+	rows, err := q.QueryContext(ctx,
+		`SELECT l.id, l.endpoint, l.credits, f.id, l.form_name, l.created_at
+		 FROM credit_ledger l LEFT JOIN forms f ON f.id = l.form_id `+usageWhere+`
+		 ORDER BY l.created_at DESC, l.id DESC LIMIT $3 OFFSET $4`, accountID, scope, w.limit, w.offset)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	entries := []UsageEntry{}
@@ -114,10 +126,10 @@ func (s *Store) UsageHistory(ctx context.Context, accountID int64, formID *int64
 		var e UsageEntry
 		var created int64
 		if err := rows.Scan(&e.ID, &e.Endpoint, &e.Credits, &e.FormID, &e.FormName, &created); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		e.CreatedAt = fromMS(created)
 		entries = append(entries, e)
 	}
-	return entries, total, rows.Err()
+	return entries, rows.Err()
 }

@@ -118,34 +118,47 @@ type FormPage struct {
 	Total int
 }
 
-// ListForms returns an account's forms, newest first, without questions. When
-// onlyFormID is set only that form is listed (for form-scoped keys).
+// ListForms returns an account's forms, newest first, without questions, and their
+// total, read in one snapshot. When onlyFormID is set only that form is listed
+// (for form-scoped keys).
 func (s *Store) ListForms(ctx context.Context, accountID int64, onlyFormID *int64, limit, offset int) (*FormPage, error) {
 	where, args := `account_id = $1`, []any{accountID}
 	if onlyFormID != nil {
 		where, args = where+` AND id = $2`, append(args, *onlyFormID)
 	}
-	page := &FormPage{Forms: []form.Form{}}
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM forms WHERE `+where, args...).Scan(&page.Total); err != nil {
+	page := &FormPage{}
+	var err error
+	page.Total, err = s.readPage(ctx, limit, offset, false,
+		counter(ctx, `SELECT COUNT(*) FROM forms WHERE `+where, args...),
+		func(q querier, w window) (err error) {
+			page.Forms, err = listForms(ctx, q, where, args, w)
+			return err
+		})
+	if err != nil {
 		return nil, err
 	}
+	return page, nil
+}
+
+func listForms(ctx context.Context, q querier, where string, args []any, w window) ([]form.Form, error) {
 	n := len(args)
-	rows, err := s.read.QueryContext(ctx,
+	rows, err := q.QueryContext(ctx,
 		`SELECT `+formColumns+` FROM forms WHERE `+where+
 			` ORDER BY created_at DESC, id DESC LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2),
-		append(args, limit, offset)...)
+		append(args, w.limit, w.offset)...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	list := []form.Form{}
 	for rows.Next() {
 		f, err := scanForm(rows)
 		if err != nil {
 			return nil, err
 		}
-		page.Forms = append(page.Forms, *f)
+		list = append(list, *f)
 	}
-	return page, rows.Err()
+	return list, rows.Err()
 }
 
 // FormActivity is what a form's owner sees of its responses at a glance.

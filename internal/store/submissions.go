@@ -217,6 +217,16 @@ func scanSubmission(row scanner) (*form.Submission, error) {
 type ResponseFilter struct {
 	Since, Until *time.Time // completion time, inclusive since, exclusive until
 	Ascending    bool
+	// After, when set, keeps only the submissions that follow it in the order:
+	// keyset pagination, which seeks instead of skipping.
+	After *ResponseKey
+}
+
+// ResponseKey is where a completed submission stands in the order of the
+// responses lists: by completion time, then by id.
+type ResponseKey struct {
+	CompletedAt time.Time
+	ID          string
 }
 
 func (f ResponseFilter) where(formID int64) (string, []any) {
@@ -229,46 +239,91 @@ func (f ResponseFilter) where(formID int64) (string, []any) {
 		args = append(args, ms(*f.Until))
 		where += ` AND completed_at < $` + itoa(len(args))
 	}
+	if f.After != nil {
+		cmp := `<`
+		if f.Ascending {
+			cmp = `>`
+		}
+		args = append(args, ms(f.After.CompletedAt), f.After.ID)
+		where += ` AND (completed_at, id) ` + cmp + ` ($` + itoa(len(args)-1) + `, $` + itoa(len(args)) + `)`
+	}
 	return where, args
 }
 
-func (f ResponseFilter) orderBy() string {
-	if f.Ascending {
+// orderBy is the filter's order, or the opposite one when reverse.
+func (f ResponseFilter) orderBy(reverse bool) string {
+	if f.Ascending != reverse {
 		return ` ORDER BY completed_at ASC, id ASC`
 	}
 	return ` ORDER BY completed_at DESC, id DESC`
 }
 
-// ListResponses returns a page of a form's completed submissions and their total.
+// ListResponses returns a page of the completed submissions of a form that
+// filter selects, and the total of the list (filter.After aside), read in one
+// snapshot (readPage). The page skips its offset on the index alone, from the
+// nearer end of the list (pageWindow), or seeks past filter.After, and then
+// reads only its own rows.
 func (s *Store) ListResponses(ctx context.Context, formID int64, filter ResponseFilter, limit, offset int) ([]form.Submission, int, error) {
-	where, args := filter.where(formID)
-	var total int
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM sessions WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	n := len(args)
-	rows, err := s.read.QueryContext(ctx, `SELECT `+submissionColumns+` FROM sessions WHERE `+where+filter.orderBy()+
-		` LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2), append(args, limit, offset)...)
+	var list []form.Submission
+	total, err := s.readPage(ctx, limit, offset, filter.After == nil,
+		func(q querier) (int, error) { return s.countResponses(ctx, q, formID, filter) },
+		func(q querier, w window) (err error) {
+			list, err = listResponses(ctx, q, formID, filter, w)
+			return err
+		})
 	if err != nil {
 		return nil, 0, err
+	}
+	return list, total, nil
+}
+
+// countResponses counts the completed submissions of a form that filter selects,
+// filter.After aside. A form's whole total comes from form_counts on SQLite
+// (migration 00009 says why not on PostgreSQL); a filtered one is counted on the
+// index sessions_completed, within the filter's time range.
+func (s *Store) countResponses(ctx context.Context, q querier, formID int64, filter ResponseFilter) (int, error) {
+	var total int
+	if s.dialect == SQLite && filter.Since == nil && filter.Until == nil {
+		err := q.QueryRowContext(ctx, `SELECT COALESCE((SELECT responses FROM form_counts WHERE form_id = $1), 0)`, formID).Scan(&total)
+		return total, err
+	}
+	filter.After = nil
+	where, args := filter.where(formID)
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM sessions WHERE `+where, args...).Scan(&total)
+	return total, err
+}
+
+// listResponses reads window w of the completed submissions filter selects, in
+// the filter's order, with a deferred join: the inner query walks and skips
+// entries of the covering index sessions_completed (form_id, completed_at DESC,
+// id DESC) without reading the table, and only the page's rows are then read by
+// id.
+func listResponses(ctx context.Context, q querier, formID int64, filter ResponseFilter, w window) ([]form.Submission, error) {
+	where, args := filter.where(formID)
+	n := len(args)
+	rows, err := q.QueryContext(ctx, `SELECT `+submissionColumns+` FROM sessions WHERE id IN (
+		SELECT id FROM sessions WHERE `+where+filter.orderBy(w.reverse)+` LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2)+`)`+
+		filter.orderBy(false), append(args, w.limit, w.offset)...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	list := []form.Submission{}
 	for rows.Next() {
 		sub, err := scanSubmission(rows)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		list = append(list, *sub)
 	}
-	return list, total, rows.Err()
+	return list, rows.Err()
 }
 
 // EachResponse calls fn for every completed submission of a form matching filter,
 // reading them one by one so that any number can be exported in bounded memory.
 func (s *Store) EachResponse(ctx context.Context, formID int64, filter ResponseFilter, fn func(*form.Submission) error) error {
 	where, args := filter.where(formID)
-	rows, err := s.read.QueryContext(ctx, `SELECT `+submissionColumns+` FROM sessions WHERE `+where+filter.orderBy(), args...)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+submissionColumns+` FROM sessions WHERE `+where+filter.orderBy(false), args...)
 	if err != nil {
 		return err
 	}

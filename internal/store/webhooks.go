@@ -124,28 +124,77 @@ func (s *Store) AbandonStaleJobs(ctx context.Context, cutoff time.Time) (int, er
 
 const deliveryColumns = `id, form_id, session_id, url, status, response_code, error_message, duration_ms, created_at`
 
-// WebhookLogs returns a page of a form's delivery attempts, newest first, and their
-// total.
+// WebhookLogs returns a page of a form's delivery attempts, newest first: limit
+// entries from offset (read from the nearer end of the log, pageWindow), and
+// their total, in one snapshot.
 func (s *Store) WebhookLogs(ctx context.Context, formID int64, limit, offset int) ([]Delivery, int, error) {
-	var total int
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM webhook_deliveries WHERE form_id = $1`, formID).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE form_id = $1
-		ORDER BY id DESC LIMIT $2 OFFSET $3`, formID, limit, offset)
+	return s.webhookLogs(ctx, formID, nil, limit, offset)
+}
+
+// WebhookLogsBefore returns the limit delivery attempts of a form that precede
+// the one with id before, newest first (keyset pagination: it seeks instead of
+// skipping), and the total of the form's log, in one snapshot.
+func (s *Store) WebhookLogsBefore(ctx context.Context, formID, before int64, limit int) ([]Delivery, int, error) {
+	return s.webhookLogs(ctx, formID, &before, limit, 0)
+}
+
+func (s *Store) webhookLogs(ctx context.Context, formID int64, before *int64, limit, offset int) ([]Delivery, int, error) {
+	var list []Delivery
+	total, err := s.readPage(ctx, limit, offset, before == nil,
+		func(q querier) (int, error) { return s.countDeliveries(ctx, q, formID) },
+		func(q querier, w window) (err error) {
+			list, err = listDeliveries(ctx, q, formID, before, w)
+			return err
+		})
 	if err != nil {
 		return nil, 0, err
+	}
+	return list, total, nil
+}
+
+// countDeliveries counts a form's delivery attempts: from form_counts on SQLite
+// (migration 00009 says why not on PostgreSQL), on the index
+// webhook_deliveries_by_form otherwise.
+func (s *Store) countDeliveries(ctx context.Context, q querier, formID int64) (int, error) {
+	query := `SELECT COUNT(*) FROM webhook_deliveries WHERE form_id = $1`
+	if s.dialect == SQLite {
+		query = `SELECT COALESCE((SELECT deliveries FROM form_counts WHERE form_id = $1), 0)`
+	}
+	var total int
+	err := q.QueryRowContext(ctx, query, formID).Scan(&total)
+	return total, err
+}
+
+// listDeliveries reads window w of a form's delivery attempts older than before
+// (when set), newest first, with a deferred join: the inner query skips entries
+// of the index webhook_deliveries_by_form (form_id, id DESC) alone, and only the
+// page's rows are then read by id.
+func listDeliveries(ctx context.Context, q querier, formID int64, before *int64, w window) ([]Delivery, error) {
+	where, args := `form_id = $1`, []any{formID}
+	if before != nil {
+		where, args = where+` AND id < $2`, append(args, *before)
+	}
+	order := ` ORDER BY id DESC`
+	if w.reverse {
+		order = ` ORDER BY id ASC`
+	}
+	n := len(args)
+	rows, err := q.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE id IN (
+		SELECT id FROM webhook_deliveries WHERE `+where+order+` LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2)+`)
+		ORDER BY id DESC`, append(args, w.limit, w.offset)...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	list := []Delivery{}
 	for rows.Next() {
 		d, err := scanDelivery(rows)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		list = append(list, *d)
 	}
-	return list, total, rows.Err()
+	return list, rows.Err()
 }
 
 // LastDelivery returns a form's latest delivery attempt, or nil before the first.
