@@ -1,6 +1,7 @@
 // Package store persists Forma's state in SQLite (the embedded default) or
 // PostgreSQL (for several nodes), with one set of plain SQL statements and the few
-// dialect differences kept in this file.
+// dialect differences kept in this file. Forms with their questions are also kept
+// in memory, and never served stale (formcache.go says how, on each database).
 package store
 
 import (
@@ -49,6 +50,8 @@ type Store struct {
 	write *pool
 	// read serves reads; on SQLite a pool of WAL readers that never block the writer.
 	read *pool
+	// forms caches forms with their questions (formcache.go).
+	forms *formCache
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
 }
@@ -68,7 +71,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 }
 
 func connect(databaseURL, dataDir string) (*Store, error) {
-	s := &Store{Now: func() time.Time { return time.Now().UTC() }}
+	s := &Store{forms: newFormCache(), Now: func() time.Time { return time.Now().UTC() }}
 	switch {
 	case databaseURL == "":
 		return s, s.openSQLite(dataDir)
