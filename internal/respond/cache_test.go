@@ -26,20 +26,20 @@ func TestEditsShowOnTheNextPageLoad(t *testing.T) {
 		key := nodes[0].NewKey()
 		id, token, q := published(t, nodes[0], key, `{"title":"Before","questions":[
 			{"type":"text","question":"Q-alpha"},{"type":"number","question":"Q-age"}]}`)
-		form := fmt.Sprintf("/api/v1/forms/%d", id)
+		formPath := fmt.Sprintf("/api/v1/forms/%d", id)
 		steps := []struct {
 			name, method, path, body string
 			public, api              int
 			want, gone               string // in (not in) every body answered 200
 		}{
 			{"as published", "", "", "", 200, 200, "Before", ""},
-			{"title edited", "PATCH", form, `{"title":"After"}`, 200, 200, "After", "Before"},
-			{"question added", "POST", form + "/fields", `{"type":"text","question":"Q-colour"}`, 200, 200, "Q-colour", ""},
-			{"question edited", "PATCH", fmt.Sprintf("%s/fields/%d", form, q[0]), `{"question":"Q-beta"}`, 200, 200, "Q-beta", "Q-alpha"},
-			{"question deleted", "DELETE", fmt.Sprintf("%s/fields/%d", form, q[1]), "", 200, 200, "Q-beta", "Q-age"},
-			{"unpublished", "POST", form + "/unpublish", "", 404, 200, `"isPublished":false`, ""},
-			{"published again", "POST", form + "/publish", "", 200, 200, "Q-colour", ""},
-			{"deleted", "DELETE", form, "", 404, 404, "", ""},
+			{"title edited", "PATCH", formPath, `{"title":"After"}`, 200, 200, "After", "Before"},
+			{"question added", "POST", formPath + "/fields", `{"type":"text","question":"Q-colour"}`, 200, 200, "Q-colour", ""},
+			{"question edited", "PATCH", fmt.Sprintf("%s/fields/%d", formPath, q[0]), `{"question":"Q-beta"}`, 200, 200, "Q-beta", "Q-alpha"},
+			{"question deleted", "DELETE", fmt.Sprintf("%s/fields/%d", formPath, q[1]), "", 200, 200, "Q-beta", "Q-age"},
+			{"unpublished", "POST", formPath + "/unpublish", "", 404, 200, `"isPublished":false`, ""},
+			{"published again", "POST", formPath + "/publish", "", 200, 200, "Q-colour", ""},
+			{"deleted", "DELETE", formPath, "", 404, 404, "", ""},
 		}
 		for _, s := range steps {
 			if s.method != "" {
@@ -52,7 +52,7 @@ func TestEditsShowOnTheNextPageLoad(t *testing.T) {
 				}
 			}
 			for i := len(nodes) - 1; i >= 0; i-- { // the other node first
-				for path, want := range map[string]int{"/f/" + token: s.public, "/f/" + token + "/definition": s.public, form: s.api} {
+				for path, want := range map[string]int{"/f/" + token: s.public, "/f/" + token + "/definition": s.public, formPath: s.api} {
 					r := nodes[i].Do("GET", path, key, nil)
 					body := string(r.Body)
 					if r.Status != want || r.Status == 200 && (!strings.Contains(body, s.want) || s.gone != "" && strings.Contains(body, s.gone)) {
