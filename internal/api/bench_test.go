@@ -3,7 +3,9 @@ package api_test
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"forma/internal/server/servertest"
@@ -13,6 +15,7 @@ import (
 // keyRing hands out keys of one account, a fresh one before the daily limit of the
 // previous is reached, so that benchmarks measure the work and not 429s.
 type keyRing struct {
+	mu    sync.Mutex
 	env   *servertest.Env
 	acct  *store.Account
 	key   string
@@ -24,6 +27,8 @@ func newKeyRing(env *servertest.Env) *keyRing {
 }
 
 func (k *keyRing) next() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	if k.key == "" || k.count == 9000 {
 		k.key, k.count = k.env.Key(k.acct, nil, nil), 0
 	}
@@ -52,23 +57,12 @@ func benchRequest(b *testing.B, env *servertest.Env, method, path, key, body str
 	}
 }
 
-func twentyQuestions() string {
-	var qs []string
-	types := []string{"text", "email", "number", "date", "rating", "yes_no", "textarea", "phone", "url", "time"}
-	for i := range 20 {
-		qs = append(qs, fmt.Sprintf(`{"type":%q,"question":"Question %d","required":%v}`, types[i%len(types)], i+1, i%2 == 0))
-	}
-	qs[5] = `{"type":"select","question":"Pick one","options":["A","B","C"]}`
-	qs[6] = `{"type":"slider","question":"How much","sliderConfig":{"min":0,"max":10,"step":1}}`
-	return `{"title":"Benchmark form","description":"Twenty questions","questions":[` + strings.Join(qs, ",") + `]}`
-}
-
 // BenchmarkGetForm measures GET /api/v1/forms/{id} of a 20-question form on SQLite,
 // through real HTTP, including authentication and the daily counter.
 func BenchmarkGetForm(b *testing.B) {
 	env := servertest.New(b, store.SQLite)
 	keys := newKeyRing(env)
-	r := env.Do("POST", "/api/v1/forms", keys.next(), twentyQuestions())
+	r := env.Do("POST", "/api/v1/forms", keys.next(), servertest.TwentyQuestions())
 	if r.Status != 201 {
 		b.Fatalf("create: %d %s", r.Status, r.Body)
 	}
@@ -80,11 +74,34 @@ func BenchmarkGetForm(b *testing.B) {
 	}
 }
 
+// BenchmarkGetFormLoad measures GET /api/v1/forms/{id} of a 20-question form:
+// "handler" is the server's own cost per request, without a network; "load" is
+// throughput over real HTTP from 64 clients on a 2-core machine
+// (servertest.Load). Both include authentication and the daily counter.
+func BenchmarkGetFormLoad(b *testing.B) {
+	servertest.BenchDialects(b, func(b *testing.B, d store.Dialect) {
+		env := servertest.New(b, d)
+		keys := newKeyRing(env)
+		r := env.Do("POST", "/api/v1/forms", keys.next(), servertest.TwentyQuestions())
+		path := "/api/v1/forms/" + fmt.Sprint(int64(r.JSON(b)["id"].(float64)))
+		next := func(target string) func() *http.Request {
+			return func() *http.Request {
+				req := httptest.NewRequest("GET", target, nil)
+				req.RequestURI = ""
+				req.Header.Set("X-API-Key", keys.next())
+				return req
+			}
+		}
+		b.Run("handler", func(b *testing.B) { env.ServeInProcess(b, 200, next(path)) })
+		b.Run("load", func(b *testing.B) { env.Load(b, 200, next(env.URL+path)) })
+	})
+}
+
 // BenchmarkCreateForm measures POST /api/v1/forms with 20 questions on SQLite.
 func BenchmarkCreateForm(b *testing.B) {
 	env := servertest.New(b, store.SQLite)
 	keys := newKeyRing(env)
-	body := twentyQuestions()
+	body := servertest.TwentyQuestions()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

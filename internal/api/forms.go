@@ -5,6 +5,7 @@ import (
 
 	"forma/internal/form"
 	"forma/internal/httpx"
+	"forma/internal/store"
 	"forma/internal/webhook"
 )
 
@@ -61,14 +62,28 @@ func (a *API) formID(r *http.Request) (int64, error) {
 	return id, a.authorizeForm(r, id)
 }
 
-// getForm serves GET /forms/{id}.
+// getForm serves GET /forms/{id} from the store's form cache, the body encoded
+// once per version of the form.
 func (a *API) getForm(w http.ResponseWriter, r *http.Request) {
-	f, err := a.ownedForm(r)
+	id, err := a.formID(r)
+	var c *store.CachedForm
+	if err == nil {
+		c, err = a.store.CachedForm(r.Context(), caller(r).account.ID, id)
+	}
+	var body []byte
+	if err == nil {
+		body, err = store.Derived(c, a, a.encodeForm)
+	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, a.viewForm(f, true))
+	httpx.WriteRawJSON(w, http.StatusOK, body)
+}
+
+// encodeForm is the body of GET /forms/{id}.
+func (a *API) encodeForm(f *form.Form) ([]byte, error) {
+	return httpx.EncodeJSON(a.viewForm(f, true))
 }
 
 // updateForm serves PATCH /forms/{id}: metadata and webhook settings.

@@ -176,10 +176,11 @@ const loadBatch = 10_000
 // transactions of loadBatch, several at once: PostgreSQL runs them in parallel,
 // SQLite's one writer in turn while the next batch is being built.
 func loadResponses(ctx context.Context, st *store.Store, share string, qs []question, n int) error {
-	f, err := st.FormByShareToken(ctx, share)
+	cached, err := st.FormByShareToken(ctx, share)
 	if err != nil {
 		return err
 	}
+	f := cached.Form
 	sets, err := completed(f, qs)
 	if err != nil {
 		return err

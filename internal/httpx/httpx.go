@@ -3,6 +3,7 @@
 package httpx
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"forma/internal/form"
@@ -35,13 +37,31 @@ var status = map[form.Code]struct {
 	form.ProviderFailed:      {http.StatusBadGateway, "ai_provider_error"},
 }
 
-// WriteJSON writes v as a JSON response with the given status.
+// WriteJSON writes v as a JSON response with the given status. A value that
+// cannot be encoded (a programming error) leaves the body empty.
 func WriteJSON(w http.ResponseWriter, code int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(code)
-	enc := json.NewEncoder(w)
+	body, _ := EncodeJSON(v)
+	WriteRawJSON(w, code, body)
+}
+
+// EncodeJSON encodes v as WriteJSON sends it, for a body that is encoded once
+// and sent many times with WriteRawJSON.
+func EncodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(true)
-	_ = enc.Encode(v)
+	err := enc.Encode(v)
+	return buf.Bytes(), err
+}
+
+// WriteRawJSON writes body, JSON that EncodeJSON made, as a response with the
+// given status.
+func WriteRawJSON(w http.ResponseWriter, code int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(code)
+	_, _ = w.Write(body)
 }
 
 // WriteError writes err as `{error, message}` (plus `fields` for validation errors and

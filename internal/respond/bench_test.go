@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
@@ -80,4 +81,27 @@ func BenchmarkSubmitJSONParallel(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "submissions/s")
+}
+
+// BenchmarkPublicForm measures GET /f/{s} (the HTML page) and GET /f/{s}/definition
+// of a published 20-question form: "handler" is the server's own cost per request,
+// without a network; "load" is throughput over real HTTP from 64 clients on a
+// 2-core machine (servertest.Load).
+func BenchmarkPublicForm(b *testing.B) {
+	servertest.BenchDialects(b, func(b *testing.B, d store.Dialect) {
+		env := servertest.Start(b, servertest.OpenStore(b, d))
+		_, token, _ := published(b, env, env.NewKey(), servertest.TwentyQuestions())
+		for _, name := range []string{"page", "definition"} {
+			path := strings.TrimSuffix("/f/"+token+"/"+name, "/page")
+			b.Run(name+"/handler", func(b *testing.B) {
+				env.ServeInProcess(b, 200, func() *http.Request { return httptest.NewRequest("GET", path, nil) })
+			})
+			b.Run(name+"/load", func(b *testing.B) {
+				env.Load(b, 200, func() *http.Request {
+					req, _ := http.NewRequest("GET", env.URL+path, nil)
+					return req
+				})
+			})
+		}
+	})
 }

@@ -132,7 +132,8 @@ type thanksView struct {
 // renderForm writes the form page with status: the questions, filled with
 // st.Values, and st's errors.
 func (h *Handler) renderForm(w http.ResponseWriter, r *http.Request, status int, f *form.Form, st pageState) {
-	v, err := h.formView(r.Context(), f, st, publicDefinition(f))
+	h.keepUploadNames(r.Context(), f, &st)
+	v, err := h.formView(f, st, publicDefinition(f))
 	if err != nil {
 		serverError(w, r, "render form page", err)
 		return
@@ -149,7 +150,7 @@ func (h *Handler) renderForm(w http.ResponseWriter, r *http.Request, status int,
 // in the page. Only this server's own pages may frame it. The caller has checked
 // that f is the signed-in owner's.
 func (h *Handler) Preview(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	v, err := h.formView(r.Context(), f, pageState{}, formDefinition(f, nil))
+	v, err := h.formView(f, pageState{}, formDefinition(f, nil))
 	if err != nil {
 		serverError(w, r, "render a preview", err)
 		return
@@ -161,7 +162,7 @@ func (h *Handler) Preview(w http.ResponseWriter, r *http.Request, f *form.Form) 
 
 // formView is the data of f's page: its questions as def describes them to the
 // script, filled with st.Values, with st's errors.
-func (h *Handler) formView(ctx context.Context, f *form.Form, st pageState, def Definition) (pageView, error) {
+func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView, error) {
 	v := pageView{
 		Title: f.Title, Description: f.Description, PageTitle: f.Title,
 		Action: "/f/" + f.ShareToken + "/submissions", ShareToken: f.ShareToken,
@@ -174,7 +175,6 @@ func (h *Handler) formView(ctx context.Context, f *form.Form, st pageState, def 
 		return v, err
 	}
 	v.Definition = string(b)
-	h.keepUploadNames(ctx, f, &st)
 	visible := logic.Evaluate(f.Questions, stateAnswers(f, st)).Visible
 	targets := logicTargets(f)
 	for _, q := range form.InOrder(f.Questions) {
@@ -235,19 +235,32 @@ func writeTemplate(w http.ResponseWriter, r *http.Request, status int, name stri
 
 // writePage renders the template name with data under the policy csp.
 func writePage(w http.ResponseWriter, r *http.Request, status int, name string, data any, csp string) {
-	var buf bytes.Buffer
-	if err := pageTemplates.ExecuteTemplate(&buf, name, data); err != nil {
+	page, err := renderPage(name, data)
+	if err != nil {
 		serverError(w, r, "render page "+name, err)
 		return
 	}
+	writeHTML(w, status, csp, page)
+}
+
+// renderPage renders the template name with data.
+func renderPage(name string, data any) ([]byte, error) {
+	var buf bytes.Buffer
+	err := pageTemplates.ExecuteTemplate(&buf, name, data)
+	return buf.Bytes(), err
+}
+
+// writeHTML sends page under the policy csp.
+func writeHTML(w http.ResponseWriter, status int, csp string, page []byte) {
 	hd := w.Header()
 	hd.Set("Content-Type", "text/html; charset=utf-8")
+	hd.Set("Content-Length", strconv.Itoa(len(page)))
 	hd.Set("Content-Security-Policy", csp)
 	hd.Set("Cache-Control", "no-store")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(page)
 }
 
 // keepUploadNames fills in the names of files uploaded with an earlier attempt

@@ -1,12 +1,14 @@
 package respond
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"mime/multipart"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"forma/internal/form"
@@ -19,15 +21,26 @@ const honeypotField = "website"
 // startField carries the signed time the form was shown.
 const startField = "_started"
 
-// page serves GET /f/{token}: the form, only while published.
+// page serves GET /f/{token}: the form, only while published, rendered once per
+// version of the form; only its start token is made per request.
 func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
-	f, err := h.publishedForm(r)
+	rd, err := h.publishedRendition(r)
 	if err != nil {
 		h.pageError(w, r, err)
 		return
 	}
-	h.renderForm(w, r, http.StatusOK, f, h.freshState(f))
+	page := pages.Get().(*bytes.Buffer)
+	defer pages.Put(page)
+	page.Reset()
+	page.Write(rd.head)
+	page.WriteString(h.fill.startToken(rd.shareToken, time.Now()))
+	page.Write(rd.tail)
+	writeHTML(w, http.StatusOK, pageCSP, page.Bytes())
 }
+
+// pages are the buffers the page is put together in, to be sent with one write
+// (a write costs a system call; copying the page costs less).
+var pages = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 func (h *Handler) freshState(f *form.Form) pageState {
 	return pageState{Values: map[int64][]string{}, Errors: map[int64]string{}, Files: map[int64]string{}, StartToken: h.fill.startToken(f.ShareToken, time.Now())}
@@ -35,12 +48,12 @@ func (h *Handler) freshState(f *form.Form) pageState {
 
 // thanks serves GET /f/{token}/thanks: the page after a completed submission.
 func (h *Handler) thanks(w http.ResponseWriter, r *http.Request) {
-	f, err := h.publishedForm(r)
+	c, err := h.publishedForm(r)
 	if err != nil {
 		h.pageError(w, r, err)
 		return
 	}
-	h.renderThanks(w, r, f)
+	h.renderThanks(w, r, c.Form)
 }
 
 // pageError answers a page request that failed: the not-found page, or a 500
@@ -65,11 +78,12 @@ func serverError(w http.ResponseWriter, r *http.Request, what string, err error)
 // there is no file): a thank-you page, or the form again with the errors and the
 // answers kept.
 func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
-	f, err := h.publishedForm(r)
+	c, err := h.publishedForm(r)
 	if err != nil {
 		h.pageError(w, r, err)
 		return
 	}
+	f := c.Form
 	if err := h.sameOrigin.Check(r); err != nil {
 		renderForbidden(w, r)
 		return

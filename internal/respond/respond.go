@@ -86,7 +86,7 @@ func originCheck(publicURL string) *http.CrossOriginProtection {
 func (h *Handler) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /f/{token}", h.page)
 	mux.HandleFunc("GET /f/{token}/thanks", h.thanks)
-	mux.HandleFunc("GET /f/{token}/definition", cors(h.published(h.definition)))
+	mux.HandleFunc("GET /f/{token}/definition", cors(h.definition))
 	mux.HandleFunc("POST /f/{token}/submissions", h.submit)
 	mux.HandleFunc("POST /f/{token}/sessions", cors(h.published(h.startSession)))
 	mux.HandleFunc("GET /f/{token}/sessions/{id}", cors(h.published(h.getSession)))
@@ -117,29 +117,30 @@ func cors(next http.HandlerFunc) http.HandlerFunc {
 }
 
 // published adapts a handler of a published form: it loads the form of the
-// {token} path parameter, answering 404 when it is unknown or unpublished.
+// {token} path parameter, answering 404 when it is unknown or unpublished. The
+// form is shared (store.CachedForm): fn must not modify it.
 func (h *Handler) published(fn func(w http.ResponseWriter, r *http.Request, f *form.Form)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		f, err := h.publishedForm(r)
+		c, err := h.publishedForm(r)
 		if err != nil {
 			httpx.WriteError(w, r, err)
 			return
 		}
-		fn(w, r, f)
+		fn(w, r, c.Form)
 	}
 }
 
-// publishedForm loads the published form of the {token} path parameter; an
-// unpublished or unknown form is NotFound.
-func (h *Handler) publishedForm(r *http.Request) (*form.Form, error) {
-	f, err := h.store.FormByShareToken(r.Context(), r.PathValue("token"))
-	if err == nil && !f.IsPublished() {
+// publishedForm loads the published form of the {token} path parameter from the
+// store's form cache; an unpublished or unknown form is NotFound.
+func (h *Handler) publishedForm(r *http.Request) (*store.CachedForm, error) {
+	c, err := h.store.FormByShareToken(r.Context(), r.PathValue("token"))
+	if err == nil && !c.Form.IsPublished() {
 		err = form.Errorf(form.NotFound, "Form not found")
 	}
 	if form.ErrorCode(err) == form.NotFound {
 		return nil, form.Errorf(form.NotFound, "Form not found")
 	}
-	return f, err
+	return c, err
 }
 
 // newID returns an opaque URL-safe id with 128 bits of randomness.
@@ -150,9 +151,14 @@ func newID() string {
 }
 
 // definition serves GET /f/{token}/definition: what a front-end needs to render
-// the form and run its logic.
-func (h *Handler) definition(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	httpx.WriteJSON(w, http.StatusOK, publicDefinition(f))
+// the form and run its logic, encoded once per version of the form.
+func (h *Handler) definition(w http.ResponseWriter, r *http.Request) {
+	rd, err := h.publishedRendition(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteRawJSON(w, http.StatusOK, rd.definition)
 }
 
 // Definition is the public JSON shape of a published form.

@@ -21,7 +21,7 @@ import (
 
 // published creates and publishes a form and returns its id, share token and the
 // ids of its questions.
-func published(t *testing.T, env *servertest.Env, key string, body string) (int64, string, []int64) {
+func published(t testing.TB, env *servertest.Env, key string, body string) (int64, string, []int64) {
 	t.Helper()
 	r := env.Do("POST", "/api/v1/forms", key, body)
 	if r.Status != 201 {

@@ -1,6 +1,7 @@
 // Package store persists Forma's state in SQLite (the embedded default) or
 // PostgreSQL (for several nodes), with one set of plain SQL statements and the few
-// dialect differences kept in store.go.
+// dialect differences kept in store.go. Forms with their questions are also kept
+// in memory, and never served stale (formcache.go says how, on each database).
 //
 // # Group commit
 //

@@ -206,16 +206,25 @@ func (s *Store) FormExists(ctx context.Context, accountID, formID int64) (bool, 
 }
 
 // FormByShareToken returns a form and its questions by its public token, published
-// or not; NotFound when no form has that token.
-func (s *Store) FormByShareToken(ctx context.Context, token string) (*form.Form, error) {
+// or not, from the form cache (formcache.go): shared, so it must not be modified.
+// NotFound when no form has that token.
+func (s *Store) FormByShareToken(ctx context.Context, token string) (*CachedForm, error) {
 	if !wellFormedID(token) {
 		return nil, missing("Form")
 	}
-	f, err := scanForm(s.read.QueryRowContext(ctx, `SELECT `+formColumns+` FROM forms WHERE share_token = $1`, token))
-	if err != nil {
-		return nil, err
+	return s.cachedForm(ctx, 0, token)
+}
+
+// CachedForm is GetForm from the form cache (formcache.go): the form is shared,
+// so it must not be modified. NotFound when the account has no such form.
+func (s *Store) CachedForm(ctx context.Context, accountID, formID int64) (*CachedForm, error) {
+	if formID <= 0 {
+		return nil, missing("Form")
 	}
-	f.Questions, err = listQuestions(ctx, s.read, f.ID)
+	f, err := s.cachedForm(ctx, formID, "")
+	if err == nil && f.Form.AccountID != accountID {
+		return nil, missing("Form")
+	}
 	return f, err
 }
 
@@ -224,7 +233,7 @@ func (s *Store) FormByShareToken(ctx context.Context, token string) (*form.Form,
 // same transaction. It returns the saved form.
 func (s *Store) UpdateForm(ctx context.Context, accountID, formID int64, change func(f *form.Form) error) (*form.Form, error) {
 	var f *form.Form
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.changeForm(ctx, formID, func(tx *sql.Tx) error {
 		var err error
 		if f, err = getForm(ctx, tx, accountID, formID, s.forUpdate()); err != nil {
 			return err
@@ -250,7 +259,7 @@ func (s *Store) UpdateForm(ctx context.Context, accountID, formID int64, change 
 // returns the blob keys of its uploaded files for the caller to remove.
 func (s *Store) DeleteForm(ctx context.Context, accountID, formID int64) ([]string, error) {
 	var keys []string
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.changeForm(ctx, formID, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT u.blob_key FROM uploads u JOIN forms f ON f.id = u.form_id
 			WHERE f.id = $1 AND f.account_id = $2`, formID, accountID)
 		if err != nil {
@@ -284,14 +293,15 @@ func getForm(ctx context.Context, q querier, accountID, formID int64, lock strin
 	return f, err
 }
 
-func scanForm(row scanner) (*form.Form, error) {
+// scanForm reads a row of formColumns, followed by the columns of extra.
+func scanForm(row scanner, extra ...any) (*form.Form, error) {
 	var f form.Form
 	var mode string
 	var created, updated int64
 	var published sql.NullInt64
 	var webhookURL sql.NullString
-	err := row.Scan(&f.ID, &f.AccountID, &f.Title, &f.Description, &mode, &f.ShareToken,
-		&created, &updated, &published, &webhookURL, &f.WebhookEnabled)
+	err := row.Scan(append([]any{&f.ID, &f.AccountID, &f.Title, &f.Description, &mode, &f.ShareToken,
+		&created, &updated, &published, &webhookURL, &f.WebhookEnabled}, extra...)...)
 	if err != nil {
 		return nil, translate(err, "Form")
 	}

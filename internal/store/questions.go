@@ -18,7 +18,7 @@ const questionColumns = `id, form_id, position, type, text, required, options, l
 // transaction so that the ids it checks logic against cannot change meanwhile.
 func (s *Store) AddQuestion(ctx context.Context, accountID, formID int64, build func(existing []form.Question) (form.Question, error)) (*form.Question, error) {
 	var q form.Question
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.changeForm(ctx, formID, func(tx *sql.Tx) error {
 		f, err := getForm(ctx, tx, accountID, formID, s.forUpdate())
 		if err != nil {
 			return err
@@ -47,7 +47,7 @@ func (s *Store) AddQuestion(ctx context.Context, accountID, formID int64, build 
 func (s *Store) UpdateQuestion(ctx context.Context, accountID, formID, questionID int64, moveTo *int,
 	change func(q *form.Question, others []form.Question) error) (*form.Question, error) {
 	var out form.Question
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.changeForm(ctx, formID, func(tx *sql.Tx) error {
 		f, err := getForm(ctx, tx, accountID, formID, s.forUpdate())
 		if err != nil {
 			return err
@@ -87,7 +87,7 @@ func (s *Store) UpdateQuestion(ctx context.Context, accountID, formID, questionI
 // A question that another question's logic refers to cannot be deleted (Conflict).
 // Its stored answers keep the text it last had.
 func (s *Store) DeleteQuestion(ctx context.Context, accountID, formID, questionID int64) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.changeForm(ctx, formID, func(tx *sql.Tx) error {
 		f, err := getForm(ctx, tx, accountID, formID, s.forUpdate())
 		if err != nil {
 			return err

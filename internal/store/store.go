@@ -48,6 +48,8 @@ type Store struct {
 	read *pool
 	// group commits submissions and request counts in shared transactions (doc.go).
 	group *groupCommit
+	// forms caches forms with their questions (formcache.go).
+	forms *formCache
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
 }
@@ -67,7 +69,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 }
 
 func connect(databaseURL, dataDir string) (*Store, error) {
-	s := &Store{Now: func() time.Time { return time.Now().UTC() }}
+	s := &Store{forms: newFormCache(), Now: func() time.Time { return time.Now().UTC() }}
 	switch {
 	case databaseURL == "":
 		if err := s.openSQLite(dataDir); err != nil {

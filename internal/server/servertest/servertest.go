@@ -90,6 +90,23 @@ func OpenStore(t testing.TB, d store.Dialect) *store.Store {
 	return st
 }
 
+// OpenStores opens n migrated stores over one fresh PostgreSQL database: the
+// stores of n nodes of one deployment. (A SQLite file serves one process, so
+// SQLite has no such deployment.)
+func OpenStores(t testing.TB, n int) []*store.Store {
+	url := DatabaseURL(t, store.Postgres)
+	stores := make([]*store.Store, n)
+	for i := range stores {
+		st, err := store.Open(context.Background(), url, t.TempDir())
+		if err != nil {
+			t.Fatalf("open node %d: %v", i, err)
+		}
+		t.Cleanup(func() { st.Close() })
+		stores[i] = st
+	}
+	return stores
+}
+
 // Env is a running server and a client for it.
 type Env struct {
 	t      testing.TB

@@ -94,7 +94,7 @@ func TestDuplicateShareTokenIsConflict(t *testing.T) {
 		if page.Total != 1 || len(page.Forms) != 1 || page.Forms[0].ID != f.ID {
 			t.Fatalf("after a refused duplicate the account lists %s, want only the first form", jsonString(page))
 		}
-		got, err := st.FormByShareToken(ctx, f.ShareToken)
+		got, err := formByToken(ctx, st, f.ShareToken)
 		must(t, err)
 		if got.ID != f.ID || got.Title != "First" {
 			t.Fatalf("share token now opens %d %q, want the first form", got.ID, got.Title)
@@ -143,7 +143,7 @@ func TestGetFormRoundTripsQuestions(t *testing.T) {
 			t.Fatalf("unbounded currency came back as %s", jsonString(c))
 		}
 
-		byToken, err := st.FormByShareToken(ctx, f.ShareToken)
+		byToken, err := formByToken(ctx, st, f.ShareToken)
 		must(t, err)
 		if len(byToken.Questions) != len(want) {
 			t.Fatalf("FormByShareToken returned %d questions, want %d", len(byToken.Questions), len(want))
@@ -333,7 +333,7 @@ func TestUpdateFormRoundTripsPublicationAndWebhook(t *testing.T) {
 		}
 		check("UpdateForm result", saved)
 		check("GetForm", getForm(t, st, acct, f.ID))
-		byToken, err := st.FormByShareToken(ctx, f.ShareToken)
+		byToken, err := formByToken(ctx, st, f.ShareToken)
 		must(t, err)
 		check("FormByShareToken", byToken)
 
@@ -389,7 +389,7 @@ func TestDeleteForm(t *testing.T) {
 		}
 		_, err = st.GetForm(ctx, ada.ID, f.ID)
 		wantCode(t, err, form.NotFound)
-		_, err = st.FormByShareToken(ctx, f.ShareToken)
+		_, err = formByToken(ctx, st, f.ShareToken)
 		wantCode(t, err, form.NotFound)
 		exists, err := st.FormExists(ctx, ada.ID, f.ID)
 		must(t, err)
@@ -427,20 +427,20 @@ func TestFormByShareToken(t *testing.T) {
 		f := newForm(t, st, acct, "Public", "q1", "q2", "q3")
 		other := newForm(t, st, acct, "Other", "x")
 
-		got, err := st.FormByShareToken(ctx, f.ShareToken) // unpublished forms are found too
+		got, err := formByToken(ctx, st, f.ShareToken) // unpublished forms are found too
 		must(t, err)
 		if got.ID != f.ID || got.AccountID != acct.ID || got.Title != "Public" || got.ShareToken != f.ShareToken {
 			t.Fatalf("FormByShareToken = %+v, want form %d", *got, f.ID)
 		}
 		wantOrder(t, got.Questions, ids(f.Questions)...)
-		got, err = st.FormByShareToken(ctx, other.ShareToken)
+		got, err = formByToken(ctx, st, other.ShareToken)
 		must(t, err)
 		if got.ID != other.ID {
 			t.Fatalf("second token opens form %d, want %d", got.ID, other.ID)
 		}
-		_, err = st.FormByShareToken(ctx, "no-such-token")
+		_, err = formByToken(ctx, st, "no-such-token")
 		wantCode(t, err, form.NotFound)
-		_, err = st.FormByShareToken(ctx, "")
+		_, err = formByToken(ctx, st, "")
 		wantCode(t, err, form.NotFound)
 	})
 }
@@ -604,7 +604,7 @@ func TestCreateFormIssuesAShareToken(t *testing.T) {
 		if len(a.ShareToken) < 16 || a.ShareToken == b.ShareToken {
 			t.Errorf("share tokens %q and %q", a.ShareToken, b.ShareToken)
 		}
-		if got, err := st.FormByShareToken(ctx, a.ShareToken); err != nil || got.ID != a.ID {
+		if got, err := formByToken(ctx, st, a.ShareToken); err != nil || got.ID != a.ID {
 			t.Errorf("FormByShareToken: %v", err)
 		}
 	})

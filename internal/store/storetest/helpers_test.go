@@ -213,3 +213,12 @@ func race(n int, fn func(i int) error) map[form.Code]int {
 	wg.Wait()
 	return codes
 }
+
+// formByToken is the form FormByShareToken returns.
+func formByToken(ctx context.Context, st *store.Store, token string) (*form.Form, error) {
+	c, err := st.FormByShareToken(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	return c.Form, nil
+}

@@ -302,7 +302,7 @@ func TestDeleteQuestionShiftsLaterOnes(t *testing.T) {
 		if !got.UpdatedAt.Equal(c.Last()) {
 			t.Fatalf("form updated at %v after deleting a question, want %v", got.UpdatedAt, c.Last())
 		}
-		byToken, err := st.FormByShareToken(ctx, f.ShareToken)
+		byToken, err := formByToken(ctx, st, f.ShareToken)
 		must(t, err)
 		wantOrder(t, byToken.Questions, q1, q3, q4)
 
