@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"forma/internal/form"
@@ -286,6 +287,37 @@ func (s *Store) GetResponse(ctx context.Context, formID int64, id string) (*form
 	}
 	return scanSubmission(s.read.QueryRowContext(ctx,
 		`SELECT `+submissionColumns+` FROM sessions WHERE id = $1 AND form_id = $2 AND completed_at IS NOT NULL`, id, formID))
+}
+
+// GetResponses returns the completed submissions of a form among ids, in no
+// particular order; ids that name none are left out.
+func (s *Store) GetResponses(ctx context.Context, formID int64, ids []string) ([]form.Submission, error) {
+	args := []any{formID}
+	var marks []string
+	for _, id := range ids {
+		if wellFormedID(id) {
+			args = append(args, id)
+			marks = append(marks, "$"+itoa(len(args)))
+		}
+	}
+	if len(marks) == 0 {
+		return nil, nil
+	}
+	rows, err := s.read.DB.QueryContext(ctx, `SELECT `+submissionColumns+` FROM sessions
+		WHERE form_id = $1 AND completed_at IS NOT NULL AND id IN (`+strings.Join(marks, ", ")+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var list []form.Submission
+	for rows.Next() {
+		sub, err := scanSubmission(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, *sub)
+	}
+	return list, rows.Err()
 }
 
 // DeleteResponse removes a completed submission of a form and the records of the
