@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -25,49 +24,44 @@ import (
 // made before the clock starts, and logged. Run it alone, e.g.
 // -bench AIOver100k -run XXX: setting up takes a while.
 func BenchmarkAIOver100k(b *testing.B) {
-	for _, d := range servertest.Dialects {
-		b.Run(string(d), func(b *testing.B) {
-			if d == store.Postgres && os.Getenv(servertest.DatabaseEnv) == "" {
-				b.Skip("set " + servertest.DatabaseEnv + " to run on PostgreSQL")
-			}
-			env := servertest.New(b, d)
-			acct := env.Account("scale")
-			key := env.Key(acct, nil, nil)
-			formID := storeBig(b, env.Store, acct.ID)
-			path := fmt.Sprintf("/api/v1/forms/%d", formID)
-			analytics := func(b *testing.B) {
-				benchRequest(b, env, "POST", path+"/analytics/generate", key, "", http.StatusOK)
-			}
-			messages := path + "/chat/" + conversation(b, env, path, key) + "/messages"
-			chat := func(b *testing.B) {
-				ask := `{"message":"Among those who rated 4 or more, what percentage would recommend us?"}`
-				benchRequest(b, env, "POST", messages, key, ask, http.StatusCreated)
-			}
-			start := time.Now()
-			analytics(b)
-			b.Logf("the first analysis, which loads the responses, took %s", time.Since(start).Round(time.Millisecond))
-			added := 0
-			for _, op := range []struct {
-				name string
-				run  func(*testing.B)
-			}{{"analytics", analytics}, {"chat", chat}} {
-				b.Run(op.name+"/after a new response", func(b *testing.B) {
-					for b.Loop() {
-						b.StopTimer()
-						added++
-						submitOne(b, env.Store, formID, fmt.Sprint("new-", added))
-						b.StartTimer()
-						op.run(b)
-					}
-				})
-				b.Run(op.name+"/again", func(b *testing.B) {
-					for b.Loop() {
-						op.run(b)
-					}
-				})
-			}
-		})
-	}
+	servertest.BenchEachDialect(b, func(b *testing.B, d store.Dialect) {
+		env := servertest.New(b, d)
+		acct := env.Account("scale")
+		key := env.Key(acct, nil, nil)
+		formID := storeBig(b, env.Store, acct.ID)
+		path := fmt.Sprintf("/api/v1/forms/%d", formID)
+		analytics := func(b *testing.B) {
+			benchRequest(b, env, "POST", path+"/analytics/generate", key, "", http.StatusOK)
+		}
+		messages := path + "/chat/" + conversation(b, env, path, key) + "/messages"
+		chat := func(b *testing.B) {
+			ask := `{"message":"Among those who rated 4 or more, what percentage would recommend us?"}`
+			benchRequest(b, env, "POST", messages, key, ask, http.StatusCreated)
+		}
+		start := time.Now()
+		analytics(b)
+		b.Logf("the first analysis, which loads the responses, took %s", time.Since(start).Round(time.Millisecond))
+		added := 0
+		for _, op := range []struct {
+			name string
+			run  func(*testing.B)
+		}{{"analytics", analytics}, {"chat", chat}} {
+			b.Run(op.name+"/after a new response", func(b *testing.B) {
+				for b.Loop() {
+					b.StopTimer()
+					added++
+					submitOne(b, env.Store, formID, fmt.Sprint("new-", added))
+					b.StartTimer()
+					op.run(b)
+				}
+			})
+			b.Run(op.name+"/again", func(b *testing.B) {
+				for b.Loop() {
+					op.run(b)
+				}
+			})
+		}
+	})
 }
 
 // storeBig stores the form and the 100,000 responses of aitest.Big for an account

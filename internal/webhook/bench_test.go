@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,29 +21,24 @@ import (
 // delivery has been received and logged. Run it with a fixed count, e.g.
 // -bench Deliveries -benchtime 20000x.
 func BenchmarkDeliveries(b *testing.B) {
-	for _, d := range servertest.Dialects {
-		b.Run(string(d), func(b *testing.B) {
-			if d == store.Postgres && os.Getenv(servertest.DatabaseEnv) == "" {
-				b.Skip("set " + servertest.DatabaseEnv + " to run on PostgreSQL")
-			}
-			var got atomic.Int64
-			rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				got.Add(1)
-				w.WriteHeader(http.StatusNoContent)
-			}))
-			defer rc.Close()
-			st := servertest.OpenStore(b, d)
-			formID := queueBurst(b, st, rc.URL, b.N)
-			b.ResetTimer()
-			start := time.Now()
-			servertest.Start(b, st, allowPrivate)
-			waitLogged(b, st, formID, b.N)
-			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "deliveries/s")
-			if n := got.Load(); n != int64(b.N) {
-				b.Fatalf("the receiver got %d requests for %d jobs", n, b.N)
-			}
-		})
-	}
+	servertest.BenchEachDialect(b, func(b *testing.B, d store.Dialect) {
+		var got atomic.Int64
+		rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			got.Add(1)
+			w.WriteHeader(http.StatusNoContent)
+		}))
+		defer rc.Close()
+		st := servertest.OpenStore(b, d)
+		formID := queueBurst(b, st, rc.URL, b.N)
+		b.ResetTimer()
+		start := time.Now()
+		servertest.Start(b, st, allowPrivate)
+		waitLogged(b, st, formID, b.N)
+		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "deliveries/s")
+		if n := got.Load(); n != int64(b.N) {
+			b.Fatalf("the receiver got %d requests for %d jobs", n, b.N)
+		}
+	})
 }
 
 // queueBurst stores n completed submissions of a new 10-question form whose

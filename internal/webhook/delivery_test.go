@@ -62,6 +62,17 @@ func (rc *receiver) got() []received {
 	return append([]received(nil), rc.requests...)
 }
 
+// bySubmission counts the deliveries received by submission id.
+func (rc *receiver) bySubmission() map[string]int {
+	n := map[string]int{}
+	for _, r := range rc.got() {
+		var p map[string]any
+		json.Unmarshal(r.body, &p)
+		n[p["submission_id"].(string)]++
+	}
+	return n
+}
+
 // waitFor polls until cond holds or the time is up.
 func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
@@ -381,12 +392,7 @@ func TestJobsSurviveARestart(t *testing.T) {
 		servertest.Start(t, st, allowPrivate)
 		waitFor(t, 5*time.Second, "the queued deliveries", func() bool { return len(rc.got()) >= 10 })
 		time.Sleep(300 * time.Millisecond)
-		got := map[string]int{}
-		for _, r := range rc.got() {
-			var p map[string]any
-			json.Unmarshal(r.body, &p)
-			got[p["submission_id"].(string)]++
-		}
+		got := rc.bySubmission()
 		for id := range want {
 			if got[id] != 1 {
 				t.Errorf("submission %s delivered %d times", id, got[id])
@@ -436,12 +442,7 @@ func TestTwoServersDeliverEachJobOnce(t *testing.T) {
 		wg.Wait()
 		waitFor(t, 60*time.Second, "1000 deliveries", func() bool { return len(rc.got()) >= n })
 		time.Sleep(500 * time.Millisecond)
-		seen := map[string]int{}
-		for _, r := range rc.got() {
-			var p map[string]any
-			json.Unmarshal(r.body, &p)
-			seen[p["submission_id"].(string)]++
-		}
+		seen := rc.bySubmission()
 		dupes := 0
 		for _, c := range seen {
 			if c > 1 {
@@ -556,12 +557,7 @@ func TestStopGivesBackTheJobsNotStarted(t *testing.T) {
 		servertest.Start(t, st, allowPrivate)
 		waitFor(t, 10*time.Second, "the rest, long before any lease ends", func() bool { return len(rc.got()) >= 24 })
 		time.Sleep(300 * time.Millisecond)
-		seen := map[string]int{}
-		for _, r := range rc.got() {
-			var p map[string]any
-			json.Unmarshal(r.body, &p)
-			seen[p["submission_id"].(string)]++
-		}
+		seen := rc.bySubmission()
 		for id := range want {
 			if seen[id] != 1 {
 				t.Errorf("submission %s delivered %d times", id, seen[id])

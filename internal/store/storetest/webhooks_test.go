@@ -3,6 +3,7 @@ package storetest_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +19,19 @@ func queueJobs(t *testing.T, st *store.Store, f *form.Form, prefix string, n int
 	for i := range n {
 		must(t, st.CreateSubmission(ctx, &form.Submission{ID: fmt.Sprintf("%s-%03d", prefix, i), FormID: f.ID, Answers: map[int64]any{}}))
 	}
+}
+
+// hookedForms creates an account with a form per title, each with its webhook on.
+func hookedForms(t *testing.T, st *store.Store, titles ...string) []*form.Form {
+	t.Helper()
+	acct := newAccount(t, st, "ada@example.com")
+	var forms []*form.Form
+	for _, title := range titles {
+		f := newForm(t, st, acct, title, "Q")
+		hooked(t, st, acct, f, "https://"+strings.ReplaceAll(strings.ToLower(title), " ", "-")+".example/hook")
+		forms = append(forms, f)
+	}
+	return forms
 }
 
 // TestClaimWebhookJobs: jobs are claimed oldest first, busy forms are skipped, and
@@ -74,13 +88,7 @@ func TestClaimWebhookJobs(t *testing.T) {
 func TestClaimABatch(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		st, _ := open(t, d)
-		acct := newAccount(t, st, "ada@example.com")
-		var forms []*form.Form
-		for _, name := range []string{"a", "b", "c"} {
-			f := newForm(t, st, acct, name, "Q")
-			hooked(t, st, acct, f, "https://"+name+".example/hook")
-			forms = append(forms, f)
-		}
+		forms := hookedForms(t, st, "a", "b", "c")
 		queueJobs(t, st, forms[2], "c", 2)
 		queueJobs(t, st, forms[0], "a", 5)
 		queueJobs(t, st, forms[1], "b", 1)
@@ -111,9 +119,7 @@ func sessionIDs(jobs []store.WebhookJob) []string {
 func TestFinishWebhookJobsInABatch(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		st, _ := open(t, d)
-		acct := newAccount(t, st, "ada@example.com")
-		f := newForm(t, st, acct, "A", "Q")
-		hooked(t, st, acct, f, "https://a.example/hook")
+		f := hookedForms(t, st, "A")[0]
 		queueJobs(t, st, f, "a", 3)
 		jobs, err := st.ClaimWebhookJobs(ctx, store.Claim{Worker: "w", Limit: 3})
 		must(t, err)
@@ -146,10 +152,7 @@ func TestFinishWebhookJobsInABatch(t *testing.T) {
 func TestConcurrentClaimsNeverShareAJob(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		stores := openTwice(t, d)
-		acct := newAccount(t, stores[0], "ada@example.com")
-		for i := range 3 {
-			f := newForm(t, stores[0], acct, fmt.Sprint("Busy ", i), "Q")
-			hooked(t, stores[0], acct, f, "https://example.com/hook")
+		for i, f := range hookedForms(t, stores[0], "Busy 0", "Busy 1", "Busy 2") {
 			queueJobs(t, stores[0], f, fmt.Sprint("j", i), 30)
 		}
 		var wg sync.WaitGroup
@@ -196,9 +199,7 @@ func TestConcurrentClaimsNeverShareAJob(t *testing.T) {
 func TestExpiredClaimsAreOfferedAgain(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		st, c := open(t, d)
-		acct := newAccount(t, st, "ada@example.com")
-		f := newForm(t, st, acct, "Stale", "Q")
-		hooked(t, st, acct, f, "https://example.com/hook")
+		f := hookedForms(t, st, "Stale")[0]
 		queueJobs(t, st, f, "s", 3)
 		stale, err := st.ClaimWebhookJob(ctx, "dead", nil)
 		must(t, err)
@@ -240,10 +241,7 @@ func TestExpiredClaimsAreOfferedAgain(t *testing.T) {
 func TestReturnedJobsKeepTheirAttempts(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		st, c := open(t, d)
-		acct := newAccount(t, st, "ada@example.com")
-		f := newForm(t, st, acct, "Returned", "Q")
-		hooked(t, st, acct, f, "https://example.com/hook")
-		queueJobs(t, st, f, "r", 1)
+		queueJobs(t, st, hookedForms(t, st, "Returned")[0], "r", 1)
 		for range 3 {
 			j, err := st.ClaimWebhookJob(ctx, "stopping", nil)
 			must(t, err)
