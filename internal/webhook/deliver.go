@@ -181,7 +181,7 @@ func (r *run) took(ds []delivery) {
 // start sends held jobs while workers and the forms' caps allow, and gives back
 // those that waited too long to start.
 func (d *Deliverer) start(ctx context.Context, r *run) {
-	defer d.giveBack(ctx, r)
+	defer func() { d.giveBack(ctx, r.queue.takeExpired()) }()
 	for r.queue.running < d.opts.Workers {
 		dl, ok := r.queue.next(time.Now().Add(-startBy))
 		if !ok {
@@ -197,7 +197,7 @@ func (d *Deliverer) start(ctx context.Context, r *run) {
 }
 
 // wait blocks until a delivery ends, a job is committed, the poll interval passes
-// or the stale-claim sweep is due; a claim that may find more does not wait.
+// or the expired-claim sweep is due; a claim that may find more does not wait.
 func (d *Deliverer) wait(ctx context.Context, r *run, poll *time.Timer, sweep <-chan time.Time) {
 	var now chan struct{}
 	if r.wantsMore() {
@@ -225,25 +225,20 @@ func (d *Deliverer) wait(ctx context.Context, r *run, poll *time.Timer, sweep <-
 	}
 }
 
-// giveBack returns to the outbox the held jobs that waited too long to start.
-func (d *Deliverer) giveBack(ctx context.Context, r *run) {
-	if ids := r.queue.takeExpired(); len(ids) > 0 {
-		if err := d.store.ReturnWebhookJobs(context.WithoutCancel(ctx), ids); err != nil {
-			d.log.Error("webhook jobs could not be returned to the outbox; they are delivered after their lease", "err", err)
-		}
+// giveBack returns held jobs to the outbox unsent.
+func (d *Deliverer) giveBack(ctx context.Context, ids []int64) {
+	if err := d.store.ReturnWebhookJobs(context.WithoutCancel(ctx), ids); err != nil {
+		d.log.Error("webhook jobs could not be returned to the outbox; they are delivered after their lease", "err", err)
 	}
 }
 
 // stop gives back the jobs not started, waits up to grace for the deliveries in
 // flight and the recording of their results.
 func (d *Deliverer) stop(ctx context.Context, r *run, grace time.Duration, recorded <-chan struct{}) {
-	bg := context.WithoutCancel(ctx)
 	if r.claiming {
 		r.took(<-r.claimed)
 	}
-	if err := d.store.ReturnWebhookJobs(bg, r.queue.drop()); err != nil {
-		d.log.Error("webhook jobs could not be returned to the outbox; they are delivered after their lease", "err", err)
-	}
+	d.giveBack(ctx, r.queue.drop())
 	deadline := time.After(grace)
 	sent := make(chan struct{})
 	go func() { r.sends.Wait(); close(sent) }()
