@@ -43,7 +43,7 @@ func (h *Handler) summary(w http.ResponseWriter, r *http.Request, s *Session) {
 	}
 	head := h.headOf(f)
 	head.Tab = "summary"
-	data, err := summarise(head, f, query.New(ds), len(ds.Responses))
+	data, err := summarise(head, f, ds.Engine(), len(ds.Responses))
 	if err != nil {
 		serverError(w, r, "summarise responses", err)
 		return

@@ -17,15 +17,16 @@ import (
 
 // Submissions renders the submissions stored in a store.
 type Submissions struct {
-	store *store.Store
-	links *blob.Links
-	blobs blob.Store
+	store    *store.Store
+	links    *blob.Links
+	blobs    blob.Store
+	datasets *datasets
 }
 
 // NewSubmissions returns a renderer over st that signs file links with links; blobs
 // holds the uploaded files, removed with their responses.
 func NewSubmissions(st *store.Store, links *blob.Links, blobs blob.Store) *Submissions {
-	return &Submissions{store: st, links: links, blobs: blobs}
+	return &Submissions{store: st, links: links, blobs: blobs, datasets: newDatasets(DatasetBudget)}
 }
 
 // Response is a completed submission as readers see it: the wire shape of the API's

@@ -1,8 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,95 +34,196 @@ type Delivery struct {
 	CreatedAt    time.Time
 }
 
-// ClaimWebhookJob takes the oldest unclaimed job, skipping the forms in busy, and
-// marks it claimed by worker; nil when there is none. On PostgreSQL, SKIP LOCKED lets
-// several nodes claim at once without ever taking the same job.
-func (s *Store) ClaimWebhookJob(ctx context.Context, worker string, busy []int64) (*WebhookJob, error) {
-	args := []any{ms(s.Now()), worker}
+// Claim says which jobs ClaimWebhookJobs may take.
+type Claim struct {
+	// Worker names the claimant in the job rows, for operators.
+	Worker string
+	// Limit bounds the jobs taken.
+	Limit int
+	// Skip lists the forms none of whose jobs may be taken.
+	Skip []int64
+}
+
+// ClaimWebhookJobs takes up to c.Limit of the oldest unclaimed jobs, none of the
+// forms in c.Skip, in one statement, and marks them claimed now by c.Worker, counting an attempt. They come back oldest
+// first. A claim is a lease: ReleaseExpiredClaims offers a job again when its claim
+// grows old unfinished. On PostgreSQL SKIP LOCKED lets several nodes claim at once
+// without ever taking the same job.
+func (s *Store) ClaimWebhookJobs(ctx context.Context, c Claim) ([]WebhookJob, error) {
+	args := []any{ms(s.Now()), c.Worker, c.Limit}
 	where := `claimed_at IS NULL`
-	if len(busy) > 0 {
-		marks := make([]string, len(busy))
-		for i, id := range busy {
-			args = append(args, id)
-			marks[i] = "$" + itoa(len(args))
-		}
-		where += ` AND form_id NOT IN (` + strings.Join(marks, ", ") + `)`
+	if len(c.Skip) > 0 {
+		marks, ids := idList(len(args), c.Skip)
+		where += ` AND form_id NOT IN (` + marks + `)`
+		args = append(args, ids...)
 	}
 	lock := ""
 	if s.dialect == Postgres {
 		lock = ` FOR UPDATE SKIP LOCKED`
 	}
-	var j WebhookJob
-	var created int64
-	err := s.write.DB.QueryRowContext(ctx, `UPDATE webhook_jobs SET claimed_at = $1, claimed_by = $2
-		WHERE id = (SELECT id FROM webhook_jobs WHERE `+where+` ORDER BY id LIMIT 1`+lock+`)
-		RETURNING id, form_id, session_id, url, created_at`, args...).
-		Scan(&j.ID, &j.FormID, &j.SessionID, &j.URL, &created)
-	if err == sql.ErrNoRows {
-		return nil, nil
-	}
+	rows, err := s.write.DB.QueryContext(ctx, `UPDATE webhook_jobs SET claimed_at = $1, claimed_by = $2, attempts = attempts + 1
+		WHERE id IN (SELECT id FROM webhook_jobs WHERE `+where+` ORDER BY id LIMIT $3`+lock+`)
+		RETURNING id, form_id, session_id, url, created_at`, args...)
 	if err != nil {
 		return nil, err
 	}
-	j.CreatedAt = fromMS(created)
-	return &j, nil
+	defer rows.Close()
+	var jobs []WebhookJob
+	for rows.Next() {
+		var j WebhookJob
+		var created int64
+		if err := rows.Scan(&j.ID, &j.FormID, &j.SessionID, &j.URL, &created); err != nil {
+			return nil, err
+		}
+		j.CreatedAt = fromMS(created)
+		jobs = append(jobs, j)
+	}
+	slices.SortFunc(jobs, func(a, b WebhookJob) int { return cmp.Compare(a.ID, b.ID) })
+	return jobs, rows.Err()
 }
 
-// FinishWebhookJob logs the attempt and removes the job, in one transaction.
-func (s *Store) FinishWebhookJob(ctx context.Context, jobID int64, d *Delivery) error {
+// ClaimWebhookJob is ClaimWebhookJobs for the oldest job outside the forms in busy;
+// nil when there is none.
+func (s *Store) ClaimWebhookJob(ctx context.Context, worker string, busy []int64) (*WebhookJob, error) {
+	jobs, err := s.ClaimWebhookJobs(ctx, Claim{Worker: worker, Limit: 1, Skip: busy})
+	if err != nil || len(jobs) == 0 {
+		return nil, err
+	}
+	return &jobs[0], nil
+}
+
+// FinishedJob is a claimed job and the logged outcome of its delivery.
+type FinishedJob struct {
+	JobID    int64
+	Delivery Delivery
+}
+
+// FinishWebhookJobs logs the attempts and removes their jobs, in one transaction
+// (one commit for the whole batch).
+func (s *Store) FinishWebhookJobs(ctx context.Context, done []FinishedJob) error {
+	if len(done) == 0 {
+		return nil
+	}
+	ds := make([]Delivery, len(done))
+	ids := make([]int64, len(done))
+	for i, f := range done {
+		ds[i], ids[i] = f.Delivery, f.JobID
+	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := insertDelivery(ctx, tx, d, s.Now()); err != nil {
+		if err := insertDeliveries(ctx, tx, ds, s.Now()); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM webhook_jobs WHERE id = $1`, jobID)
-		return err
+		return deleteJobs(ctx, tx, ids)
 	})
 }
 
-func insertDelivery(ctx context.Context, tx *sql.Tx, d *Delivery, now time.Time) error {
-	d.CreatedAt = now
-	return tx.QueryRowContext(ctx, `INSERT INTO webhook_deliveries
-		(form_id, session_id, url, status, response_code, error_message, duration_ms, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-		d.FormID, d.SessionID, d.URL, d.Status, d.ResponseCode, d.ErrorMessage, d.Duration.Milliseconds(), ms(now)).Scan(&d.ID)
+// FinishWebhookJob is FinishWebhookJobs for one job.
+func (s *Store) FinishWebhookJob(ctx context.Context, jobID int64, d *Delivery) error {
+	return s.FinishWebhookJobs(ctx, []FinishedJob{{JobID: jobID, Delivery: *d}})
 }
 
-// AbandonStaleJobs ends the jobs claimed before cutoff that never finished (their
-// server stopped mid-delivery): each is logged as an error and not sent again, since
-// the receiver may already have it (deliveries are at most once). It returns how
-// many it ended.
-func (s *Store) AbandonStaleJobs(ctx context.Context, cutoff time.Time) (int, error) {
-	n := 0
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id, form_id, session_id, url FROM webhook_jobs
+// insertDeliveries logs attempts with one multi-row INSERT.
+func insertDeliveries(ctx context.Context, tx *sql.Tx, ds []Delivery, now time.Time) error {
+	var values strings.Builder
+	args := make([]any, 0, 8*len(ds))
+	for i, d := range ds {
+		if i > 0 {
+			values.WriteString(", ")
+		}
+		n := len(args)
+		fmt.Fprintf(&values, "($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8)
+		args = append(args, d.FormID, d.SessionID, d.URL, d.Status, d.ResponseCode, d.ErrorMessage, d.Duration.Milliseconds(), ms(now))
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries
+		(form_id, session_id, url, status, response_code, error_message, duration_ms, created_at)
+		VALUES `+values.String(), args...)
+	return err
+}
+
+// deleteJobs removes jobs from the outbox.
+func deleteJobs(ctx context.Context, tx *sql.Tx, ids []int64) error {
+	marks, args := idList(0, ids)
+	_, err := tx.ExecContext(ctx, `DELETE FROM webhook_jobs WHERE id IN (`+marks+`)`, args...)
+	return err
+}
+
+// idList returns the placeholders of ids, numbered after the first taken ones, for
+// an IN list, and the ids as arguments.
+func idList(taken int, ids []int64) (string, []any) {
+	marks := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		marks[i], args[i] = "$"+itoa(taken+i+1), id
+	}
+	return strings.Join(marks, ", "), args
+}
+
+// ReturnWebhookJobs gives back jobs a worker claimed and never started (its
+// server is stopping): they are unclaimed at once, their attempt uncounted, for
+// this or another server to take.
+func (s *Store) ReturnWebhookJobs(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	marks, args := idList(0, ids)
+	_, err := s.write.DB.ExecContext(ctx, `UPDATE webhook_jobs SET claimed_at = NULL, claimed_by = NULL, attempts = attempts - 1
+		WHERE id IN (`+marks+`)`, args...)
+	return err
+}
+
+// ReleaseExpiredClaims ends the leases of the jobs claimed before cutoff and never
+// finished (their server stopped, or lost its database, mid-delivery). Delivery
+// is at most once: a job whose POST had begun (StartWebhookJob) is logged as an
+// error and removed, never sent again; one never begun is offered again, unless
+// it has had maxAttempts claims (a job that stops every server that takes it,
+// before it is sent, cannot do so forever), when it too is logged and removed.
+// It returns how many jobs it released and how many it ended.
+func (s *Store) ReleaseExpiredClaims(ctx context.Context, cutoff time.Time, maxAttempts int) (released, ended int, err error) {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		if ended, err = s.endExhaustedJobs(ctx, tx, cutoff, maxAttempts); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE webhook_jobs SET claimed_at = NULL, claimed_by = NULL
 			WHERE claimed_at IS NOT NULL AND claimed_at < $1`, ms(cutoff))
 		if err != nil {
 			return err
 		}
-		var jobs []WebhookJob
-		for rows.Next() {
-			var j WebhookJob
-			if err := rows.Scan(&j.ID, &j.FormID, &j.SessionID, &j.URL); err != nil {
-				rows.Close()
-				return err
-			}
-			jobs = append(jobs, j)
-		}
-		rows.Close()
-		msg := "delivery interrupted: the server stopped while sending; not retried to avoid a duplicate"
-		for _, j := range jobs {
-			d := &Delivery{FormID: j.FormID, SessionID: j.SessionID, URL: j.URL, Status: "error", ErrorMessage: &msg}
-			if err := insertDelivery(ctx, tx, d, s.Now()); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM webhook_jobs WHERE id = $1`, j.ID); err != nil {
-				return err
-			}
-		}
-		n = len(jobs)
-		return nil
+		n, err := res.RowsAffected()
+		released = int(n)
+		return err
 	})
-	return n, err
+	return released, ended, err
+}
+
+// endExhaustedJobs logs and removes the expired claims of jobs that were begun
+// or have had maxAttempts claims.
+func (s *Store) endExhaustedJobs(ctx context.Context, tx *sql.Tx, cutoff time.Time, maxAttempts int) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, form_id, session_id, url FROM webhook_jobs
+		WHERE claimed_at IS NOT NULL AND claimed_at < $1 AND (started_at IS NOT NULL OR attempts >= $2)`+s.forUpdate(),
+		ms(cutoff), maxAttempts)
+	if err != nil {
+		return 0, err
+	}
+	msg := "delivery interrupted: the server stopped while delivering; not sent again (deliveries are at most once)"
+	var ds []Delivery
+	var ids []int64
+	for rows.Next() {
+		d := Delivery{Status: "error", ErrorMessage: &msg}
+		var id int64
+		if err := rows.Scan(&id, &d.FormID, &d.SessionID, &d.URL); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ds, ids = append(ds, d), append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	if err := insertDeliveries(ctx, tx, ds, s.Now()); err != nil {
+		return 0, err
+	}
+	return len(ids), deleteJobs(ctx, tx, ids)
 }
 
 const deliveryColumns = `id, form_id, session_id, url, status, response_code, error_message, duration_ms, created_at`
@@ -273,4 +377,23 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, accountID, formID int64
 // AllQuestions).
 func (s *Store) FormByID(ctx context.Context, formID int64) (*form.Form, error) {
 	return scanForm(s.read.QueryRowContext(ctx, `SELECT `+formColumns+` FROM forms WHERE id = $1`, formID))
+}
+
+// StartWebhookJob records, durably and before anything is sent, that worker
+// begins the delivery of job id, which it holds: from then on the job is never
+// sent again (ReleaseExpiredClaims). It is NotFound when the worker no longer
+// holds the job, which must then not be sent.
+func (s *Store) StartWebhookJob(ctx context.Context, id int64, worker string) error {
+	return s.commit(ctx, "", func(ctx context.Context, tx querier) error {
+		res, err := tx.ExecContext(ctx, `UPDATE webhook_jobs SET started_at = $1 WHERE id = $2 AND claimed_by = $3`,
+			ms(s.Now()), id, worker)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err == nil && n == 0 {
+			err = form.Errorf(form.NotFound, "webhook job %d is not held by %s", id, worker)
+		}
+		return err
+	})
 }

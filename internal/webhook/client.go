@@ -14,6 +14,10 @@ import (
 // reading the answer.
 const DeliveryTimeout = 10 * time.Second
 
+// maxIdlePerHost is how many idle connections to one host are kept for reuse:
+// enough for the default workers all delivering to one receiver.
+const maxIdlePerHost = 32
+
 // ErrBlockedAddress is the error (wrapped, so test it with errors.Is) of a
 // webhook request whose host resolved to an address IsBlockedIP refuses.
 var ErrBlockedAddress = errors.New("address not allowed (private, loopback or reserved networks are blocked)")
@@ -26,7 +30,10 @@ var ErrBlockedAddress = errors.New("address not allowed (private, loopback or re
 // what protects the server's network. Environment proxies are never used (a
 // proxy would make the connection, hiding the real target from the check),
 // redirects are returned instead of followed, and each request is bounded by
-// DeliveryTimeout.
+// DeliveryTimeout. Connections are kept alive and reused, up to maxIdlePerHost
+// to one host (Go's default of 2 would close most connections to a receiver that
+// takes a burst); reuse skips no check, since each connection was checked when it
+// was dialled, to the address it still talks to.
 func NewClient(allowPrivate bool) *http.Client {
 	dialer := &net.Dialer{Timeout: DeliveryTimeout}
 	if !allowPrivate {
@@ -37,7 +44,8 @@ func NewClient(allowPrivate bool) *http.Client {
 		DialContext:         dialer.DialContext,
 		ForceAttemptHTTP2:   true,
 		TLSHandshakeTimeout: DeliveryTimeout,
-		MaxIdleConns:        100,
+		MaxIdleConns:        4 * maxIdlePerHost,
+		MaxIdleConnsPerHost: maxIdlePerHost,
 		IdleConnTimeout:     90 * time.Second,
 	}
 	return &http.Client{

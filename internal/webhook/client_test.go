@@ -112,6 +112,9 @@ func TestClientSettings(t *testing.T) {
 		if !ok || tr.Proxy != nil {
 			t.Errorf("transport %T must not use a proxy", c.Transport)
 		}
+		if tr.DisableKeepAlives || tr.MaxIdleConnsPerHost < 16 {
+			t.Errorf("keep-alives off or %d idle connections per host: a burst to one receiver would dial for most deliveries", tr.MaxIdleConnsPerHost)
+		}
 		if err := c.CheckRedirect(nil, nil); !errors.Is(err, http.ErrUseLastResponse) {
 			t.Errorf("CheckRedirect = %v, want http.ErrUseLastResponse", err)
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -48,13 +47,40 @@ const (
 	// perForm bounds the deliveries in flight for one form, so that a slow receiver
 	// occupies at most that many workers.
 	perForm = 4
+	// batch is the most jobs one claim takes, in all and of one form; a claim
+	// skips the forms that hold batch jobs or more.
+	batch = 64
+	// maxHeld bounds the jobs a process holds, waiting or in flight; it claims more
+	// when it holds at most maxHeld-batch.
+	maxHeld = 4 * batch
+	// claimLease is how long a claimed job is left to its claimant before another
+	// worker may take it.
+	claimLease = 3 * time.Minute
+	// startBy is how old a claim may be when its delivery starts. A job that waited
+	// longer (behind slow receivers) is given back unsent, so that every delivery
+	// ends, and its result is recorded, well within the lease: a job is never sent
+	// by two workers at once (given clocks that agree to within a few seconds).
+	startBy = claimLease - DeliveryTimeout - time.Minute
+	// maxAttempts bounds how often a job whose claim expired before it was begun
+	// is taken again.
+	maxAttempts = 3
+	// maxRecord bounds the results written in one transaction, and recordLinger
+	// how long the first of them waits for others.
+	maxRecord    = 256
+	recordLinger = 10 * time.Millisecond
 	// pollInterval is how often the outbox is checked when nothing wakes the
 	// workers (other nodes' jobs, missed wake-ups).
 	pollInterval = 250 * time.Millisecond
 )
 
-// Deliverer takes jobs from the outbox and delivers them: one POST each, at most
-// once, signed, through the SSRF-safe client, and logs every attempt.
+// Deliverer takes jobs from the outbox and delivers them: one POST each, signed,
+// through the SSRF-safe client, and logs every attempt. It claims jobs in batches,
+// keeps at most perForm deliveries of a form and Options.Workers in all in flight,
+// and records results in batches, so a burst costs a few commits per batch rather
+// than two per delivery. Delivery is at most once (decisions.md): each POST is
+// preceded by a committed mark (store.StartWebhookJob, through the group commit),
+// and a job whose claim expired (its server stopped) is sent again only if it was
+// never begun, up to maxAttempts claims; a begun one is logged as an error.
 type Deliverer struct {
 	store  *store.Store
 	render *render.Submissions
@@ -63,9 +89,6 @@ type Deliverer struct {
 	log    *slog.Logger
 	name   string
 	wake   chan struct{}
-
-	mu       sync.Mutex
-	inFlight map[int64]int // form id → deliveries in flight
 }
 
 // NewDeliverer returns a Deliverer; Run starts it.
@@ -76,7 +99,6 @@ func NewDeliverer(st *store.Store, submissions *render.Submissions, opts Options
 	return &Deliverer{
 		store: st, render: submissions, client: NewClient(opts.AllowPrivate), opts: opts, log: log,
 		name: host + "-" + hex.EncodeToString(b), wake: make(chan struct{}, 1),
-		inFlight: map[int64]int{},
 	}
 }
 
@@ -88,142 +110,214 @@ func (d *Deliverer) Notify() {
 	}
 }
 
+// run is the state of one Run: the jobs held and the channels its deliveries
+// report on.
+type run struct {
+	queue    *queue
+	ended    chan int64             // form id of each delivery that ended
+	results  chan store.FinishedJob // what the recorder writes
+	claimed  chan []delivery        // the batch of a background claim
+	claiming bool                   // a claim is under way
+	drained  bool                   // the last claim found all there was to take
+	sends    sync.WaitGroup
+}
+
 // Run delivers jobs until ctx ends, then waits up to grace for the deliveries in
-// flight to finish. Jobs left in the outbox are delivered after the next start.
+// flight to finish and their results to be recorded. The jobs it claimed and had
+// not started are given back to the outbox at once.
 func (d *Deliverer) Run(ctx context.Context, grace time.Duration) {
-	d.abandonStale(ctx)
-	slots := make(chan struct{}, d.opts.Workers)
-	var wg sync.WaitGroup
-	stale := time.NewTicker(time.Minute)
-	defer stale.Stop()
+	d.releaseExpired(ctx)
+	r := &run{queue: newQueue(), ended: make(chan int64, maxHeld), results: make(chan store.FinishedJob, maxHeld),
+		claimed: make(chan []delivery, 1)}
+	recorded := make(chan struct{})
+	go func() { d.record(r.results); close(recorded) }()
+	sweep := time.NewTicker(time.Minute)
+	defer sweep.Stop()
+	poll := time.NewTimer(pollInterval)
+	defer poll.Stop()
 	for ctx.Err() == nil {
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-			continue
+		if r.wantsMore() {
+			d.claim(ctx, r)
 		}
-		job, err := d.store.ClaimWebhookJob(ctx, d.name, d.busyForms())
-		if err != nil || job == nil {
-			<-slots
-			if err != nil && ctx.Err() == nil {
-				d.log.Error("webhook claim failed", "err", err)
-			}
-			d.idle(ctx, stale.C)
-			continue
+		d.start(ctx, r)
+		d.wait(ctx, r, poll, sweep.C)
+	}
+	d.stop(ctx, r, grace, recorded)
+}
+
+// wantsMore reports whether a claim is due: none is under way, there is room for
+// a batch, and the last claim did not find the outbox empty since the last
+// wake-up.
+func (r *run) wantsMore() bool { return !r.claiming && !r.drained && r.queue.size <= maxHeld-batch }
+
+// claim takes a batch of jobs from the outbox and prepares their payloads in the
+// background, so that deliveries go on meanwhile; wait adds the batch to the queue.
+// The claim is not cancelled with ctx: stop waits for it and gives its jobs back.
+func (d *Deliverer) claim(ctx context.Context, r *run) {
+	r.claiming = true
+	skip := r.queue.full()
+	go func() {
+		ctx := context.WithoutCancel(ctx)
+		claimed := time.Now()
+		jobs, err := d.store.ClaimWebhookJobs(ctx, store.Claim{Worker: d.name, Limit: batch, Skip: skip})
+		if err != nil {
+			d.log.Error("webhook claim failed", "err", err)
 		}
-		d.track(job.FormID, 1)
-		wg.Add(1)
+		ds := d.prepare(ctx, jobs)
+		for i := range ds {
+			ds[i].claimed = claimed
+		}
+		r.claimed <- ds
+	}()
+}
+
+// took adds a claimed batch to the queue.
+func (r *run) took(ds []delivery) {
+	r.claiming = false
+	r.queue.add(ds)
+	// A claim that skips forms scans past their pending jobs: claim again at once
+	// only after a full batch that left no form full.
+	r.drained = len(ds) < batch || r.queue.anyFull()
+}
+
+// start sends held jobs while workers and the forms' caps allow, and gives back
+// those that waited too long to start.
+func (d *Deliverer) start(ctx context.Context, r *run) {
+	defer func() { d.giveBack(ctx, r.queue.takeExpired()) }()
+	for r.queue.running < d.opts.Workers {
+		dl, ok := r.queue.next(time.Now().Add(-startBy))
+		if !ok {
+			return
+		}
+		r.sends.Add(1)
 		go func() {
-			defer wg.Done()
-			defer func() { <-slots }()
-			defer d.Notify() // a slot (and maybe a busy form) is free again
-			defer d.track(job.FormID, -1)
-			d.deliver(context.WithoutCancel(ctx), job)
+			defer r.sends.Done()
+			defer func() { r.ended <- dl.job.FormID }()
+			ctx := context.WithoutCancel(ctx)
+			if err := d.store.StartWebhookJob(ctx, dl.job.ID, d.name); err != nil {
+				d.log.Error("webhook delivery not begun: its start could not be recorded (it is offered again after its lease unless another worker holds it)",
+					"form_id", dl.job.FormID, "submission_id", dl.job.SessionID, "err", err)
+				return
+			}
+			r.results <- store.FinishedJob{JobID: dl.job.ID, Delivery: d.deliver(ctx, dl)}
 		}()
 	}
-	waitGroup(&wg, grace)
 }
 
-// idle waits for a wake-up, the poll interval, or the periodic stale-claim sweep.
-func (d *Deliverer) idle(ctx context.Context, stale <-chan time.Time) {
+// wait blocks until a delivery ends, a job is committed, the poll interval passes
+// or the expired-claim sweep is due; a claim that may find more does not wait.
+func (d *Deliverer) wait(ctx context.Context, r *run, poll *time.Timer, sweep <-chan time.Time) {
+	var now chan struct{}
+	if r.wantsMore() {
+		now = make(chan struct{})
+		close(now)
+	}
 	select {
 	case <-ctx.Done():
+	case <-now:
+	case ds := <-r.claimed:
+		r.took(ds)
+	case formID := <-r.ended:
+		if r.queue.finish(formID) {
+			r.drained = false // the form may be offered jobs again
+		}
 	case <-d.wake:
-	case <-time.After(pollInterval):
-	case <-stale:
-		d.abandonStale(ctx)
+		// New jobs are looked for at once when the claim need skip no form, else
+		// at the next poll.
+		r.drained = r.drained && r.queue.anyFull()
+	case <-poll.C:
+		poll.Reset(pollInterval)
+		r.drained = false
+	case <-sweep:
+		d.releaseExpired(ctx)
 	}
 }
 
-// abandonStale ends jobs that a stopped server had claimed and never finished.
-func (d *Deliverer) abandonStale(ctx context.Context) {
-	n, err := d.store.AbandonStaleJobs(ctx, time.Now().Add(-2*DeliveryTimeout-time.Minute))
-	if err != nil && ctx.Err() == nil {
-		d.log.Error("webhook stale-claim sweep failed", "err", err)
-	}
-	if n > 0 {
-		d.log.Warn("webhook deliveries interrupted by a stop were logged as errors", "count", n)
+// giveBack returns held jobs to the outbox unsent.
+func (d *Deliverer) giveBack(ctx context.Context, ids []int64) {
+	if err := d.store.ReturnWebhookJobs(context.WithoutCancel(ctx), ids); err != nil {
+		d.log.Error("webhook jobs could not be returned to the outbox; they are delivered after their lease", "err", err)
 	}
 }
 
-func waitGroup(wg *sync.WaitGroup, grace time.Duration) {
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
+// stop gives back the jobs not started, waits up to grace for the deliveries in
+// flight and the recording of their results.
+func (d *Deliverer) stop(ctx context.Context, r *run, grace time.Duration, recorded <-chan struct{}) {
+	if r.claiming {
+		r.took(<-r.claimed)
+	}
+	d.giveBack(ctx, r.queue.drop())
+	deadline := time.After(grace)
+	sent := make(chan struct{})
+	go func() { r.sends.Wait(); close(sent) }()
 	select {
-	case <-done:
-	case <-time.After(grace):
+	case <-sent:
+		close(r.results)
+	case <-deadline:
+		return
+	}
+	select {
+	case <-recorded:
+	case <-deadline:
 	}
 }
 
-func (d *Deliverer) track(formID int64, delta int) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.inFlight[formID] += delta
-	if d.inFlight[formID] <= 0 {
-		delete(d.inFlight, formID)
-	}
-}
-
-// busyForms lists the forms that already have perForm deliveries in flight.
-func (d *Deliverer) busyForms() []int64 {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	var busy []int64
-	for id, n := range d.inFlight {
-		if n >= perForm {
-			busy = append(busy, id)
+// record writes the results of deliveries in batches: from the first result, it
+// takes what arrives within recordLinger, up to maxRecord, and writes them in one
+// transaction.
+func (d *Deliverer) record(results <-chan store.FinishedJob) {
+	batch := make([]store.FinishedJob, 0, maxRecord)
+	for first := range results {
+		batch = append(batch[:0], first)
+		linger := time.NewTimer(recordLinger)
+	more:
+		for len(batch) < maxRecord {
+			select {
+			case f, ok := <-results:
+				if !ok {
+					break more
+				}
+				batch = append(batch, f)
+			case <-linger.C:
+				break more
+			}
+		}
+		linger.Stop()
+		if err := d.store.FinishWebhookJobs(context.Background(), batch); err != nil {
+			d.log.Error("webhook deliveries could not be logged; they are logged as errors after their lease", "jobs", len(batch), "err", err)
 		}
 	}
-	return busy
 }
 
-// deliver makes one attempt for a job and logs it.
-func (d *Deliverer) deliver(ctx context.Context, job *store.WebhookJob) {
+// releaseExpired offers again the jobs whose claim outlived its lease.
+func (d *Deliverer) releaseExpired(ctx context.Context) {
+	released, ended, err := d.store.ReleaseExpiredClaims(ctx, time.Now().Add(-claimLease), maxAttempts)
+	if err != nil && ctx.Err() == nil {
+		d.log.Error("webhook expired-claim sweep failed", "err", err)
+	}
+	if released > 0 {
+		d.log.Warn("webhook jobs claimed by a stopped server and never begun are offered again", "count", released)
+	}
+	if ended > 0 {
+		d.log.Warn("webhook deliveries interrupted by a stopped server were logged as errors, not sent again", "count", ended)
+	}
+}
+
+// deliver makes one attempt for a job and returns its log entry.
+func (d *Deliverer) deliver(ctx context.Context, dl delivery) store.Delivery {
+	job := dl.job
 	rec := &store.Delivery{FormID: job.FormID, SessionID: job.SessionID, URL: job.URL}
-	body, secrets, err := d.payload(ctx, job)
 	start := time.Now()
-	if err != nil {
-		rec.Status, rec.ErrorMessage = "error", ptr(err.Error())
+	if dl.err != nil {
+		rec.Status, rec.ErrorMessage = "error", ptr(dl.err.Error())
 	} else {
-		res := d.send(ctx, job.URL, job.SessionID, body, secrets)
+		res := d.send(ctx, job.URL, job.SessionID, dl.body, dl.secrets)
 		rec.Status, rec.ResponseCode, rec.ErrorMessage = res.status, res.code, res.err
 	}
 	rec.Duration = time.Since(start)
 	d.log.Info("webhook delivery", "form_id", job.FormID, "submission_id", job.SessionID, "status", rec.Status,
 		"response_code", deref(rec.ResponseCode), "duration_ms", rec.Duration.Milliseconds(), "error", derefString(rec.ErrorMessage))
-	if err := d.store.FinishWebhookJob(ctx, job.ID, rec); err != nil {
-		d.log.Error("webhook delivery could not be logged", "job_id", job.ID, "err", err)
-	}
-}
-
-// payload renders the submission of a job and finds the form's signing secrets.
-func (d *Deliverer) payload(ctx context.Context, job *store.WebhookJob) ([]byte, []string, error) {
-	f, err := d.store.FormByID(ctx, job.FormID)
-	if err != nil {
-		return nil, nil, fmt.Errorf("form could not be loaded: %w", err)
-	}
-	sub, err := d.store.GetResponse(ctx, job.FormID, job.SessionID)
-	if form.ErrorCode(err) == form.NotFound {
-		return nil, nil, errors.New("the submission was deleted before it could be delivered")
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	questions, err := d.store.AllQuestions(ctx, f.ID)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := d.render.Data(ctx, questions, sub)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := json.Marshal(Payload{FormID: f.ID, FormName: f.Title, SubmissionID: sub.ID,
-		SubmittedAt: form.Timestamp(*sub.CompletedAt), Data: data})
-	if err != nil {
-		return nil, nil, err
-	}
-	secrets, err := d.store.WebhookSecrets(ctx, f.ID, NewSecret)
-	return body, secrets, err
+	return *rec
 }
 
 // result is the outcome of one POST.

@@ -62,6 +62,17 @@ func (rc *receiver) got() []received {
 	return append([]received(nil), rc.requests...)
 }
 
+// bySubmission counts the deliveries received by submission id.
+func (rc *receiver) bySubmission() map[string]int {
+	n := map[string]int{}
+	for _, r := range rc.got() {
+		var p map[string]any
+		json.Unmarshal(r.body, &p)
+		n[p["submission_id"].(string)]++
+	}
+	return n
+}
+
 // waitFor polls until cond holds or the time is up.
 func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
@@ -381,12 +392,7 @@ func TestJobsSurviveARestart(t *testing.T) {
 		servertest.Start(t, st, allowPrivate)
 		waitFor(t, 5*time.Second, "the queued deliveries", func() bool { return len(rc.got()) >= 10 })
 		time.Sleep(300 * time.Millisecond)
-		got := map[string]int{}
-		for _, r := range rc.got() {
-			var p map[string]any
-			json.Unmarshal(r.body, &p)
-			got[p["submission_id"].(string)]++
-		}
+		got := rc.bySubmission()
 		for id := range want {
 			if got[id] != 1 {
 				t.Errorf("submission %s delivered %d times", id, got[id])
@@ -436,12 +442,7 @@ func TestTwoServersDeliverEachJobOnce(t *testing.T) {
 		wg.Wait()
 		waitFor(t, 60*time.Second, "1000 deliveries", func() bool { return len(rc.got()) >= n })
 		time.Sleep(500 * time.Millisecond)
-		seen := map[string]int{}
-		for _, r := range rc.got() {
-			var p map[string]any
-			json.Unmarshal(r.body, &p)
-			seen[p["submission_id"].(string)]++
-		}
+		seen := rc.bySubmission()
 		dupes := 0
 		for _, c := range seen {
 			if c > 1 {
@@ -451,5 +452,117 @@ func TestTwoServersDeliverEachJobOnce(t *testing.T) {
 		if len(rc.got()) != n || len(seen) != n || dupes != 0 {
 			t.Fatalf("%d requests, %d distinct submissions, %d delivered twice; want %d, %d, 0", len(rc.got()), len(seen), dupes, n, n)
 		}
+	})
+}
+
+func TestBatchesKeepThePerFormCap(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		var mu sync.Mutex
+		inFlight, most := map[string]int{}, map[string]int{}
+		got := map[string]int{}
+		rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			inFlight[r.URL.Path]++
+			most[r.URL.Path] = max(most[r.URL.Path], inFlight[r.URL.Path])
+			got[r.Header.Get("webhook-id")]++
+			mu.Unlock()
+			time.Sleep(20 * time.Millisecond)
+			mu.Lock()
+			inFlight[r.URL.Path]--
+			mu.Unlock()
+		}))
+		defer rc.Close()
+		st := servertest.OpenStore(t, d)
+		queue := servertest.Start(t, st, func(c *config.Config) { allowPrivate(c); c.WebhookWorkers = 0 })
+		key := queue.NewKey()
+		_, tokenA, qa := hookedForm(t, queue, key, rc.URL+"/a")
+		_, tokenB, qb := hookedForm(t, queue, key, rc.URL+"/b")
+		for i := range 40 {
+			submitTo(t, queue, tokenA, qa, fmt.Sprint("a", i))
+		}
+		for i := range 12 {
+			submitTo(t, queue, tokenB, qb, fmt.Sprint("b", i))
+		}
+		servertest.Start(t, st, allowPrivate)
+		waitFor(t, 10*time.Second, "52 deliveries", func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(got) == 52
+		})
+		time.Sleep(100 * time.Millisecond)
+		mu.Lock()
+		defer mu.Unlock()
+		if most["/a"] > 4 || most["/b"] > 4 {
+			t.Errorf("most deliveries in flight: form a %d, form b %d; want at most 4 each", most["/a"], most["/b"])
+		}
+		for id, n := range got {
+			if n != 1 {
+				t.Errorf("%s delivered %d times", id, n)
+			}
+		}
+	})
+}
+
+func TestInterruptedDeliveryIsSentAgain(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		st := servertest.OpenStore(t, d)
+		rc := newReceiver(t, 200)
+		queue := servertest.Start(t, st, func(c *config.Config) { allowPrivate(c); c.WebhookWorkers = 0 })
+		key := queue.NewKey()
+		path, token, q := hookedForm(t, queue, key, rc.URL)
+		sid := submitTo(t, queue, token, q, "x")
+		// A server claimed it four minutes ago and stopped before recording a result.
+		now := st.Now
+		st.Now = func() time.Time { return now().Add(-4 * time.Minute) }
+		job, err := st.ClaimWebhookJob(context.Background(), "stopped", nil)
+		st.Now = now
+		if err != nil || job == nil || job.SessionID != sid {
+			t.Fatalf("claim: %+v, %v", job, err)
+		}
+		servertest.Start(t, st, allowPrivate)
+		waitFor(t, 5*time.Second, "the delivery after the lease", func() bool { return len(rc.got()) == 1 })
+		if id := rc.got()[0].header.Get("webhook-id"); id != sid {
+			t.Errorf("webhook-id %q, want the submission id %q", id, sid)
+		}
+		if e := lastLog(t, queue, key, path); e["status"] != "success" || e["sessionId"] != sid {
+			t.Errorf("log %v", e)
+		}
+		time.Sleep(300 * time.Millisecond)
+		if n := len(rc.got()); n != 1 {
+			t.Errorf("%d deliveries, want 1", n)
+		}
+	})
+}
+
+func TestStopGivesBackTheJobsNotStarted(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		st := servertest.OpenStore(t, d)
+		rc := newReceiver(t, 200)
+		rc.delay = 200 * time.Millisecond
+		queue := servertest.Start(t, st, func(c *config.Config) { allowPrivate(c); c.WebhookWorkers = 0 })
+		key := queue.NewKey()
+		_, token, q := hookedForm(t, queue, key, rc.URL)
+		want := map[string]bool{}
+		for i := range 24 {
+			want[submitTo(t, queue, token, q, fmt.Sprint(i))] = true
+		}
+		t.Run("first server", func(t *testing.T) {
+			servertest.Start(t, st, allowPrivate)
+			waitFor(t, 5*time.Second, "the first deliveries", func() bool { return len(rc.got()) >= 4 })
+		}) // stops it: the deliveries in flight end, the held jobs go back to the outbox
+		first := len(rc.got())
+		if first >= 24 {
+			t.Fatalf("the first server delivered all %d before it stopped", first)
+		}
+		servertest.Start(t, st, allowPrivate)
+		waitFor(t, 10*time.Second, "the rest, long before any lease ends", func() bool { return len(rc.got()) >= 24 })
+		time.Sleep(300 * time.Millisecond)
+		seen := rc.bySubmission()
+		for id := range want {
+			if seen[id] != 1 {
+				t.Errorf("submission %s delivered %d times", id, seen[id])
+			}
+		}
+		t.Logf("%d delivered before the stop, %d after", first, len(rc.got())-first)
 	})
 }

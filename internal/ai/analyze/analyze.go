@@ -51,7 +51,7 @@ func Dataset(ds *query.Dataset, now time.Time) ai.Analytics {
 	if ds == nil || ds.Form == nil {
 		ds = &query.Dataset{Form: &form.Form{}}
 	}
-	a := &analysis{ds: ds, eng: query.New(ds), now: now.UTC(), cache: map[string]*query.Result{}}
+	a := &analysis{ds: ds, eng: ds.Engine(), now: now.UTC(), cache: map[string]*query.Result{}}
 	c := a.eng.Completion()
 	out := ai.Analytics{TotalResponses: c.Completed, CompletionRate: c.Rate, KeyMetrics: a.keyMetrics()}
 	if c.Completed == 0 {

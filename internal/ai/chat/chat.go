@@ -56,7 +56,7 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 	if ds == nil || ds.Form == nil {
 		ds = &query.Dataset{Form: &form.Form{}}
 	}
-	s := &session{ds: ds, eng: query.New(ds), cf: newFormIndex(ds.Form), now: now.UTC()}
+	s := &session{ds: ds, eng: ds.Engine(), cf: newFormIndex(ds.Form), now: now.UTC()}
 	if len(ds.Responses) == 0 {
 		return s.noResponses()
 	}

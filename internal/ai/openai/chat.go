@@ -55,7 +55,7 @@ func queryTool() goai.Tool {
 // conversation so far, calling query_responses for every figure. The tool runs
 // against ds only.
 func (p *Provider) Chat(ctx context.Context, ds *query.Dataset, history []ai.Turn, question string) (string, error) {
-	eng := query.New(ds)
+	eng := ds.Engine()
 	msgs := []goai.ChatCompletionMessage{{Role: goai.ChatMessageRoleSystem, Content: fmt.Sprintf(chatSystem, eng.Catalog())}}
 	msgs = append(msgs, historyMessages(history)...)
 	msgs = append(msgs, goai.ChatCompletionMessage{Role: goai.ChatMessageRoleUser, Content: question})

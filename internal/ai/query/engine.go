@@ -39,17 +39,52 @@ func New(ds *Dataset) *Engine {
 			e.questions[q.ID] = q
 		}
 	}
-	e.newest = make([]int, len(ds.Responses))
-	for i := range e.newest {
-		e.newest[i] = i
+	e.newest = newestFirst(ds.Responses)
+	return e
+}
+
+// newestFirst returns the indexes of responses, newest first, ties in index order.
+// Responses stored oldest first (as render.Submissions.Dataset loads them) take one
+// pass; others are sorted.
+func newestFirst(rs []form.Submission) []int {
+	for i := 1; i < len(rs); i++ {
+		if rs[i].SubmittedAt().Before(rs[i-1].SubmittedAt()) {
+			return sortNewest(rs)
+		}
 	}
-	slices.SortFunc(e.newest, func(a, b int) int {
-		if c := ds.Responses[b].SubmittedAt().Compare(ds.Responses[a].SubmittedAt()); c != 0 {
+	return reverseRuns(rs)
+}
+
+// sortNewest sorts the indexes of responses in any order newest first.
+func sortNewest(rs []form.Submission) []int {
+	idx := make([]int, len(rs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := rs[b].SubmittedAt().Compare(rs[a].SubmittedAt()); c != 0 {
 			return c
 		}
 		return a - b
 	})
-	return e
+	return idx
+}
+
+// reverseRuns lists the indexes of responses stored oldest first newest first:
+// backwards, run of equal times by run, each run in index order.
+func reverseRuns(rs []form.Submission) []int {
+	idx := make([]int, 0, len(rs))
+	for end := len(rs); end > 0; {
+		start := end - 1
+		for start > 0 && rs[start-1].SubmittedAt().Equal(rs[end-1].SubmittedAt()) {
+			start--
+		}
+		for i := start; i < end; i++ {
+			idx = append(idx, i)
+		}
+		end = start
+	}
+	return idx
 }
 
 // question returns the question with the given id.

@@ -20,12 +20,14 @@
 package query
 
 import (
+	"sync"
 	"time"
 
 	"forma/internal/form"
 )
 
-// Dataset is a form with its completed responses.
+// Dataset is a form with its completed responses. Once built it must not be
+// modified: its engine, and the readers of a cached dataset, share it.
 type Dataset struct {
 	Form *form.Form
 	// Responses are the completed submissions.
@@ -33,6 +35,17 @@ type Dataset struct {
 	// Started counts the sessions started on the form, completed or not; it is the
 	// denominator of the completion rate.
 	Started int
+
+	engineOnce sync.Once
+	engine     *Engine
+}
+
+// Engine returns the engine over ds, made on first use and kept with ds, so that
+// what it works out once (the newest-first order, columns of answers, sentiment)
+// serves every later query over the same dataset.
+func (ds *Dataset) Engine() *Engine {
+	ds.engineOnce.Do(func() { ds.engine = New(ds) })
+	return ds.engine
 }
 
 // Metric names what a query computes.

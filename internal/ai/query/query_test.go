@@ -507,3 +507,21 @@ func TestFormatValueAndPeriod(t *testing.T) {
 		}
 	}
 }
+
+// TestNewestFirst: responses stored oldest first are ordered in one pass exactly
+// as a sort orders any others: newest first, equal times in index order.
+func TestNewestFirst(t *testing.T) {
+	base := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	at := func(minutes ...int) []form.Submission {
+		rs := make([]form.Submission, len(minutes))
+		for i, m := range minutes {
+			rs[i].CompletedAt = new(base.Add(time.Duration(m) * time.Minute))
+		}
+		return rs
+	}
+	for _, rs := range [][]form.Submission{at(), at(1), at(1, 2, 2, 3, 5, 5, 5), at(4, 4, 4), at(3, 1, 2, 2, 0)} {
+		if got, want := newestFirst(rs), sortNewest(rs); !slices.Equal(got, want) {
+			t.Errorf("newestFirst = %v, want %v", got, want)
+		}
+	}
+}

@@ -48,6 +48,18 @@ func ForEachDialect(t *testing.T, fn func(t *testing.T, d store.Dialect)) {
 	}
 }
 
+// BenchEachDialect is ForEachDialect for benchmarks.
+func BenchEachDialect(b *testing.B, fn func(b *testing.B, d store.Dialect)) {
+	for _, d := range Dialects {
+		b.Run(string(d), func(b *testing.B) {
+			if d == store.Postgres && os.Getenv(DatabaseEnv) == "" {
+				b.Skip("PostgreSQL benchmarks skipped: set " + DatabaseEnv + " to run them")
+			}
+			fn(b, d)
+		})
+	}
+}
+
 // DatabaseURL returns a database URL for d: "" (SQLite) or a fresh PostgreSQL schema
 // that is dropped when the test ends.
 func DatabaseURL(t testing.TB, d store.Dialect) string {
