@@ -122,22 +122,52 @@ func (s *Store) FinishWebhookJob(ctx context.Context, jobID int64, d *Delivery) 
 	return s.FinishWebhookJobs(ctx, []FinishedJob{{JobID: jobID, Delivery: *d}})
 }
 
-// insertDeliveries logs attempts with one multi-row INSERT.
+// deliveryRows is how many attempts one INSERT of a batch logs. A transaction
+// prepares the statements of that many rows and of one once: parsing one
+// statement of a whole batch's rows cost more than writing them.
+const deliveryRows = 16
+
+// insertDeliveries logs attempts, deliveryRows to a statement and the rest one
+// by one.
 func insertDeliveries(ctx context.Context, tx *sql.Tx, ds []Delivery, now time.Time) error {
+	stmts := map[int]*sql.Stmt{}
+	for len(ds) > 0 {
+		n := deliveryRows
+		if len(ds) < n {
+			n = 1
+		}
+		if stmts[n] == nil {
+			stmt, err := tx.PrepareContext(ctx, insertDeliveriesSQL(n))
+			if err != nil {
+				return err
+			}
+			stmts[n] = stmt
+		}
+		args := make([]any, 0, 8*n)
+		for _, d := range ds[:n] {
+			args = append(args, d.FormID, d.SessionID, d.URL, d.Status, d.ResponseCode, d.ErrorMessage, d.Duration.Milliseconds(), ms(now))
+		}
+		if _, err := stmts[n].ExecContext(ctx, args...); err != nil {
+			return err
+		}
+		ds = ds[n:]
+	}
+	return nil
+}
+
+// insertDeliveriesSQL is the INSERT of n attempts.
+func insertDeliveriesSQL(n int) string {
 	var values strings.Builder
-	args := make([]any, 0, 8*len(ds))
-	for i, d := range ds {
+	for i := range n {
 		if i > 0 {
 			values.WriteString(", ")
 		}
-		n := len(args)
-		fmt.Fprintf(&values, "($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8)
-		args = append(args, d.FormID, d.SessionID, d.URL, d.Status, d.ResponseCode, d.ErrorMessage, d.Duration.Milliseconds(), ms(now))
+		k := 8 * i
+		fmt.Fprintf(&values, "($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)", k+1, k+2, k+3, k+4, k+5, k+6, k+7, k+8)
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries
+	return `INSERT INTO webhook_deliveries
 		(form_id, session_id, url, status, response_code, error_message, duration_ms, created_at)
-		VALUES `+values.String(), args...)
-	return err
+		VALUES ` + values.String()
 }
 
 // deleteJobs removes jobs from the outbox.

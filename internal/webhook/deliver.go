@@ -49,7 +49,7 @@ const (
 	perForm = 4
 	// batch is the most jobs one claim takes, in all and of one form; a claim
 	// skips the forms that hold batch jobs or more.
-	batch = 64
+	batch = 256
 	// maxHeld bounds the jobs a process holds, waiting or in flight; it claims more
 	// when it holds at most maxHeld-batch.
 	maxHeld = 4 * batch
@@ -266,25 +266,25 @@ func (d *Deliverer) stop(ctx context.Context, r *run, grace time.Duration, recor
 // takes what arrives within recordLinger, up to maxRecord, and writes them in one
 // transaction.
 func (d *Deliverer) record(results <-chan store.FinishedJob) {
-	batch := make([]store.FinishedJob, 0, maxRecord)
+	done := make([]store.FinishedJob, 0, maxRecord)
 	for first := range results {
-		batch = append(batch[:0], first)
+		done = append(done[:0], first)
 		linger := time.NewTimer(recordLinger)
 	more:
-		for len(batch) < maxRecord {
+		for len(done) < maxRecord {
 			select {
 			case f, ok := <-results:
 				if !ok {
 					break more
 				}
-				batch = append(batch, f)
+				done = append(done, f)
 			case <-linger.C:
 				break more
 			}
 		}
 		linger.Stop()
-		if err := d.store.FinishWebhookJobs(context.Background(), batch); err != nil {
-			d.log.Error("webhook deliveries could not be logged; they are logged as errors after their lease", "jobs", len(batch), "err", err)
+		if err := d.store.FinishWebhookJobs(context.Background(), done); err != nil {
+			d.log.Error("webhook deliveries could not be logged; they are logged as errors after their lease", "jobs", len(done), "err", err)
 		}
 	}
 }

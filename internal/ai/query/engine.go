@@ -25,6 +25,7 @@ type Engine struct {
 	ds        *Dataset
 	questions map[int64]*form.Question
 	newest    []int // response indexes, newest first
+	all       []int // response indexes in order
 	sentiment sentimentCache
 	mu        sync.Mutex
 	columns   map[int64][]any // answers of a question by response index
@@ -40,6 +41,10 @@ func New(ds *Dataset) *Engine {
 		}
 	}
 	e.newest = newestFirst(ds.Responses)
+	e.all = make([]int, len(ds.Responses))
+	for i := range e.all {
+		e.all[i] = i
+	}
 	return e
 }
 
@@ -134,20 +139,18 @@ func scopeFilters(q Query) []Filter {
 }
 
 // match returns the indexes of the responses among idx (all when idx is nil) that
-// satisfy p (all when p is nil).
+// satisfy p (all when p is nil). The result may be idx itself or shared by the
+// engine: it must not be modified.
 func (e *Engine) match(p predicate, idx []int) []int {
 	if idx == nil {
-		out := make([]int, 0, len(e.ds.Responses))
-		for i := range e.ds.Responses {
-			if p == nil || p(i) {
-				out = append(out, i)
-			}
-		}
-		return out
+		idx = e.all
+	}
+	if p == nil {
+		return idx
 	}
 	out := make([]int, 0, len(idx))
 	for _, i := range idx {
-		if p == nil || p(i) {
+		if p(i) {
 			out = append(out, i)
 		}
 	}
