@@ -166,6 +166,17 @@ func (c *chrome) shot(name string) {
 	c.snap(name)
 }
 
+// open shows path at the tab's width, signing in as email first when the page
+// asks (a new tab may or may not keep the cookie of the one before).
+func (c *chrome) open(env *servertest.Env, path, email string) {
+	c.t.Helper()
+	c.do(chromedp.EmulateViewport(c.width, 860), chromedp.Navigate(env.URL+path))
+	if strings.Contains(c.text(chromedp.Location()), "/signin") {
+		c.do(chromedp.WaitVisible(chromedp.ID("email")), chromedp.SendKeys(chromedp.ID("email"), email),
+			chromedp.SendKeys(chromedp.ID("password"), password), chromedp.Submit(chromedp.ID("password")))
+	}
+}
+
 // snap writes the screenshot without the check, for a page that is leaving
 // (its post under way), where no script can run.
 func (c *chrome) snap(name string) {

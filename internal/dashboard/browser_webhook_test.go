@@ -28,11 +28,7 @@ func TestBrowserWebhook(t *testing.T) {
 	for _, width := range []int64{1280, 390} {
 		tab, cancelTab := chromedp.NewContext(alloc)
 		c := &chrome{t: t, tab: tab, dir: dir, width: width}
-		c.do(chromedp.EmulateViewport(width, 860), chromedp.Navigate(env.URL+s.webhookPath("")))
-		if strings.Contains(c.text(chromedp.Location()), "/signin") {
-			c.do(chromedp.WaitVisible(chromedp.ID("email")), chromedp.SendKeys(chromedp.ID("email"), "owner@example.com"),
-				chromedp.SendKeys(chromedp.ID("password"), password), chromedp.Submit(chromedp.ID("password")))
-		}
+		c.open(env, s.webhookPath(""), "owner@example.com")
 		c.do(chromedp.WaitVisible(chromedp.ID("webhook-url")), chromedp.SetValue(chromedp.ID("webhook-url"), rc.URL+"/hooks/forma"),
 			chromedp.Click(chromedp.CSS(`form[action$="/webhook"] button`)), chromedp.WaitVisible(chromedp.CSS(".banner.ok")))
 		c.do(chromedp.Click(chromedp.CSS(`form[action$="/webhook/test"] button`)), chromedp.WaitVisible(chromedp.CSS(".test-result")))

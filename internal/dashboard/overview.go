@@ -17,8 +17,9 @@ type overviewData struct {
 	Forms     int
 	Responses int // completed responses over all the account's forms
 	Balance   quota.Balance
-	// Recent are the forms with the latest responses, then the newest forms
-	// without any, at most recentForms.
+	// Recent are, of the account's formsPerPage newest forms, those with the
+	// latest responses first, then those without any, newest first; at most
+	// recentForms.
 	Recent []formRow
 }
 
@@ -37,11 +38,11 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request, s *Session) {
 // overviewData gathers the overview of acct.
 func (h *Handler) overviewData(r *http.Request, acct *store.Account) (overviewData, error) {
 	var d overviewData
-	page, err := h.store.ListForms(r.Context(), acct.ID, nil, 0, 0)
+	newest, err := h.store.ListForms(r.Context(), acct.ID, nil, formsPerPage, 0)
 	if err != nil {
 		return d, err
 	}
-	d.Forms = page.Total
+	d.Forms = newest.Total
 	activity, err := h.store.FormsActivity(r.Context(), acct.ID)
 	if err != nil {
 		return d, err
@@ -50,10 +51,6 @@ func (h *Handler) overviewData(r *http.Request, acct *store.Account) (overviewDa
 	if err == nil {
 		d.Balance, err = h.store.Balance(r.Context(), acct, plan)
 	}
-	if err != nil || d.Forms == 0 {
-		return d, err
-	}
-	newest, err := h.store.ListForms(r.Context(), acct.ID, nil, formsPerPage, 0)
 	if err != nil {
 		return d, err
 	}
