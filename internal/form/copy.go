@@ -24,7 +24,7 @@ const copyPrefix = "Copy of "
 // RemapLogic renames them after the copy is stored.
 func (f *Form) Copy() *Form {
 	c := &Form{AccountID: f.AccountID, Title: copyTitle(f.Title), Description: f.Description, DisplayMode: f.DisplayMode,
-		Questions: make([]Question, len(f.Questions))}
+		Settings: f.Settings.Clone(), Questions: make([]Question, len(f.Questions))}
 	for i, q := range f.Questions {
 		c.Questions[i] = Question{Type: q.Type, Text: q.Text, Required: q.Required, Options: slices.Clone(q.Options),
 			Logic: q.Logic, Slider: clonePtr(q.Slider), Currency: q.Currency.clone()}

@@ -40,6 +40,7 @@ type Form struct {
 	PublishedAt    *time.Time
 	WebhookURL     *string
 	WebhookEnabled bool
+	Settings       Settings
 	Questions      []Question
 }
 

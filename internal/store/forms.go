@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"forma/internal/auth"
@@ -10,7 +12,7 @@ import (
 )
 
 const formColumns = `id, account_id, title, description, display_mode, share_token, created_at, updated_at,
-	published_at, webhook_url, webhook_enabled`
+	published_at, webhook_url, webhook_enabled, settings`
 
 // CreateForm stores f and its questions in one transaction and sets their ids,
 // orders and timestamps. f.AccountID must be set; f.ShareToken is issued
@@ -41,9 +43,9 @@ func (s *Store) insertForm(ctx context.Context, tx *sql.Tx, f *form.Form) error 
 	now := s.Now()
 	f.CreatedAt, f.UpdatedAt = now, now
 	err = tx.QueryRowContext(ctx,
-		`INSERT INTO forms (account_id, title, description, display_mode, share_token, created_at, updated_at, webhook_enabled)
-		 VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING id`,
-		f.AccountID, f.Title, f.Description, string(f.DisplayMode), f.ShareToken, ms(now), false).Scan(&f.ID)
+		`INSERT INTO forms (account_id, title, description, display_mode, share_token, created_at, updated_at, webhook_enabled, settings)
+		 VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8) RETURNING id`,
+		f.AccountID, f.Title, f.Description, string(f.DisplayMode), f.ShareToken, ms(now), false, settingsJSON(f.Settings)).Scan(&f.ID)
 	if err != nil {
 		return translate(err, "Form")
 	}
@@ -229,7 +231,7 @@ func (s *Store) CachedForm(ctx context.Context, accountID, formID int64) (*Cache
 }
 
 // UpdateForm loads an account's form with its questions, lets change modify it, and
-// saves title, description, display mode, publication and webhook settings in the
+// saves title, description, display mode, publication, webhook settings and settings in the
 // same transaction. It returns the saved form.
 func (s *Store) UpdateForm(ctx context.Context, accountID, formID int64, change func(f *form.Form) error) (*form.Form, error) {
 	var f *form.Form
@@ -244,9 +246,9 @@ func (s *Store) UpdateForm(ctx context.Context, accountID, formID int64, change 
 		f.UpdatedAt = s.Now()
 		_, err = tx.ExecContext(ctx,
 			`UPDATE forms SET title = $1, description = $2, display_mode = $3, published_at = $4,
-			 webhook_url = $5, webhook_enabled = $6, updated_at = $7 WHERE id = $8`,
+			 webhook_url = $5, webhook_enabled = $6, updated_at = $7, settings = $8 WHERE id = $9`,
 			f.Title, f.Description, string(f.DisplayMode), msOrNil(f.PublishedAt),
-			f.WebhookURL, f.WebhookEnabled, ms(f.UpdatedAt), f.ID)
+			f.WebhookURL, f.WebhookEnabled, ms(f.UpdatedAt), settingsJSON(f.Settings), f.ID)
 		return err
 	})
 	if err != nil {
@@ -300,10 +302,14 @@ func scanForm(row scanner, extra ...any) (*form.Form, error) {
 	var created, updated int64
 	var published sql.NullInt64
 	var webhookURL sql.NullString
+	var settings []byte
 	err := row.Scan(append([]any{&f.ID, &f.AccountID, &f.Title, &f.Description, &mode, &f.ShareToken,
-		&created, &updated, &published, &webhookURL, &f.WebhookEnabled}, extra...)...)
+		&created, &updated, &published, &webhookURL, &f.WebhookEnabled, &settings}, extra...)...)
 	if err != nil {
 		return nil, translate(err, "Form")
+	}
+	if err := json.Unmarshal(settings, &f.Settings); err != nil {
+		return nil, fmt.Errorf("store: settings of form %d: %w", f.ID, err)
 	}
 	f.DisplayMode = form.DisplayMode(mode)
 	f.CreatedAt, f.UpdatedAt, f.PublishedAt = fromMS(created), fromMS(updated), nullMS(published)
@@ -311,4 +317,13 @@ func scanForm(row scanner, extra ...any) (*form.Form, error) {
 		f.WebhookURL = &webhookURL.String
 	}
 	return &f, nil
+}
+
+// settingsJSON is the stored form of a form's settings (forms.settings).
+func settingsJSON(s form.Settings) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic("store: form settings do not marshal: " + err.Error())
+	}
+	return string(b)
 }

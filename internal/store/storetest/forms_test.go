@@ -609,3 +609,44 @@ func TestCreateFormIssuesAShareToken(t *testing.T) {
 		}
 	})
 }
+
+// TestFormSettingsRoundTrip: a form's settings are saved on create and update,
+// read back by every lookup (also through the form cache), and copied by
+// DuplicateForm; a form without settings reads back the zero value.
+func TestFormSettingsRoundTrip(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		st, _ := open(t, d)
+		acct := newAccount(t, st, "ada@example.com")
+		plain := newForm(t, st, acct, "Plain", "q1")
+		if got := getForm(t, st, acct, plain.ID).Settings; !reflect.DeepEqual(got, form.Settings{}) {
+			t.Fatalf("settings of a form made without them = %+v, want the zero value", got)
+		}
+		closes := time.Date(2026, 12, 24, 18, 0, 0, 0, time.UTC)
+		limit := 250
+		want := form.Settings{HiddenFields: []string{"utm_source", "user_id"}, ClosesAt: &closes, MaxResponses: &limit,
+			ClosedMessage: "Sold out — \"see\" <you> next year", Language: "de", FrameAncestors: []string{"https://example.com"}}
+		f := &form.Form{AccountID: acct.ID, Title: "Tickets", DisplayMode: form.SinglePage, ShareToken: shareToken(t),
+			Settings: want.Clone(), Questions: richQuestions()}
+		must(t, st.CreateForm(ctx, f))
+		if got := getForm(t, st, acct, f.ID).Settings; !reflect.DeepEqual(got, want) {
+			t.Fatalf("settings after create = %+v, want %+v", got, want)
+		}
+		want.Language, want.HiddenFields = "fr", nil
+		_, err := st.UpdateForm(ctx, acct.ID, f.ID, func(g *form.Form) error {
+			g.Settings.Language, g.Settings.HiddenFields = "fr", nil
+			g.SetPublished(true, st.Now())
+			return nil
+		})
+		must(t, err)
+		byToken, err := formByToken(ctx, st, f.ShareToken)
+		must(t, err)
+		if !reflect.DeepEqual(byToken.Settings, want) {
+			t.Fatalf("settings by share token after update = %+v, want %+v", byToken.Settings, want)
+		}
+		c, err := st.DuplicateForm(ctx, acct.ID, f.ID)
+		must(t, err)
+		if got := getForm(t, st, acct, c.ID).Settings; !reflect.DeepEqual(got, want) {
+			t.Fatalf("settings of the copy = %+v, want %+v", got, want)
+		}
+	})
+}
