@@ -64,10 +64,7 @@ func (c *CurrencyConfig) clone() *CurrencyConfig {
 // replaced by the id of its copy. It returns the indexes of the copies that have
 // logic, which are the ones to save again.
 func RemapLogic(copies, originals []Question) []int {
-	ids := make(map[int64]int64, len(originals))
-	for i := range originals {
-		ids[originals[i].ID] = copies[i].ID
-	}
+	ids := CopiedIDs(copies, originals)
 	var changed []int
 	for i := range copies {
 		if l := originals[i].Logic; l != nil {
@@ -76,6 +73,16 @@ func RemapLogic(copies, originals []Question) []int {
 		}
 	}
 	return changed
+}
+
+// CopiedIDs maps the id of each of originals to the id of its copy in copies
+// (stored copies in the same order).
+func CopiedIDs(copies, originals []Question) map[int64]int64 {
+	ids := make(map[int64]int64, len(originals))
+	for i := range originals {
+		ids[originals[i].ID] = copies[i].ID
+	}
+	return ids
 }
 
 // Remap returns a copy of l in which every question id it refers to (those

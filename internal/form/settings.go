@@ -45,3 +45,16 @@ func (s Settings) Clone() Settings {
 	}
 	return c
 }
+
+// RemapQuestions replaces every question id the settings refer to (piped
+// answers, the confirmation's email question, redirect parameters) that is a key
+// of ids by its value: the settings of a copied or imported form then name its
+// own questions.
+func (s *Settings) RemapQuestions(ids map[int64]int64) {
+	if s.Notifications != nil {
+		s.Notifications.remapQuestions(ids)
+	}
+	if s.ThankYou != nil {
+		s.ThankYou.remapQuestions(ids)
+	}
+}

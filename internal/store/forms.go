@@ -62,7 +62,7 @@ func (s *Store) insertForm(ctx context.Context, tx *sql.Tx, f *form.Form) error 
 // DuplicateForm stores a copy of one of an account's forms (form.Form.Copy: a
 // draft with the same details and questions, and a new share token) in one
 // transaction, the logic of the copied questions naming the copies
-// (form.RemapLogic). It returns the copy; NotFound when the account has no such
+// (form.RemapLogic), and so do its settings (form.Settings.RemapQuestions). It returns the copy; NotFound when the account has no such
 // form.
 func (s *Store) DuplicateForm(ctx context.Context, accountID, formID int64) (*form.Form, error) {
 	var c *form.Form
@@ -80,7 +80,9 @@ func (s *Store) DuplicateForm(ctx context.Context, accountID, formID int64) (*fo
 				return err
 			}
 		}
-		return nil
+		c.Settings.RemapQuestions(form.CopiedIDs(c.Questions, src.Questions))
+		_, err = tx.ExecContext(ctx, `UPDATE forms SET settings = $1 WHERE id = $2`, settingsJSON(c.Settings), c.ID)
+		return err
 	})
 	if err != nil {
 		return nil, err
