@@ -192,12 +192,15 @@ func (s *Store) tryBatch(batch []*pending, savepoints bool) (written []*pending,
 	if err != nil {
 		return batch, nil, err
 	}
-	// The few statements that every write of a batch runs are parsed once per
-	// batch, not once per write: with SQLite, parsing costs as much as running
-	// them. pgx keeps its own cache of prepared statements.
+	// The few statements that every write runs are parsed once for the writer's
+	// connection, not once per batch or per write: with SQLite, parsing costs as
+	// much as running them, and batches are often small. pgx keeps its own cache
+	// of prepared statements.
 	var tx querier = sqlTx
 	if s.dialect == SQLite {
-		tx = &statements{prepare: sqlTx.PrepareContext, direct: sqlTx}
+		var missed []string
+		defer func() { s.keep(missed) }()
+		tx = s.batchStatements(sqlTx, &missed)
 	}
 	for i, p := range batch {
 		own, err := writeOne(tx, p, savepoints)
@@ -218,6 +221,30 @@ func (s *Store) tryBatch(batch []*pending, savepoints bool) (written []*pending,
 		return written, nil, err
 	}
 	return written, nil, nil
+}
+
+// batchStatements prepares the queries of a batch's transaction tx: from the
+// write pool's statements, which the single writer connection keeps prepared
+// (database/sql's Tx.StmtContext reuses a statement prepared on the
+// transaction's connection), or, for a query met for the first time, in tx
+// alone. Such queries are added to missed, for keep to prepare on the pool once
+// the transaction has given the connection back.
+func (s *Store) batchStatements(tx *sql.Tx, missed *[]string) *statements {
+	return &statements{direct: tx, prepare: func(ctx context.Context, query string) (*sql.Stmt, error) {
+		if st, ok := s.write.cached(query); ok {
+			return tx.StmtContext(ctx, st), nil
+		}
+		*missed = append(*missed, query)
+		return tx.PrepareContext(ctx, query)
+	}}
+}
+
+// keep prepares queries on the write pool for the next batches. A query that
+// fails to prepare is left out: its batch's own preparation reports the error.
+func (s *Store) keep(queries []string) {
+	for _, q := range queries {
+		_, _ = s.write.stmt(context.Background(), q)
+	}
 }
 
 // writeOne runs p, inside a savepoint when asked. own is p's own failure (rolled

@@ -123,7 +123,12 @@ func (s *Store) openSQLite(dataDir string) error {
 		write.Close()
 		return fmt.Errorf("open SQLite: %w", err)
 	}
+	// Every reader connection is kept: database/sql keeps only 2 idle ones by
+	// default, and a new SQLite connection parses the whole schema again and
+	// re-prepares the pool's statements, which under load cost more than the
+	// queries themselves.
 	read.SetMaxOpenConns(8)
+	read.SetMaxIdleConns(8)
 	s.dialect, s.read, s.write = SQLite, newPool(read), newPool(write)
 	if err := write.Ping(); err != nil {
 		write.Close()
