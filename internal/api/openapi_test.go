@@ -1578,6 +1578,7 @@ var everyOperation = []struct{ method, path string }{
 	{"POST", "/forms/generate"}, {"POST", "/forms/{id}/analytics/generate"}, {"GET", "/forms/{id}/analytics"},
 	{"POST", "/forms/{id}/chat"}, {"GET", "/forms/{id}/chat"}, {"DELETE", "/forms/{id}/chat/{conversationId}"},
 	{"POST", "/forms/{id}/chat/{conversationId}/messages"}, {"GET", "/forms/{id}/chat/{conversationId}/messages"},
+	{"POST", "/forms/{id}/duplicate"}, {"GET", "/forms/{id}/definition"}, {"POST", "/forms/import"},
 }
 
 // validBodies are bodies the operations that take one accept.
@@ -1587,6 +1588,7 @@ var validBodies = map[string]string{
 	"POST /forms/{id}/webhook/test":                   `{"url": "https://hooks.example.org/forma"}`,
 	"POST /forms/generate":                            `{"prompt": "a contact form with name, email and message"}`,
 	"POST /forms/{id}/chat/{conversationId}/messages": `{"message": "How many responses are there?"}`,
+	"POST /forms/import":                              `{"formaDefinition": 1, "title": "x"}`,
 }
 
 // operationCall is a row for the operation on the path it fills in, with a valid body
