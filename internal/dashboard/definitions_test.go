@@ -80,7 +80,7 @@ func TestExportAndImportPages(t *testing.T) {
 		if p := bob.get(path + "/definition.json"); p.Status != http.StatusNotFound || strings.Contains(p.Body, "Allergies") {
 			t.Errorf("bob exported ada's form: %d %s", p.Status, p.Body)
 		}
-		if p := ada.get("/forms/new"); !strings.Contains(p.Body, `action="/forms/import" enctype="multipart/form-data"`) {
+		if p := ada.get("/forms/new"); !strings.Contains(p.Body, `action="/forms/import#import" enctype="multipart/form-data"`) {
 			t.Errorf("the new-form page has no import:\n%s", p.Body)
 		}
 		if p := ada.get("/forms"); !strings.Contains(p.Body, `href="/forms/new#import"`) {
