@@ -1,6 +1,7 @@
 // Package dashboard serves the signed-in side of Forma in the browser: sign-in,
 // the one-time setup link, optional sign-up, the overview, the forms (list;
-// create blank or from a prompt, duplicate, delete; builder with share link, QR
+// create blank, from a prompt or from an imported definition, duplicate,
+// export, delete; builder with share link, QR
 // code and embed snippet; responses: table, detail, delete, export, summary; the
 // webhook: URL, test, log and signing secret; AI analytics and chat), and the
 // account's settings, API keys and usage. Pages are server-rendered
