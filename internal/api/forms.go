@@ -127,6 +127,29 @@ func (a *API) deleteForm(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// duplicateForm serves POST /forms/{id}/duplicate (extension): a draft copy of
+// the form (store.DuplicateForm), answered as GET /forms/{id} shows it. It takes
+// no body. A form-scoped key may read its form but not create one (403).
+func (a *API) duplicateForm(w http.ResponseWriter, r *http.Request) {
+	err := httpx.RequireEmptyBody(w, r)
+	var id int64
+	if err == nil {
+		id, err = a.formID(r)
+	}
+	if err == nil {
+		err = requireUnscoped(r, "create forms")
+	}
+	var c *form.Form
+	if err == nil {
+		c, err = a.store.DuplicateForm(r.Context(), caller(r).account.ID, id)
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(c, true))
+}
+
 // publishForm serves POST /forms/{id}/publish; publishing a published form keeps
 // its publishedAt.
 func (a *API) publishForm(w http.ResponseWriter, r *http.Request) {

@@ -655,7 +655,7 @@ func conformForms(t *testing.T, s *suite) {
 		call(200, "PATCH", form2, key, obj{"webhookUrl": nil}).named("webhook cleared with null"))
 
 	// ---- publish, unpublish
-	var published obj
+	var published, definition obj
 	table = append(table,
 		call(200, "POST", form1+"/publish", scoped, nil, into(&published)).named("publish"),
 		call(200, "POST", form1+"/publish", key, nil, func(t *testing.T, r *servertest.Response) {
@@ -670,6 +670,16 @@ func conformForms(t *testing.T, s *suite) {
 		call(200, "POST", form1+"/unpublish", key, ``),
 		call(200, "POST", form1+"/unpublish", key, nil),
 		call(200, "POST", form1+"/publish", key, nil).named("publish once more"),
+
+		// ---- duplicate, export, import
+		call(201, "POST", form1+"/duplicate", key, nil, inOrder, fields(obj{"title": "Copy of Customer feedback"})).named("duplicate"),
+		call(200, "GET", form1+"/definition", key, nil, into(&definition)).named("export the definition"),
+		call(201, "POST", forms+"/import", key, nil, inOrder, fields(obj{"title": "Customer feedback"})).named("import the definition").
+			before(func(_ *testing.T, s *scenario) { s.Body = definition }),
+		call(400, "POST", forms+"/import", key, `{"formaDefinition": 2, "title": "x"}`, apiError("validation_error", "formaDefinition")),
+		call(400, "POST", forms+"/import", key, `{"formaDefinition": 1, "title": "x", "questions": [{"ref": 1, "question": "q", `+
+			`"conditionalLogic": {"showIf": {"questionId": 2, "operator": "equals", "value": "a"}}}]}`,
+			apiError("validation_error", "questions[0].conditionalLogic.showIf.questionId")),
 
 		// ---- deletes
 		call(404, "DELETE", formB, key, nil).named("delete another account's form"),
@@ -1578,6 +1588,7 @@ var everyOperation = []struct{ method, path string }{
 	{"POST", "/forms/generate"}, {"POST", "/forms/{id}/analytics/generate"}, {"GET", "/forms/{id}/analytics"},
 	{"POST", "/forms/{id}/chat"}, {"GET", "/forms/{id}/chat"}, {"DELETE", "/forms/{id}/chat/{conversationId}"},
 	{"POST", "/forms/{id}/chat/{conversationId}/messages"}, {"GET", "/forms/{id}/chat/{conversationId}/messages"},
+	{"POST", "/forms/{id}/duplicate"}, {"GET", "/forms/{id}/definition"}, {"POST", "/forms/import"},
 }
 
 // validBodies are bodies the operations that take one accept.
@@ -1587,6 +1598,7 @@ var validBodies = map[string]string{
 	"POST /forms/{id}/webhook/test":                   `{"url": "https://hooks.example.org/forma"}`,
 	"POST /forms/generate":                            `{"prompt": "a contact form with name, email and message"}`,
 	"POST /forms/{id}/chat/{conversationId}/messages": `{"message": "How many responses are there?"}`,
+	"POST /forms/import":                              `{"formaDefinition": 1, "title": "x"}`,
 }
 
 // operationCall is a row for the operation on the path it fills in, with a valid body

@@ -64,7 +64,15 @@ func TestNoInputGets500(t *testing.T) {
 			"POST /forms": {"title": "T", "description": "D", "displayMode": "multi-step", "questions": []obj{
 				{"type": "select", "question": "Q", "required": true, "options": []string{"A", "B"}},
 				{"type": "text", "question": "R", "logic": obj{"showIf": obj{"questionId": 1, "operator": "equals", "value": "A"}}}}},
-			"PATCH /forms/{id}":                                {"title": "T", "description": "D", "webhookUrl": "https://example.com/h", "webhookEnabled": false},
+			"PATCH /forms/{id}": {"title": "T", "description": "D", "webhookUrl": "https://example.com/h", "webhookEnabled": false},
+			"POST /forms/import": {"formaDefinition": 1, "title": "T", "description": "D", "displayMode": "multi-step",
+				"hiddenFields": []string{"utm"}, "closesAt": "2030-01-01T00:00:00Z", "maxResponses": 3, "closedMessage": "C",
+				"language": "de", "frameAncestors": []string{"https://example.com"}, "questions": []obj{
+					{"ref": 1, "type": "select", "question": "Q", "required": true, "options": []string{"A", "B"}},
+					{"ref": 2, "type": "text", "question": "R", "conditionalLogic": obj{"showIf": obj{"questionId": 1, "operator": "equals", "value": "A"},
+						"advanced": obj{"conditionGroups": []obj{{"id": "g", "operator": "AND", "conditions": []obj{
+							{"questionId": 1, "operator": "equals", "value": "2", "valueType": "dynamic"}}}},
+							"actions": []obj{{"type": "skip_to_question", "targetId": 2}}, "scoreRules": []obj{{"questionId": 1, "scoreMap": obj{"A": 1}}}}}}}},
 			"POST /forms/{id}/fields":                          {"type": "rating", "question": "Q", "required": false, "options": []string{"1"}},
 			"PATCH /forms/{id}/fields/{fieldId}":               {"question": "Q", "required": true, "options": []string{"Dev", "Ops", "QA"}},
 			"POST /forms/generate":                             {"prompt": "a contact form with name and email"},

@@ -22,6 +22,7 @@ func (h *Handler) builderRoutes(mux Mux) {
 	handle(mux, "GET /forms/new", h.page(h.newFormPage))
 	handle(mux, "POST /forms/new", h.page(h.createForm))
 	handle(mux, "POST /forms/generate", h.page(h.generateForm))
+	handle(mux, "POST /forms/import", h.page(h.importForm))
 	handle(mux, "GET /forms/{id}", h.page(h.editor))
 	handle(mux, "POST /forms/{id}", h.page(h.saveDetails))
 	handle(mux, "GET /forms/{id}/preview", h.page(h.preview))
@@ -29,6 +30,7 @@ func (h *Handler) builderRoutes(mux Mux) {
 	handle(mux, "POST /forms/{id}/unpublish", h.page(h.unpublish))
 	handle(mux, "GET /forms/{id}/qr.svg", h.page(h.qrCode))
 	handle(mux, "POST /forms/{id}/duplicate", h.page(h.duplicateForm))
+	handle(mux, "GET /forms/{id}/definition.json", h.page(h.exportDefinition))
 	handle(mux, "GET /forms/{id}/delete", h.page(h.confirmDeleteForm))
 	handle(mux, "POST /forms/{id}/delete", h.page(h.deleteForm))
 	handle(mux, "POST /forms/{id}/questions", h.page(h.addQuestion))
@@ -40,14 +42,15 @@ func (h *Handler) builderRoutes(mux Mux) {
 	handle(mux, "POST /forms/{id}/questions/{qid}/delete", h.page(h.deleteQuestion))
 }
 
-// newFormData is the data of the new-form page: the blank form's fields, and
-// the prompt with the price of a generation.
+// newFormData is the data of the new-form page: the blank form's fields, the
+// prompt with the price of a generation, and the file of an import.
 type newFormData struct {
 	Title, Description field
 	DisplayMode        string
 	Other              string
 	Prompt             field
 	Credits            credits
+	Import             field
 }
 
 // newFormPage serves GET /forms/new.
@@ -59,8 +62,9 @@ func (h *Handler) showNewForm(w http.ResponseWriter, r *http.Request, status int
 	d := newFormData{
 		Title:       field{ID: "title", Value: v.Get("title"), Error: errs["title"]},
 		Description: field{ID: "description", Value: v.Get("description"), Error: errs["description"]},
-		DisplayMode: v.Get("displayMode"), Other: errs.other("title", "description", "prompt"),
+		DisplayMode: v.Get("displayMode"), Other: errs.other("title", "description", "prompt", "definition"),
 		Prompt: field{ID: "prompt", Value: v.Get("prompt"), Error: errs["prompt"]},
+		Import: field{ID: "definition", Error: errs["definition"]},
 	}
 	var err error
 	if d.Credits, err = h.credits(r, s.Account, assist.GenerateForm); err != nil {

@@ -1,8 +1,9 @@
 // Package dashboard serves the signed-in side of Forma in the browser: sign-in,
 // the one-time setup link, optional sign-up, the overview, the forms (list;
-// create blank or from a prompt, duplicate, delete; builder with share link, QR
-// code and embed snippet; responses: table, detail, delete, export, summary; the
-// webhook: URL, test, log and signing secret; AI analytics and chat), and the
+// create blank, from a prompt or from an imported definition, duplicate,
+// export, delete; builder with share link, QR code and embed snippet;
+// responses: table, detail, delete, export, summary; the webhook: URL, test,
+// log and signing secret; AI analytics and chat), and the
 // account's settings, API keys and usage. Pages are server-rendered
 // html/template with embedded assets and two small scripts (the copy button and
 // the progress of a slow post; the builder's drag and drop); the builder's live

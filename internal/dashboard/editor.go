@@ -211,6 +211,7 @@ var editorNotices = map[string]string{
 	"deleted":    "The question was deleted.",
 	"generated":  "Your form is ready: check its questions, then publish it.",
 	"duplicated": "This is the copy, as a draft. Rename it and change what you need, then publish it.",
+	"imported":   "Your form is imported, as a draft: check it, then publish it.",
 }
 
 // questionNotices are the sentences shown at a question after a change.

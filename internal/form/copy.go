@@ -60,19 +60,27 @@ func (c *CurrencyConfig) clone() *CurrencyConfig {
 }
 
 // RemapLogic gives each of copies, stored copies of originals in the same order
-// (Copy), the logic of its original with every question id of originals
-// replaced by the id of its copy. It returns the indexes of the copies that have
-// logic, which are the ones to save again.
-func RemapLogic(copies, originals []Question) []int {
+// (Copy, Definition.Form), the logic of its original with every question id of
+// originals replaced by the id of its copy. It returns the indexes of the copies
+// that have logic, which are the ones to save again, or an Invalid *Error naming
+// questions when their logic, renamed, is larger than MaxFormLogicBytes in all
+// (longer ids take more bytes).
+func RemapLogic(copies, originals []Question) ([]int, error) {
 	ids := CopiedIDs(copies, originals)
 	var changed []int
+	total := 0
 	for i := range copies {
 		if l := originals[i].Logic; l != nil {
 			copies[i].Logic = l.Remap(ids)
 			changed = append(changed, i)
+			total += logicSize(copies[i].Logic)
 		}
 	}
-	return changed
+	if total > MaxFormLogicBytes {
+		return nil, FieldInvalid("questions", "their conditional logic would be %d bytes in all; at most %d bytes are allowed for all the questions of a form together",
+			total, MaxFormLogicBytes)
+	}
+	return changed, nil
 }
 
 // CopiedIDs maps the id of each of originals to the id of its copy in copies

@@ -122,10 +122,17 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err != nil {
 		return err
 	}
-	if len(strings.TrimSpace(string(body))) == 0 {
+	return DecodeBytes(body, v)
+}
+
+// DecodeBytes decodes the JSON in b into v as DecodeJSON decodes a request
+// body, for JSON that comes another way (an uploaded file): strictly, every
+// error naming the offending field, "body" for the whole.
+func DecodeBytes(b []byte, v any) error {
+	if len(strings.TrimSpace(string(b))) == 0 {
 		return form.FieldInvalid("body", "is required (a JSON object)")
 	}
-	if err := form.DecodeStrict(body, v); err != nil {
+	if err := form.DecodeStrict(b, v); err != nil {
 		return describeDecodeError(err)
 	}
 	return nil

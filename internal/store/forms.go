@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"forma/internal/auth"
@@ -61,9 +62,9 @@ func (s *Store) insertForm(ctx context.Context, tx *sql.Tx, f *form.Form) error 
 
 // DuplicateForm stores a copy of one of an account's forms (form.Form.Copy: a
 // draft with the same details and questions, and a new share token) in one
-// transaction, the logic of the copied questions naming the copies
-// (form.RemapLogic), and so do its settings (form.Settings.RemapQuestions). It returns the copy; NotFound when the account has no such
-// form.
+// transaction, the logic of the copied questions and the settings naming the
+// copies (insertCopy). It returns the copy; NotFound when the account has no
+// such form.
 func (s *Store) DuplicateForm(ctx context.Context, accountID, formID int64) (*form.Form, error) {
 	var c *form.Form
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
@@ -72,22 +73,45 @@ func (s *Store) DuplicateForm(ctx context.Context, accountID, formID int64) (*fo
 			return err
 		}
 		c = src.Copy()
-		if err := s.insertForm(ctx, tx, c); err != nil {
-			return err
-		}
-		for _, i := range form.RemapLogic(c.Questions, src.Questions) {
-			if err := updateQuestion(ctx, tx, &c.Questions[i]); err != nil {
-				return err
-			}
-		}
-		c.Settings.RemapQuestions(form.CopiedIDs(c.Questions, src.Questions))
-		_, err = tx.ExecContext(ctx, `UPDATE forms SET settings = $1 WHERE id = $2`, settingsJSON(c.Settings), c.ID)
-		return err
+		return s.insertCopy(ctx, tx, c, src.Questions)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// ImportForm stores f, a form read from a definition (form.Definition.Form), in
+// one transaction, as CreateForm does: f.AccountID must be set. Its questions'
+// IDs are the definition's refs, which their logic and f's settings name; they
+// are renamed to the ids the questions get (insertCopy). On error nothing is
+// stored: an Invalid error when the renamed logic is too large
+// (form.RemapLogic).
+func (s *Store) ImportForm(ctx context.Context, f *form.Form) error {
+	refs := slices.Clone(f.Questions)
+	return s.inTx(ctx, func(tx *sql.Tx) error { return s.insertCopy(ctx, tx, f, refs) })
+}
+
+// insertCopy inserts c, whose questions are copies of originals in the same
+// order, then renames the question ids of originals that the copies' logic
+// (form.RemapLogic) and c's settings (form.Settings.RemapQuestions) name to
+// the copies' ids.
+func (s *Store) insertCopy(ctx context.Context, tx *sql.Tx, c *form.Form, originals []form.Question) error {
+	if err := s.insertForm(ctx, tx, c); err != nil {
+		return err
+	}
+	changed, err := form.RemapLogic(c.Questions, originals)
+	if err != nil {
+		return err
+	}
+	for _, i := range changed {
+		if err := updateQuestion(ctx, tx, &c.Questions[i]); err != nil {
+			return err
+		}
+	}
+	c.Settings.RemapQuestions(form.CopiedIDs(c.Questions, originals))
+	_, err = tx.ExecContext(ctx, `UPDATE forms SET settings = $1 WHERE id = $2`, settingsJSON(c.Settings), c.ID)
+	return err
 }
 
 // FormContents is what a form holds besides its questions, all of which

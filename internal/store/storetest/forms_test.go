@@ -650,3 +650,63 @@ func TestFormSettingsRoundTrip(t *testing.T) {
 		}
 	})
 }
+
+// TestImportForm: a form read from a definition is stored with new ids, its
+// logic and settings renamed from the definition's refs to them, as a draft
+// with its own title and a share token; when its renamed logic is too large,
+// nothing is stored.
+func TestImportForm(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		st, _ := open(t, d)
+		ada := newAccount(t, st, "ada@example.com")
+		logicOf := func(a, b int64) string {
+			return fmt.Sprintf(`{"showIf":{"questionId":%d,"operator":"equals","value":"a"},"advanced":{"conditionGroups":[{"id":"g","operator":"AND",`+
+				`"conditions":[{"id":"c1","questionId":%d,"operator":"equals","value":"%d","valueType":"dynamic"}]}],`+
+				`"actions":[{"type":"skip_to_question","targetId":"%d"},{"type":"hide_question","targetId":%d}],`+
+				`"scoreRules":[{"id":"s","questionId":%d,"scoreMap":{"a":1}}]}}`, b, a, b, b, a, a)
+		}
+		qs := richQuestions()
+		for i := range qs {
+			qs[i].ID = int64(10 * (i + 1)) // the definition's refs: 10, 20, …
+		}
+		qs[3].Logic = logicFrom(t, logicOf(10, 70))
+		closes := time.Date(2026, 12, 24, 18, 0, 0, 0, time.UTC)
+		settings := form.Settings{HiddenFields: []string{"utm_source"}, ClosesAt: &closes, Language: "de"}
+		f := &form.Form{AccountID: ada.ID, Title: "Imported", Description: "From a file", DisplayMode: form.MultiStep,
+			Settings: settings.Clone(), Questions: qs}
+		must(t, st.ImportForm(ctx, f))
+
+		got := getForm(t, st, ada, f.ID)
+		if got.Title != "Imported" || got.Description != "From a file" || got.DisplayMode != form.MultiStep ||
+			got.ShareToken == "" || got.PublishedAt != nil || got.WebhookURL != nil || !reflect.DeepEqual(got.Settings, settings) {
+			t.Fatalf("imported form %+v", *got)
+		}
+		want := richQuestions()
+		for i, q := range got.Questions {
+			if q.ID == int64(10*(i+1)) {
+				t.Errorf("question %d kept its ref as id", i)
+			}
+			w := want[i]
+			w.ID, w.FormID, w.Order, w.Logic = q.ID, f.ID, i+1, q.Logic
+			sameQuestion(t, q, w)
+		}
+		gq := got.Questions
+		if l := logicJSON(t, gq[3].Logic); l != logicOf(gq[0].ID, gq[6].ID) {
+			t.Errorf("imported logic %s\nwant %s", l, logicOf(gq[0].ID, gq[6].ID))
+		}
+
+		big := make([]form.Question, 130)
+		for i := range big {
+			value := strings.Repeat("v", form.MaxLogicTextLen)
+			big[i] = form.Question{ID: int64(i + 1), Type: form.Text, Text: "Q",
+				Logic: logicFrom(t, fmt.Sprintf(`{"showIf":{"questionId":1,"operator":"equals","value":%q}}`, value))}
+		}
+		err := st.ImportForm(ctx, &form.Form{AccountID: ada.ID, Title: "Too much logic", DisplayMode: form.SinglePage, Questions: big})
+		wantCode(t, err, form.Invalid)
+		page, err := st.ListForms(ctx, ada.ID, nil, 10, 0)
+		must(t, err)
+		if page.Total != 1 {
+			t.Errorf("ada has %d forms after a refused import, want 1", page.Total)
+		}
+	})
+}
