@@ -156,7 +156,7 @@ func TestCurrency(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	for _, c := range loadPrompts(t) {
+	for _, c := range allPrompts(t) {
 		a, errA := generate.Form(c.Prompt)
 		b, errB := generate.Form(c.Prompt)
 		if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(errA, errB) {
@@ -271,7 +271,7 @@ func TestWording(t *testing.T) {
 // TestWellFormed checks every form of the suite for tidy text: capitalised question
 // texts without surrounding space, trimmed options.
 func TestWellFormed(t *testing.T) {
-	for _, c := range loadPrompts(t) {
+	for _, c := range allPrompts(t) {
 		in := mustForm(t, c.Prompt)
 		for _, q := range in.Questions {
 			text := *q.Question
