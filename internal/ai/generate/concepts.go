@@ -22,7 +22,7 @@ type concept struct {
 }
 
 func c(key string, typ form.QuestionType, list, label string) concept {
-	return concept{key: key, typ: typ, phrases: text.Phrases(list), label: label}
+	return concept{key: key, typ: typ, phrases: phrases(list), label: label}
 }
 
 func (k concept) withOptions(opts ...string) concept { k.options = opts; return k }
@@ -101,7 +101,8 @@ var concepts = []concept{
 		"steps to reproduce|expected behavior|expected behaviour|expected result|actual behavior|"+
 		"actual behaviour|actual result|reason|why|motivation|cover letter|bio|biography|about yourself|"+
 		"about you|personal statement|statement|abstract|story|improve|improvement|better|"+
-		"medical conditions|medications|allergies|allergy|liked|like most|like best|enjoy|enjoyed|disliked|"+
+		"medical conditions|medical issues|medical information|medical history|health issues|health conditions|"+
+		"health problems|medications|allergies|allergy|liked|like most|like best|enjoy|enjoyed|disliked|"+
 		"expected to learn|went wrong|go wrong|challenge|hope|hope to|goals|expectations|review|review text", ""),
 	c("hear", form.Select, "hear about us|heard about us|hear about|heard about|find us|found us|"+
 		"found out about us|referral source|referred by", "How did you hear about us?").withOptions(referralOptions...).synonyms(),
@@ -141,6 +142,22 @@ var concepts = []concept{
 	c("lastname", form.Text, "last name|surname|family name", "Last name").essentialField().synonyms(),
 	c("name", form.Text, "name|full name|your name", "Full name").essentialField().synonyms(),
 }
+
+// conceptPhrases are the phrases of each concept (by its index in concepts) that
+// are tried on a prompt in each language: the English ones, and those of the
+// prompt's language (foreignConceptLists).
+var conceptPhrases = func() map[language][][]text.Phrase {
+	byLang := map[language][][]text.Phrase{}
+	for _, lang := range append([]language{english}, foreignLanguages...) {
+		for _, k := range concepts {
+			byLang[lang] = append(byLang[lang], append(k.phrases[:len(k.phrases):len(k.phrases)], phrases(foreignConceptLists[k.key][lang])...))
+		}
+	}
+	for key := range foreignConceptLists {
+		conceptByKey(key) // a key without a concept is a mistake in the table
+	}
+	return byLang
+}()
 
 // conceptByKey returns the concept with the given key.
 func conceptByKey(key string) concept {

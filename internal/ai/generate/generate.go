@@ -43,33 +43,50 @@ func Form(prompt string) (form.FormInput, error) {
 	if err := checkPrompt(prompt); err != nil {
 		return form.FormInput{}, err
 	}
-	p := parsePrompt(prompt)
-	in := findIntent(text.Words(strings.Join(p.headers, " ")))
-	cur := promptCurrency(prompt)
-	qs := parsedQuestions(p.items, cur)
-	if len(qs) == 0 && in == nil {
-		return form.FormInput{}, form.FieldInvalid("prompt", "does not say what the form should ask; %s", ai.PromptExample)
+	lang := languageOf(prompt)
+	if lang == english {
+		prompt = fixTypos(prompt)
 	}
-	title := makeTitle(p.headers, in)
-	out := form.FormInput{Title: &title, DisplayMode: form.SinglePage}
-	description := makeDescription(title, in)
-	out.Description = &description
+	p := parsePrompt(prompt, lang)
+	in := findIntent(words(strings.Join(p.headers, " ")), lang)
+	qs := parsedQuestions(p.items, promptCurrency(prompt), lang)
+	if len(qs) == 0 && in == nil {
+		if !namesForm(p.headers, lang) {
+			return form.FormInput{}, form.FieldInvalid("prompt", "does not say what the form should ask; %s", ai.PromptExample)
+		}
+		in = genericIntent
+	}
+	title := lang.fromEnglish(makeTitle(p.headers, in, lang))
+	description := makeDescription(title, in, lang)
+	out := form.FormInput{Title: &title, Description: &description, DisplayMode: form.SinglePage}
 	if p.multiStep {
 		out.DisplayMode = form.MultiStep
 	}
-	for _, q := range selectQuestions(qs, in, p.only) {
-		out.Questions = append(out.Questions, q.input())
+	for _, q := range selectQuestions(qs, in, p.only, lang) {
+		out.Questions = append(out.Questions, q.input(lang))
 	}
 	return out, nil
 }
 
+// namesForm reports whether a header names a form of some kind ("a pizza form"):
+// a form noun and a word of content besides it.
+func namesForm(headers []string, lang language) bool {
+	for _, h := range headers {
+		ws := words(h)
+		if hasFormNoun(ws, lang) && slices.ContainsFunc(ws, func(w string) bool { return !isFormNoun(w, lang) && hasContent(w) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // selectQuestions settles the questions of the form: required flags, the intent's
-// template for a thin prompt (unless it said "only"), no repeats, at most
-// ai.MaxGeneratedQuestions.
-func selectQuestions(qs []question, in *intent, only bool) []question {
+// template (in the prompt's language) for a thin prompt (unless it said "only"),
+// no repeats, at most ai.MaxGeneratedQuestions.
+func selectQuestions(qs []question, in *intent, only bool, lang language) []question {
 	qs = markRequired(qs, in)
 	if in != nil && (len(qs) == 0 || len(qs) < 3 && in.enrich && !only) {
-		qs = mergeTemplate(in.template, qs)
+		qs = mergeTemplate(localize(in.template, lang), qs)
 	}
 	qs = dedupe(qs)
 	return qs[:min(len(qs), ai.MaxGeneratedQuestions)]
@@ -128,7 +145,7 @@ func essential(q question, repeated bool) bool {
 	case k.typ == form.YesNo:
 		return true
 	}
-	return !repeated && !text.AnyForms(text.Words(q.text), optionalWords)
+	return !repeated && !text.AnyForms(words(q.text), optionalWords)
 }
 
 // mergeTemplate fills a thin prompt out with its intent's template: a parsed question

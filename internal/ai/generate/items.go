@@ -23,17 +23,17 @@ func restoreAnd(s string) string { return strings.ReplaceAll(s, " \x00 ", " and 
 // splitItems splits a list into fields: at semicolons when it has any, otherwise at
 // commas and at "and"/"plus"; never inside parentheses. Choices that follow
 // "such as" or a colon are put back together with their field.
-func splitItems(list string) []string {
+func splitItems(list string, lang language) []string {
 	list = protectAnd(list)
 	var parts []string
 	if strings.Contains(list, ";") {
 		parts = splitTop(list, ";")
 	} else {
-		for _, p := range splitTop(list, ",") {
-			parts = append(parts, splitAnd(p)...)
+		for _, p := range joinClauses(splitTop(list, ","), lang) {
+			parts = append(parts, splitAnd(p, lang)...)
 		}
 	}
-	parts = absorbOptions(parts)
+	parts = absorbOptions(parts, lang)
 	for i := range parts {
 		parts[i] = strings.TrimSpace(restoreAnd(parts[i]))
 	}
@@ -70,16 +70,16 @@ var noAndSplit = text.Set("how what which why when where who whose do does did a
 // what you liked"). A lone attribute after "and" takes the modifier of the one
 // before it: "emergency contact name and phone" asks for the emergency contact's
 // phone.
-func splitAnd(part string) []string {
-	ws := text.Words(part)
+func splitAnd(part string, lang language) []string {
+	ws := words(part)
 	if len(ws) == 0 {
 		return []string{part}
 	}
-	question := noAndSplit[ws[0]]
+	question := opensQuestion(ws, lang)
 	var pieces []string
 	start := 0
 	for _, loc := range andRe.FindAllStringIndex(part, -1) {
-		if question && !startsQuestion(part[loc[1]:]) {
+		if question && !startsQuestion(part[loc[1]:], lang) {
 			continue
 		}
 		if strings.Count(part[:loc[0]], "(") == strings.Count(part[:loc[0]], ")") {
@@ -94,10 +94,45 @@ func splitAnd(part string) []string {
 	return pieces
 }
 
-// startsQuestion reports whether s opens with a question word.
-func startsQuestion(s string) bool {
-	ws := text.Words(s)
-	return len(ws) > 0 && (whWords[ws[0]] || ws[0] == "whether" || ws[0] == "if")
+// startsQuestion reports whether s opens with a question word of the language.
+func startsQuestion(s string, lang language) bool {
+	ws := words(s)
+	return len(ws) > 0 && (whWords[ws[0]] || questionGloss[lang][ws[0]] != "" || ws[0] == "whether" || ws[0] == "if")
+}
+
+// opensQuestion reports whether ws opens a question in the language: with a
+// question word or a verb ("do ...", "Haben Sie ...", "Avez-vous ...").
+func opensQuestion(ws []string, lang language) bool {
+	switch {
+	case noAndSplit[ws[0]] || questionGloss[lang][ws[0]] != "":
+		return true
+	case lang == german:
+		return len(ws) > 1 && germanSubjects[ws[1]]
+	case lang == french:
+		return frenchInversion(ws[0])
+	}
+	return false
+}
+
+// subordinators open a clause that belongs to the question before its comma
+// ("Wie wahrscheinlich ist es, dass Sie uns weiterempfehlen?").
+var subordinators = text.Set("dass ob weil because parce porque")
+
+// joinClauses puts a subordinate clause back onto the question its comma split it
+// from.
+func joinClauses(parts []string, lang language) []string {
+	var out []string
+	for _, p := range parts {
+		ws := words(p)
+		if n := len(out); n > 0 && len(ws) > 0 && subordinators[ws[0]] && !strings.HasSuffix(strings.TrimSpace(out[n-1]), "?") {
+			if prev := words(out[n-1]); len(prev) > 0 && opensQuestion(prev, lang) {
+				out[n-1] += "," + p
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 var (
@@ -108,7 +143,7 @@ var (
 // inheritModifier gives next the modifier of prev when next is a lone attribute
 // noun after an attribute noun with a modifier of its own.
 func inheritModifier(prev, next string) string {
-	pw, nw := text.Words(prev), text.Words(next)
+	pw, nw := words(prev), words(next)
 	if len(nw) != 1 || !attributeNouns[nw[0]] || len(pw) < 2 || !attributeNouns[pw[len(pw)-1]] || ownModifiers[pw[len(pw)-2]] {
 		return next
 	}
@@ -122,13 +157,13 @@ var introducerRe = regexp.MustCompile(`(?i)\b(such as|including|between|from|eit
 // absorbOptions puts back choices that the comma split separated from their field:
 // in "flavour such as vanilla, chocolate, their email", "chocolate" belongs to the
 // flavour.
-func absorbOptions(parts []string) []string {
+func absorbOptions(parts []string, lang language) []string {
 	var out []string
 	for i := 0; i < len(parts); i++ {
 		p := parts[i]
 		if opensOptions(p) {
-			first := text.Words(p[introducerRe.FindStringIndex(p)[1]:])
-			for i+1 < len(parts) && optionLike(parts[i+1], first) {
+			first := words(p[introducerRe.FindStringIndex(p)[1]:])
+			for i+1 < len(parts) && optionLike(parts[i+1], first, lang) {
 				i++
 				p += ", " + parts[i]
 			}
@@ -156,33 +191,33 @@ var likeVerbs = text.Set("would 'd i'd they'd you'd you they we i feel look look
 
 // likeIntroduces tells "flavours like vanilla" from "what they would like".
 func likeIntroduces(before string) bool {
-	ws := text.Words(before)
+	ws := words(before)
 	return len(ws) > 0 && !likeVerbs[ws[len(ws)-1]]
 }
 
 // optionLike reports whether p reads as one more choice rather than a new field:
 // short, not a question, not possessive, and not a field of its own unless the first
 // choice was one too (as in "contact method: email, phone").
-func optionLike(p string, first []string) bool {
-	ws := text.Words(p)
-	if len(ws) == 0 || len(ws) > 5 || strings.ContainsAny(p, "()?") || noAndSplit[ws[0]] {
+func optionLike(p string, first []string, lang language) bool {
+	ws := words(p)
+	if len(ws) == 0 || len(ws) > 5 || strings.ContainsAny(p, "()?¿") || opensQuestion(ws, lang) {
 		return false
 	}
 	if possessives[ws[0]] || anyWord(ws, pronouns) {
 		return false
 	}
-	if _, ok := matchConcept(ws); ok {
-		_, firstIsField := matchConcept(first)
+	if _, ok := matchConcept(ws, lang); ok {
+		_, firstIsField := matchConcept(first, lang)
 		return firstIsField
 	}
 	return true
 }
 
 var (
-	// possessives open fields ("their phone"), not choices.
-	possessives = text.Set("their your his her the our my")
+	// possessives open fields ("their phone", "Ihre Adresse"), not choices.
+	possessives = wordSet("their your his her the our my ihr ihre ihren votre vos su sus tu tus")
 	// pronouns rarely appear in a choice; an item with one is a field of its own.
-	pronouns = text.Set("you you'd you're your they their we our i my")
+	pronouns = wordSet("you you'd you're your they their we our i my sie ihr ihre vous votre usted")
 )
 
 // anyWord reports whether any word of ws is in the set.
@@ -219,12 +254,12 @@ func qualifierOnly(t string) bool {
 
 // optionSentences turns a sentence of bare choices that follows a question into that
 // question's choices: "How would you like to pay? Card, PayPal or transfer".
-func optionSentences(items []item) []item {
+func optionSentences(items []item, lang language) []item {
 	var out []item
 	for i := 0; i < len(items); i++ {
 		it := items[i]
 		if next := sentenceAfter(items, i); strings.HasSuffix(it.text, "?") && it.origin != bullet && len(next) > 0 {
-			if opts, multi, ok := choicesOnly(next); ok {
+			if opts, multi, ok := choicesOnly(next, lang); ok {
 				it.text += " (" + strings.Join(opts, ", ") + ")"
 				if multi {
 					it.text += " (select all that apply)"
@@ -253,10 +288,10 @@ func sentenceAfter(items []item, i int) []item {
 
 // choicesOnly returns the choices that items list when they are nothing but choices,
 // and whether they ask for several.
-func choicesOnly(items []item) (opts []string, multi, ok bool) {
+func choicesOnly(items []item, lang language) (opts []string, multi, ok bool) {
 	for _, it := range items {
 		f := analyse(it.text)
-		if !optionLike(f.text, nil) {
+		if !optionLike(f.text, nil, lang) {
 			return nil, false, false
 		}
 		opts = append(opts, f.text)
@@ -268,13 +303,13 @@ func choicesOnly(items []item) (opts []string, multi, ok bool) {
 // rateGroups lets "rate cleanliness, friendliness and value from 1 to 5" ask three
 // rating questions: bare items after a "rate ..." item are rated too, on the scale
 // the group names. A "rate" item with its own scale stands alone.
-func rateGroups(items []item) []item {
+func rateGroups(items []item, lang language) []item {
 	for i := 0; i < len(items); i++ {
-		if ws := text.Words(items[i].text); len(ws) < 2 || ws[0] != "rate" || analyse(items[i].text).scale != nil {
+		if ws := words(items[i].text); len(ws) < 2 || ws[0] != "rate" || analyse(items[i].text).scale != nil {
 			continue
 		}
 		j := i + 1
-		for j < len(items) && items[j].sentence == items[i].sentence && bareItem(items[j].text) {
+		for j < len(items) && items[j].sentence == items[i].sentence && bareItem(items[j].text, lang) {
 			items[j].text = "rate " + items[j].text
 			j++
 		}
@@ -289,13 +324,13 @@ var notRated = text.Set("rate favourite favorite best worst most least any")
 
 // bareItem reports whether t is a short thing to rate that names no other kind of
 // field: "staff friendliness", "value for money from 1 to 5".
-func bareItem(t string) bool {
+func bareItem(t string, lang language) bool {
 	f := analyse(t)
-	ws := text.Words(f.text)
+	ws := words(f.text)
 	if len(ws) == 0 || len(ws) > 5 || noAndSplit[ws[0]] || notRated[ws[0]] {
 		return false
 	}
-	_, ok := matchConcept(ws)
+	_, ok := matchConcept(ws, lang)
 	return !ok || f.scale != nil
 }
 

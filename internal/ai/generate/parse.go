@@ -11,6 +11,7 @@ import (
 // parsed is a prompt taken apart: what it says about the form as a whole, and the
 // fields it lists, in order.
 type parsed struct {
+	lang      language
 	headers   []string // sentences or parts that describe the form itself
 	items     []item   // the fields the prompt lists
 	multiStep bool     // the prompt asks for one question at a time
@@ -36,7 +37,8 @@ const (
 var (
 	normalizer = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\t", " ", "“", "\"", "”", "\"", "‘", "'",
 		"’", "'", "–", "-", "—", ": ", "…", "...", "&", " and ")
-	exampleRe    = regexp.MustCompile(`(?i)(\be\.g\.?|\beg\.|\bi\.e\.?|\bfor example\b|\bfor instance\b),?`)
+	exampleRe = regexp.MustCompile(`(?i)(\be\.g\.?|\beg\.|\bi\.e\.?|\bfor example\b|\bfor instance\b|\bz\. ?b\.|` +
+		`\bzum beispiel\b|\bpar exemple\b|\bp\. ?ex\.|\bpor ejemplo\b|\bp\. ?ej\.),?`)
 	etcRe        = regexp.MustCompile(`(?i)\betc\b\.?`)
 	titleAbbrRe  = regexp.MustCompile(`(?i)\b(mr|mrs|ms|dr|st|vs)\.`)
 	signUpRe     = regexp.MustCompile(`(?i)\bsign[- ]up\b`)
@@ -64,16 +66,17 @@ func normalize(s string) string {
 	return spacedDashRe.ReplaceAllString(s, "$1: $2")
 }
 
-// parsePrompt splits a prompt into its header sentences and field items. A line that
-// ends with a colon introduces the lines after it.
-func parsePrompt(prompt string) parsed {
-	norm := normalize(prompt)
-	p := parsed{multiStep: multiStepRe.MatchString(norm), only: onlyRe.MatchString(norm)}
+// parsePrompt splits a prompt in the given language into its header sentences and
+// field items. A line that ends with a colon introduces the lines after it.
+func parsePrompt(prompt string, lang language) parsed {
+	norm := normalize(lang.toEnglish(prompt))
+	p := parsed{lang: lang, multiStep: multiStepRe.MatchString(norm), only: onlyRe.MatchString(norm)}
 	norm = multiStepRe.ReplaceAllString(norm, " ")
 	sentence := 0
 	for _, line := range strings.Split(norm, "\n") {
+		line = slashList(line, lang)
 		if loc := bulletRe.FindStringIndex(line); loc != nil {
-			p.addParts(splitItems(line[loc[1]:]), bullet, sentence)
+			p.addParts(splitItems(line[loc[1]:], lang), bullet, sentence)
 			sentence++
 			continue
 		}
@@ -86,27 +89,47 @@ func parsePrompt(prompt string) parsed {
 			sentence++
 		}
 	}
-	p.items = rateGroups(optionSentences(attachQualifiers(p.items)))
+	p.items = rateGroups(optionSentences(attachQualifiers(p.items), lang), lang)
 	return p
+}
+
+// slashList turns the slashes of a line that lists fields with them into commas:
+// "name/email/phone" lists three fields, while "S/M/L", "and/or" and "Twitter/X
+// handle" list none. It takes three parts, two of them known fields.
+func slashList(line string, lang language) string {
+	parts := splitTop(line, "/")
+	if len(parts) < 3 {
+		return line
+	}
+	fields := 0
+	for _, p := range parts {
+		if _, ok := matchConcept(words(p), lang); ok {
+			fields++
+		}
+	}
+	if fields < 2 {
+		return line
+	}
+	return strings.Join(parts, ", ")
 }
 
 // addSentence files a sentence as header, list, or both.
 func (p *parsed) addSentence(s string, sentence int) {
-	header, list, ok := splitAtMarker(s)
+	header, list, ok := splitAtMarker(s, p.lang)
 	if ok {
 		if hasContent(header) {
 			p.headers = append(p.headers, header)
 		}
-		p.addParts(splitItems(leadingMarkers(list)), listed, sentence)
+		p.addParts(splitItems(leadingMarkers(list), p.lang), listed, sentence)
 		return
 	}
-	parts := splitItems(s)
-	ws := text.Words(s)
-	switch k := formNounPart(parts); {
+	parts := splitItems(s, p.lang)
+	ws := words(s)
+	switch k := formNounPart(parts, p.lang); {
 	case k >= 0:
 		p.headers = append(p.headers, strings.Join(parts[:k+1], " "))
 		p.addParts(parts[k+1:], listed, sentence)
-	case len(parts) == 1 && !strings.ContainsAny(s, "?()") && findIntent(ws) != nil:
+	case len(parts) == 1 && !strings.ContainsAny(s, "?()") && findIntent(ws, p.lang) != nil:
 		p.headers = append(p.headers, s)
 	case len(parts) == 1:
 		p.addParts(parts, prose, sentence)
@@ -119,11 +142,11 @@ func (p *parsed) addSentence(s string, sentence int) {
 // bakery and want an order form"), or -1. Parts before it belong to the header too.
 // A part names the form when it ends with a form noun ("newsletter form") or names
 // no field ("registration date" is a field).
-func formNounPart(parts []string) int {
+func formNounPart(parts []string, lang language) int {
 	for i, part := range parts {
-		ws := text.Words(part)
-		_, field := matchConcept(ws)
-		if hasFormNoun(ws) && (formNouns[ws[len(ws)-1]] || !field) {
+		ws := words(part)
+		_, field := matchConcept(ws, lang)
+		if hasFormNoun(ws, lang) && (isFormNoun(ws[len(ws)-1], lang) || !field) {
 			return i
 		}
 	}
@@ -140,8 +163,9 @@ func (p *parsed) addParts(parts []string, o origin, sentence int) {
 }
 
 // splitSentences splits a line at full stops, exclamation and question marks that
-// end a sentence: outside parentheses and followed by a capital, a digit or the end.
-// The choices of a question may follow its question mark: "Which? (a, b) Next?".
+// end a sentence: outside parentheses and followed by a capital, a digit or the end
+// (a question mark by anything). The choices of a question may follow its question
+// mark: "Which? (a, b) Next?".
 func splitSentences(line string) []string {
 	var out []string
 	rs := []rune(line)
@@ -186,7 +210,8 @@ func nonBlank(ss []string) []string {
 }
 
 // endsSentence reports whether the mark at rs[i] ends a sentence: the line ends, or
-// space and a capital, a digit or a quote follow.
+// space and a capital, a digit, a quote or a Spanish opening mark follow; after a
+// question mark, space and anything but the parenthesis of its choices.
 func endsSentence(rs []rune, i int) bool {
 	j := i + 1
 	if j == len(rs) {
@@ -198,7 +223,10 @@ func endsSentence(rs []rune, i int) bool {
 	for j < len(rs) && unicode.IsSpace(rs[j]) {
 		j++
 	}
-	return j == len(rs) || unicode.IsUpper(rs[j]) || unicode.IsDigit(rs[j]) || rs[j] == '"'
+	if j == len(rs) || rs[i] == '?' && rs[j] != '(' && rs[j] != '[' {
+		return true
+	}
+	return unicode.IsUpper(rs[j]) || unicode.IsDigit(rs[j]) || strings.ContainsRune("\"¿¡", rs[j])
 }
 
 // markers introduce the list of fields in a sentence ("a form asking for ...").
@@ -224,10 +252,10 @@ var fillerWords = text.Set("i we you they them he she please can could would wil
 
 // splitAtMarker finds the first marker whose preceding text describes the form (or
 // is filler) and returns the text before it and the list after it.
-func splitAtMarker(s string) (header, list string, ok bool) {
+func splitAtMarker(s string, lang language) (header, list string, ok bool) {
 	for _, loc := range markerRe.FindAllStringIndex(s, -1) {
 		before, after := s[:loc[0]], s[loc[1]:]
-		if headerLike(before, s[loc[0]:loc[1]] == ":") && !startsHeader(after) && hasContent(after) {
+		if headerLike(before, s[loc[0]:loc[1]] == ":", lang) && !startsHeader(after, lang) && hasContent(after) {
 			return before, after, true
 		}
 	}
@@ -239,7 +267,7 @@ func splitAtMarker(s string) (header, list string, ok bool) {
 func leadingMarkers(list string) string {
 	for {
 		loc := markerRe.FindStringIndex(list)
-		if loc == nil || !allFiller(text.Words(list[:loc[0]])) || !hasContent(list[loc[1]:]) {
+		if loc == nil || !allFiller(words(list[:loc[0]])) || !hasContent(list[loc[1]:]) {
 			return list
 		}
 		list = list[loc[1]:]
@@ -249,12 +277,12 @@ func leadingMarkers(list string) string {
 // headerLike reports whether the text before a marker describes the form rather
 // than listing fields: filler, a form noun, an intent, or a short label before a
 // colon ("Questions:"). A comma list is never a header.
-func headerLike(before string, colon bool) bool {
+func headerLike(before string, colon bool, lang language) bool {
 	if len(splitTop(before, ",")) > 2 {
 		return false
 	}
-	ws := text.Words(before)
-	if allFiller(ws) || hasFormNoun(ws) || findIntent(ws) != nil {
+	ws := words(before)
+	if allFiller(ws) || hasFormNoun(ws, lang) || findIntent(ws, lang) != nil {
 		return true
 	}
 	return colon && len(ws) <= 3
@@ -262,15 +290,15 @@ func headerLike(before string, colon bool) bool {
 
 // startsHeader reports whether the text after a marker goes on to name the form
 // ("I need a form for ...") instead of listing fields.
-func startsHeader(after string) bool {
-	ws := text.Words(after)
-	return hasFormNoun(ws[:min(len(ws), 6)])
+func startsHeader(after string, lang language) bool {
+	ws := words(after)
+	return hasFormNoun(ws[:min(len(ws), 6)], lang)
 }
 
 // allFiller reports whether every word of ws is filler.
 func allFiller(ws []string) bool {
 	for _, w := range ws {
-		if !fillerWords[w] {
+		if !fillerWords[w] && !foreignFiller[w] {
 			return false
 		}
 	}
@@ -280,8 +308,8 @@ func allFiller(ws []string) bool {
 // hasContent reports whether s has a word that is neither filler, noise, nor a bare
 // number.
 func hasContent(s string) bool {
-	for _, w := range text.Words(s) {
-		if !fillerWords[w] && !gibberish(w) && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+	for _, w := range words(s) {
+		if !fillerWords[w] && !foreignFiller[w] && !gibberish(w) && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
 			return true
 		}
 	}
@@ -293,11 +321,18 @@ var formNouns = text.Set("form forms survey questionnaire quiz poll application 
 	"booking reservation report request evaluation checklist sheet rsvp inquiry enquiry intake proposal")
 
 // hasFormNoun reports whether ws names a form (or forms: "collect RSVPs").
-func hasFormNoun(ws []string) bool {
+func hasFormNoun(ws []string, lang language) bool {
 	for _, w := range ws {
-		if formNouns[w] || formNouns[strings.TrimSuffix(w, "s")] {
+		if isFormNoun(w, lang) {
 			return true
 		}
 	}
 	return false
+}
+
+// isFormNoun reports whether the word w (read by words) names a form in a prompt of
+// the given language.
+func isFormNoun(w string, lang language) bool {
+	one := strings.TrimSuffix(w, "s")
+	return formNouns[w] || formNouns[one] || lang != english && (foreignFormNouns[w] || foreignFormNouns[one])
 }
