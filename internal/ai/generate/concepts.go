@@ -53,7 +53,7 @@ var concepts = []concept{
 		"policy number|zip|zip code|postal code|postcode|model number|handle|username|user name", ""),
 	c("email", form.Email, "email|e-mail|email address|e-mail address", "Email address").essentialField().synonyms(),
 	c("phone", form.Phone, "phone|phone number|telephone|telephone number|tel|mobile|mobile number|mobile phone|"+
-		"cell|cell phone|cellphone|cell number|contact number|whatsapp|whatsapp number", "Phone number"),
+		"cell|cell phone|cellphone|cell number|contact number|whatsapp|whatsapp number|emergency contact", "Phone number"),
 	c("linkedin", form.URL, "linkedin|linkedin profile|linkedin url|linkedin profile url", "LinkedIn profile URL").synonyms(),
 	c("github", form.URL, "github|github profile|github url|github link", "GitHub profile URL").synonyms(),
 	c("portfolio", form.URL, "portfolio|portfolio link|portfolio url|portfolio website", "Portfolio URL").synonyms(),
@@ -82,7 +82,7 @@ var concepts = []concept{
 	c("age", form.Number, "age|how old", "Age").synonyms(),
 	c("experience", form.Number, "years of experience|years experience|experience in years|years", "Years of experience").synonyms(),
 	c("quantity", form.Number, "quantity|qty|how many|number of|headcount|party size|team size|group size|"+
-		"guests|attendees|occupants|children|gpa|weight|height|how much time|square feet|square foot|sq ft|"+
+		"guests|attendees|occupants|children|gpa|weight|height|how much time|square feet|square foot|sq ft|count|"+
 		"square meters|square metres|acres|hectares|miles|kilometers|kilometres|km", ""),
 	c("terms", form.YesNo, "terms|terms and conditions|terms of service|privacy policy|waiver|rules|code of conduct",
 		"I agree to the terms and conditions").essentialField(),
@@ -93,7 +93,7 @@ var concepts = []concept{
 	c("yesno", form.YesNo, "first time|first visit|new patient|new customer|returning customer|over 18|"+
 		"18 or older|relocate|sponsorship|authorized to work|work authorization|driver's license|"+
 		"drivers license|anonymous|smoke|smoker|follow up|follow-up|come back|yes or no", ""),
-	c("message", form.Textarea, "message|your message", "Message").synonyms(),
+	c("message", form.Textarea, "message|your message|msg", "Message").synonyms(),
 	c("comments", form.Textarea, "comment|feedback|suggestion|notes|note|additional information|additional info|"+
 		"additional details|anything else|other information|questions|any questions|special requests|"+
 		"special request|instructions|requests|remarks|concerns|complaint", ""),
@@ -103,7 +103,8 @@ var concepts = []concept{
 		"about you|personal statement|statement|abstract|story|improve|improvement|better|"+
 		"medical conditions|medical issues|medical information|medical history|health issues|health conditions|"+
 		"health problems|medications|allergies|allergy|liked|like most|like best|enjoy|enjoyed|disliked|"+
-		"expected to learn|went wrong|go wrong|challenge|hope|hope to|goals|expectations|review|review text", ""),
+		"expected to learn|went wrong|go wrong|challenge|hope|hope to|goals|expectations|review|review text|discuss|"+
+		"tell us|tell me|did you like|you liked|like about|achieve", ""),
 	c("hear", form.Select, "hear about us|heard about us|hear about|heard about|find us|found us|"+
 		"found out about us|referral source|referred by", "How did you hear about us?").withOptions(referralOptions...).synonyms(),
 	c("gender", form.Select, "gender", "Gender").withOptions("Female", "Male", "Non-binary", "Prefer not to say").synonyms(),
@@ -140,6 +141,7 @@ var concepts = []concept{
 	c("jobtitle", form.Text, "job title|title|role|job role|position|current role|occupation|profession", ""),
 	c("firstname", form.Text, "first name|given name|forename", "First name").essentialField().synonyms(),
 	c("lastname", form.Text, "last name|surname|family name", "Last name").essentialField().synonyms(),
+	c("contactname", form.Text, "contact name|emergency contact name|contact person", ""),
 	c("name", form.Text, "name|full name|your name", "Full name").essentialField().synonyms(),
 }
 

@@ -96,8 +96,11 @@ var (
 	whWords = text.Set("what which how why when where who whom whose")
 	// openEnded phrases make a yes/no-looking question a request for text ("is there
 	// anything else ...?").
-	openEnded = text.Phrases("anything|any other|tell us|describe|explain|any comments|any questions|" +
-		"any suggestions|any feedback|what else")
+	openEnded = phrases("anything|any other|tell us|describe|explain|any comments|any questions|" +
+		"any suggestions|any feedback|what else|any special requests|any requests|any notes|any thoughts|" +
+		"any ideas|any concerns")
+	// firstPerson words make a question a statement to tick ("Keep me updated?").
+	firstPerson = text.Set("me my i")
 )
 
 // inferType decides the type of a field: a type the prompt names, then a scale, then
@@ -116,6 +119,8 @@ func inferType(f fragment, ws []string, k concept, known bool, lang language) fo
 		return choiceType(f, ws, k, lang)
 	case len(ws) > 0 && yesNoStarts[ws[0]] && !text.AnyForms(ws, openEnded):
 		return form.YesNo
+	case asksYesNo(f.text, ws):
+		return form.YesNo
 	case len(ws) > 1 && (ws[0] == "number" || ws[0] == "how" && ws[1] == "many"):
 		return form.Number
 	case known && k.typ.HasOptions():
@@ -126,6 +131,16 @@ func inferType(f fragment, ws []string, k concept, known bool, lang language) fo
 		return k.typ
 	}
 	return questionWordType(f.text, ws)
+}
+
+// asksYesNo reports whether a field that does not open with a verb still asks yes or
+// no: "Any allergies?" (but not "Any comments?"), and a statement to tick ("Update
+// my contact details?").
+func asksYesNo(wording string, ws []string) bool {
+	if !strings.HasSuffix(wording, "?") || len(ws) == 0 || whWords[ws[0]] || text.AnyForms(ws, openEnded) {
+		return false
+	}
+	return ws[0] == "any" || anyWord(ws, firstPerson)
 }
 
 // questionWordType types a field no concept matched, by how it is asked.

@@ -152,7 +152,7 @@ func inheritModifier(prev, next string) string {
 }
 
 // introducerRe finds where a field's choices begin.
-var introducerRe = regexp.MustCompile(`(?i)\b(such as|including|between|from|either|one of|choose from|options are|options|choices|among)\b|:|\blike\b`)
+var introducerRe = regexp.MustCompile(`(?i)\b(such as|including|between|either|one of|choose from|pick from|select from|options are|options|choices|among)\b|:|\blike\b`)
 
 // absorbOptions puts back choices that the comma split separated from their field:
 // in "flavour such as vanilla, chocolate, their email", "chocolate" belongs to the
@@ -203,7 +203,7 @@ func optionLike(p string, first []string, lang language) bool {
 	if len(ws) == 0 || len(ws) > 5 || strings.ContainsAny(p, "()?¿") || opensQuestion(ws, lang) {
 		return false
 	}
-	if possessives[ws[0]] || anyWord(ws, pronouns) {
+	if possessives[ws[0]] || ws[0] == "any" || anyWord(ws, pronouns) {
 		return false
 	}
 	if _, ok := matchConcept(ws, lang); ok {

@@ -8,14 +8,15 @@ import (
 	"forma/internal/form"
 )
 
-var alternativesRe = regexp.MustCompile(`(?i)^(do|does|are|is|will|would|can|could|should|have)\s+(you|we)\b.*?\b(\w+) or (\w+)\s*\??$`)
+var alternativesRe = regexp.MustCompile(`(?i)^(do|does|are|is|will|would|can|could|should|have)\s+(you|we)\b.*?\b(\w+) or (\w+)` +
+	`(\s+(your|the|a|an|their|my|our|his|her|this|that|it)(\s+\w+)?)?\s*\??$`)
 
 // determinersOfAlternatives before "X or Y" make it one thing asked about ("any
 // allergies or intolerances").
 var determinersOfAlternatives = text.Set("any a an the some")
 
 // alternatives reads the choices of a question that offers two ("do you own or
-// rent?"), which is not a yes/no question. "Any allergies or intolerances" and "or
+// rent your home?"), which is not a yes/no question. "Any allergies or intolerances" and "or
 // not" stay yes/no.
 func alternatives(s string) []string {
 	s = strings.TrimSpace(s)

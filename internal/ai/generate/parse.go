@@ -42,6 +42,8 @@ var (
 	etcRe        = regexp.MustCompile(`(?i)\betc\b\.?`)
 	titleAbbrRe  = regexp.MustCompile(`(?i)\b(mr|mrs|ms|dr|st|vs)\.`)
 	signUpRe     = regexp.MustCompile(`(?i)\bsign[- ]up\b`)
+	plusOneRe    = regexp.MustCompile(`(?i)\bplus one\b`)
+	spacedPlusRe = regexp.MustCompile(`\s+\+\s+`)
 	slashListRe  = regexp.MustCompile(`\s+/\s+`)
 	dashListRe   = regexp.MustCompile(`([^\d\s]) +- +([^-()\n]*,[^-()\n]*?) +- +`)
 	spacedDashRe = regexp.MustCompile(`([^\d\s]) +- +([^\d\s])`)
@@ -52,15 +54,18 @@ var (
 )
 
 // normalize rewrites typographic variants and abbreviations into one plain form:
-// "e.g." becomes "such as", "etc." loses its full stop, "sign up" is one word, a
-// spaced slash separates like a comma, a list between spaced dashes becomes a
-// parenthesis, and a single spaced dash (or an em dash) introduces like a colon.
+// "e.g." becomes "such as", "etc." loses its full stop, "sign up" and "plus one"
+// are one word, a spaced slash or plus separates like a comma, a list between
+// spaced dashes becomes a parenthesis, and a single spaced dash (or an em dash)
+// introduces like a colon.
 func normalize(s string) string {
 	s = normalizer.Replace(s)
 	s = exampleRe.ReplaceAllString(s, " such as ")
 	s = etcRe.ReplaceAllString(s, " etc")
 	s = titleAbbrRe.ReplaceAllString(s, "$1")
 	s = signUpRe.ReplaceAllString(s, "sign-up")
+	s = plusOneRe.ReplaceAllString(s, "plus-one")
+	s = spacedPlusRe.ReplaceAllString(s, ", ")
 	s = slashListRe.ReplaceAllString(s, ", ")
 	s = dashListRe.ReplaceAllString(s, "$1 ($2) ")
 	return spacedDashRe.ReplaceAllString(s, "$1: $2")
@@ -198,6 +203,17 @@ func splitSentences(line string) []string {
 	return nonBlank(append(out, string(rs[start:])))
 }
 
+// opensEnglishQuestion reports whether rs starts with an English word that opens a
+// question ("would", "what").
+func opensEnglishQuestion(rs []rune) bool {
+	end := 0
+	for end < len(rs) && unicode.IsLetter(rs[end]) {
+		end++
+	}
+	w := string(rs[:end])
+	return yesNoStarts[w] && w != "if" || whWords[w]
+}
+
 // nonBlank returns the trimmed strings of ss that are not blank.
 func nonBlank(ss []string) []string {
 	var kept []string
@@ -211,7 +227,8 @@ func nonBlank(ss []string) []string {
 
 // endsSentence reports whether the mark at rs[i] ends a sentence: the line ends, or
 // space and a capital, a digit, a quote or a Spanish opening mark follow; after a
-// question mark, space and anything but the parenthesis of its choices.
+// question mark, space and anything but the parenthesis of its choices; after a
+// full stop, space and a question ("rate it 1-5. would you come back?").
 func endsSentence(rs []rune, i int) bool {
 	j := i + 1
 	if j == len(rs) {
@@ -224,6 +241,9 @@ func endsSentence(rs []rune, i int) bool {
 		j++
 	}
 	if j == len(rs) || rs[i] == '?' && rs[j] != '(' && rs[j] != '[' {
+		return true
+	}
+	if rs[i] == '.' && opensEnglishQuestion(rs[j:]) {
 		return true
 	}
 	return unicode.IsUpper(rs[j]) || unicode.IsDigit(rs[j]) || strings.ContainsRune("\"¿¡", rs[j])

@@ -47,7 +47,8 @@ var (
 )
 
 // intents are tried in order; the first whose phrase the prompt's header contains
-// wins, so the specific ones come first.
+// wins, so the specific ones come first, and feedback on any kind of thing ("feedback
+// about our webinar") is feedback.
 var intents = []*intent{
 	{phrases: phrases("nps|net promoter"), title: "Net Promoter Score Survey",
 		description: "Tell us how likely you are to recommend us; it takes less than a minute.",
@@ -81,6 +82,12 @@ var intents = []*intent{
 			tq("browser", form.Select, "Browser", false, browserOptions...),
 			tq("file", form.FileUpload, "Screenshot or attachment", false),
 			tq("email", form.Email, "Email address (for follow-up questions)", false)}},
+	{phrases: phrases("feedback|evaluation|opinion"), title: "Feedback Form",
+		description: "We would love to hear what you think; your feedback helps us improve.",
+		enrich:      true, template: feedbackQ},
+	{phrases: phrases("survey|questionnaire|poll"), title: "Survey",
+		description: "Thank you for taking a few minutes to answer our questions.",
+		template:    feedbackQ},
 	{phrases: phrases("incident|incident report|accident|damage|damage report|claim|insurance claim"),
 		title: "Incident Report", description: "Tell us what happened, when and where.",
 		required: []string{"description"}, enrich: true,
@@ -209,12 +216,6 @@ var intents = []*intent{
 			tq("phone", form.Phone, "Emergency contact phone number", false),
 			tq("terms", form.YesNo, "I have read and agree to the terms of this waiver", true),
 			tq("date", form.Date, "Today's date", true)}},
-	{phrases: phrases("feedback|evaluation|opinion"), title: "Feedback Form",
-		description: "We would love to hear what you think; your feedback helps us improve.",
-		enrich:      true, template: feedbackQ},
-	{phrases: phrases("survey|questionnaire|poll"), title: "Survey",
-		description: "Thank you for taking a few minutes to answer our questions.",
-		template:    feedbackQ},
 }
 
 // genericIntent is the kind of a form that names no known kind ("a pizza form"):
