@@ -55,10 +55,12 @@ type expectedField struct {
 // Floors under which the figures fail the suite: what the generator reaches, or
 // 95% where it reaches more.
 const (
-	devRecallFloor     = 0.95
-	devTypeFloor       = 0.95
-	heldOutRecallFloor = 0.95
-	heldOutTypeFloor   = 0.95
+	devRecallFloor      = 0.95
+	devTypeFloor        = 0.95
+	heldOutRecallFloor  = 0.95
+	heldOutTypeFloor    = 0.95
+	heldOut2RecallFloor = 0.95
+	heldOut2TypeFloor   = 0.95
 )
 
 func TestGenerateQualityDevelopment(t *testing.T) {
@@ -67,6 +69,10 @@ func TestGenerateQualityDevelopment(t *testing.T) {
 
 func TestGenerateQualityHeldOut(t *testing.T) {
 	checkQuality(t, "held-out", "testdata/heldout_prompts.json", heldOutRecallFloor, heldOutTypeFloor)
+}
+
+func TestGenerateQualityHeldOut2(t *testing.T) {
+	checkQuality(t, "held-out 2", "testdata/heldout2_prompts.json", heldOut2RecallFloor, heldOut2TypeFloor)
 }
 
 // showHeldOutMisses lists the held-out sets' misses too. Off by default: whoever
@@ -79,8 +85,9 @@ func checkQuality(t *testing.T, name, path string, recallFloor, typeFloor float6
 	cases := loadPrompts(t, path)
 	total := score{}
 	byLang := map[string]*score{}
-	for _, c := range cases {
-		s := evaluate(t, c)
+	heldOut := name != "development"
+	for i, c := range cases {
+		s := evaluate(t, c, caseName(c, i, heldOut))
 		total.add(s)
 		lang := cmp.Or(c.Lang, "en")
 		if byLang[lang] == nil {
@@ -94,7 +101,7 @@ func checkQuality(t *testing.T, name, path string, recallFloor, typeFloor float6
 	}
 	fmt.Println(msg)
 	t.Log(msg)
-	if name == "development" || showHeldOutMisses {
+	if !heldOut || showHeldOutMisses {
 		for _, m := range total.misses {
 			t.Log("miss: " + m)
 		}
@@ -137,25 +144,37 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
+// caseName names a case in failures: by its prompt, or, in a held-out set whose
+// misses are not shown, by its index only.
+func caseName(c promptCase, i int, heldOut bool) string {
+	if heldOut && !showHeldOutMisses {
+		return fmt.Sprintf("held-out case %d", i)
+	}
+	return fmt.Sprintf("%q", c.Prompt)
+}
+
 // evaluate generates the form of one case, checks that it is a valid form, and
-// scores its questions against the expected fields.
-func evaluate(t *testing.T, c promptCase) score {
+// scores its questions against the expected fields. A refused prompt misses all
+// its fields (and fails the development set).
+func evaluate(t *testing.T, c promptCase, name string) score {
 	t.Helper()
 	s := score{expected: len(c.Expect)}
 	in, err := generate.Form(c.Prompt)
 	if err != nil {
-		t.Errorf("Form(%q): %v", c.Prompt, err)
+		if !strings.HasPrefix(name, "held-out") {
+			t.Errorf("Form(%s): %v", name, err)
+		}
 		s.misses = append(s.misses, fmt.Sprintf("%q: error %v", short(c.Prompt), err))
 		return s
 	}
 	if _, err := form.NewForm(in); err != nil {
-		t.Errorf("Form(%q) is not a valid form: %v", c.Prompt, err)
+		t.Errorf("Form(%s) is not a valid form: %v", name, err)
 	}
 	if len(in.Questions) > ai.MaxGeneratedQuestions {
-		t.Errorf("Form(%q) has %d questions", c.Prompt, len(in.Questions))
+		t.Errorf("Form(%s) has %d questions", name, len(in.Questions))
 	}
 	if want := c.DisplayMode; want != "" && string(in.DisplayMode) != want {
-		t.Errorf("Form(%q) display mode %q, want %q", c.Prompt, in.DisplayMode, want)
+		t.Errorf("Form(%s) display mode %q, want %q", name, in.DisplayMode, want)
 	}
 	taken := make([]bool, len(in.Questions))
 	for _, e := range c.Expect {
@@ -213,10 +232,23 @@ func loadPrompts(t *testing.T, path string) []promptCase {
 	return cases
 }
 
-// allPrompts returns the cases of both sets, for the checks that every generated
-// form must pass.
-func allPrompts(t *testing.T) []promptCase {
-	return append(loadPrompts(t, "testdata/dev_prompts.json"), loadPrompts(t, "testdata/heldout_prompts.json")...)
+// namedCase is a case of any set with the name its failures give it (see
+// caseName).
+type namedCase struct {
+	promptCase
+	name string
+}
+
+// suiteCases returns the cases of the three sets, for the checks that every
+// generated form must pass.
+func suiteCases(t *testing.T) []namedCase {
+	var all []namedCase
+	for _, set := range []string{"dev_prompts.json", "heldout_prompts.json", "heldout2_prompts.json"} {
+		for i, c := range loadPrompts(t, "testdata/"+set) {
+			all = append(all, namedCase{c, caseName(c, i, set != "dev_prompts.json")})
+		}
+	}
+	return all
 }
 
 func sortedKeys(m map[string]*score) []string {
