@@ -96,7 +96,7 @@ var concepts = []concept{
 	c("message", form.Textarea, "message|your message|msg", "Message").synonyms(),
 	c("comments", form.Textarea, "comment|feedback|suggestion|notes|note|additional information|additional info|"+
 		"additional details|anything else|other information|questions|any questions|special requests|"+
-		"special request|instructions|requests|remarks|concerns|complaint", ""),
+		"special request|instructions|requests|remarks|concerns|complaint|thoughts|other thoughts", ""),
 	c("description", form.Textarea, "describe|description|explain|details|detail|what happened|"+
 		"steps to reproduce|expected behavior|expected behaviour|expected result|actual behavior|"+
 		"actual behaviour|actual result|reason|why|motivation|cover letter|bio|biography|about yourself|"+

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"forma/internal/ai/text"
 	"forma/internal/form"
 )
 
@@ -77,10 +78,19 @@ func (f *fragment) takeParens() {
 }
 
 // onlyScale reports whether what is left beside a scale says nothing more: no
-// other numbers ("1-10, 11-50" are choices) and no words.
+// other numbers ("1-10, 11-50" are choices) and no words but those of scales
+// ("design score 1-10" names a field).
 func onlyScale(rest string) bool {
-	return !hasContent(rest) && strings.IndexFunc(rest, unicode.IsDigit) < 0
+	for _, w := range words(rest) {
+		if !scaleWords[w] {
+			return false
+		}
+	}
+	return strings.IndexFunc(rest, unicode.IsDigit) < 0
 }
+
+// scaleWords may stand around a scale in a parenthesis: "(on a scale of 1-5)".
+var scaleWords = text.Set("on a an the scale of from rated rate score stars star points point out")
 
 var (
 	requiredRe = regexp.MustCompile(`(?i)^(required|mandatory|must|compulsory|pflicht|pflichtfeld|erforderlich|` +
@@ -194,7 +204,7 @@ func (s scale) String() string { return fmt.Sprintf("%d-%d", s.lo, s.hi) }
 func (s scale) isRating() bool { return s.lo == 1 && s.hi == 5 }
 
 // starWords name the points of a scale, in the four languages.
-const starWords = `stars?|points?|scale|point scale|sterne|sternen|punkte|punkten|étoiles|estrellas|puntos`
+const starWords = `stars?|points?|scale|point scale|sternen|sterne|punkten|punkte|étoiles|estrellas|puntos`
 
 // scaleRes find a scale: from lo to hi, or out of hi (from 1). "A scale of",
 // "von 1 bis 5", "de 1 à 5", "del 1 al 5" and the like.
@@ -204,7 +214,7 @@ var scaleRes = []*regexp.Regexp{
 		`(?P<lo>\d{1,3}) ?(-|to|bis|à|a|al) ?(?P<hi>\d{1,3})\b( ?(` + starWords + `))?`),
 	regexp.MustCompile(`(?i)\b(on a scale )?between (?P<lo>\d{1,3}) and (?P<hi>\d{1,3})\b`),
 	regexp.MustCompile(`(?i)\b(rated? |score )?(out of|sur) (?P<hi>\d{1,3})\b( ?(stars?|étoiles))?`),
-	regexp.MustCompile(`(?i)\b(?P<hi>\d{1,2})[- ]?(stars?|point scale|sterne|sternen|étoiles|estrellas)\b`),
+	regexp.MustCompile(`(?i)\b(?P<hi>\d{1,2})[- ]?(stars?|point scale|sternen|sterne|étoiles|estrellas)\b`),
 }
 
 // findScale finds a numeric range in s and returns it with its location.

@@ -68,7 +68,7 @@ func greater(a, b [3]int) bool {
 
 // coreNoise are words that do not change what a field is ("your email" is the
 // email).
-var coreNoise = text.Set("a an the your their my our his her any please upload field")
+var coreNoise = text.Set("a an the your their my our his her any please upload field quick short simple brief")
 
 // names reports whether ws names k plainly: nothing but k's first phrase, or any of
 // its phrases when they are synonyms. Such a field asks the same as any other that

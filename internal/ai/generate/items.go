@@ -3,6 +3,7 @@ package generate
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"forma/internal/ai/text"
 )
@@ -12,19 +13,59 @@ var protectedAnd = regexp.MustCompile(`(?i)\b(terms and conditions|make and mode
 	`bed and breakfast|salt and pepper|fish and chips|mac and cheese|q and a|r and d|health and safety|` +
 	`food and drinks?|arts and crafts|pros and cons|\d+ and \d+)\b`)
 
-// protectAnd hides the "and" of protected phrases from splitting; restoreAnd brings
-// it back.
+// protectAnd hides from splitting the "and" of protected phrases, and the "and",
+// "or" and commas of quoted text ("'Klara and the Sun'"); restoreAnd brings them
+// back.
 func protectAnd(s string) string {
-	return protectedAnd.ReplaceAllStringFunc(s, func(m string) string { return strings.ReplaceAll(m, " and ", " \x00 ") })
+	s = protectedAnd.ReplaceAllStringFunc(s, func(m string) string { return strings.ReplaceAll(m, " and ", " \x00 ") })
+	return mapQuoted(s, quotedProtector.Replace)
 }
 
-func restoreAnd(s string) string { return strings.ReplaceAll(s, " \x00 ", " and ") }
+func restoreAnd(s string) string { return quotedRestorer.Replace(s) }
+
+var (
+	quotedProtector = strings.NewReplacer(" and ", " \x00 ", " or ", " \x01 ", ",", "\x02")
+	quotedRestorer  = strings.NewReplacer(" \x00 ", " and ", " \x01 ", " or ", "\x02", ",")
+)
+
+// mapQuoted applies f to the text between quotes in s: double quotes, or single
+// quotes that open after a space and close before one (not the apostrophes of
+// "month's" or "parents'").
+func mapQuoted(s string, f func(string) string) string {
+	var b strings.Builder
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		end := closingQuote(rs, i)
+		if end < 0 {
+			b.WriteRune(rs[i])
+			continue
+		}
+		b.WriteString(string(rs[i]) + f(string(rs[i+1:end])) + string(rs[end]))
+		i = end
+	}
+	return b.String()
+}
+
+// closingQuote returns the index of the quote that closes one opening at rs[i], or
+// -1 when rs[i] opens no quotation.
+func closingQuote(rs []rune, i int) int {
+	q := rs[i]
+	if q != '"' && q != '\'' || i > 0 && !unicode.IsSpace(rs[i-1]) && rs[i-1] != '(' {
+		return -1
+	}
+	for j := i + 1; j < len(rs); j++ {
+		if rs[j] == q && (j+1 == len(rs) || !unicode.IsLetter(rs[j+1])) && j > i+1 {
+			return j
+		}
+	}
+	return -1
+}
 
 // splitItems splits a list into fields: at semicolons when it has any, otherwise at
-// commas and at "and"/"plus"; never inside parentheses. Choices that follow
+// commas, spaced plus signs and "and"/"plus"; never inside parentheses or quotes. Choices that follow
 // "such as" or a colon are put back together with their field.
 func splitItems(list string, lang language) []string {
-	list = protectAnd(list)
+	list = protectAnd(spacedPlusRe.ReplaceAllString(list, ", "))
 	var parts []string
 	if strings.Contains(list, ";") {
 		parts = splitTop(list, ";")
@@ -57,6 +98,8 @@ func splitTop(s, seps string) []string {
 	}
 	return append(out, s[start:])
 }
+
+var spacedPlusRe = regexp.MustCompile(`\s+\+\s+`)
 
 var andRe = regexp.MustCompile(`(?i)\s+(and|plus|as well as|along with)\s+`)
 
@@ -196,11 +239,12 @@ func likeIntroduces(before string) bool {
 }
 
 // optionLike reports whether p reads as one more choice rather than a new field:
-// short, not a question, not possessive, and not a field of its own unless the first
-// choice was one too (as in "contact method: email, phone").
+// short, not a question (the last choice may end the question: "…: Tuesday or
+// Thursday?"), not possessive, and not a field of its own unless the first choice
+// was one too (as in "contact method: email, phone").
 func optionLike(p string, first []string, lang language) bool {
 	ws := words(p)
-	if len(ws) == 0 || len(ws) > 5 || strings.ContainsAny(p, "()?¿") || opensQuestion(ws, lang) {
+	if len(ws) == 0 || len(ws) > 5 || strings.ContainsAny(strings.TrimSuffix(p, "?"), "()?¿") || opensQuestion(ws, lang) {
 		return false
 	}
 	if possessives[ws[0]] || ws[0] == "any" || anyWord(ws, pronouns) {
@@ -249,7 +293,7 @@ func attachQualifiers(items []item) []item {
 // same rules as for "rating (1-5)" apply.
 func qualifierOnly(t string) bool {
 	f := analyse("x (" + t + ")")
-	return strings.TrimSpace(f.text) == "x" && (f.scale != nil || f.multi || f.required != nil)
+	return strings.TrimSpace(f.text) == "x" && (f.scale != nil || f.multi || f.required != nil || yesNoOptions(f.options))
 }
 
 // optionSentences turns a sentence of bare choices that follows a question into that

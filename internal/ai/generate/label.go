@@ -74,8 +74,10 @@ func phrasing(s string, lang language) string {
 	switch {
 	case s == "":
 		return ""
-	case lang != english:
+	case lang == french:
 		return truncate(capitalizeSentence(s), maxQuestionText)
+	case lang != english:
+		return truncate(capitalizeSentence(spaceBeforeMarkRe.ReplaceAllString(s, "$1")), maxQuestionText)
 	case rateRe.MatchString(s):
 		s = questionMark("How would you rate " + rateRe.ReplaceAllString(s, ""))
 	case agreeRe.MatchString(s):
@@ -219,6 +221,10 @@ func stripLeading(s string, lang language) string {
 // foreignLeadingRe matches the connectives that open a field of a foreign prompt
 // (written in English by language.toEnglish) and a "please".
 var foreignLeadingRe = regexp.MustCompile(`(?i)^(and|or|with|plus|also|including|bitte|auch|aussi|también)\s+`)
+
+// spaceBeforeMarkRe finds a space before a question or exclamation mark, which only
+// French typography keeps ("Lieferung (1-5)?" loses its scale as "Lieferung ?").
+var spaceBeforeMarkRe = regexp.MustCompile(`\s+([?!])`)
 
 // dropForeignArticle removes an article or possessive that opens s (see
 // foreignArticles), when words follow it.

@@ -44,7 +44,7 @@ func shortAlternatives(s string) []string {
 	if m == nil || strings.EqualFold(m[2], "not") {
 		return nil
 	}
-	if first := words(m[1])[0]; determinersOfAlternatives[first] || noAndSplit[first] {
+	if ws := words(m[1]); len(ws) == 0 || determinersOfAlternatives[ws[0]] || noAndSplit[ws[0]] {
 		return nil
 	}
 	return []string{text.Capitalize(m[1]), text.Capitalize(m[2])}

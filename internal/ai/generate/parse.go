@@ -2,6 +2,7 @@ package generate
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -43,7 +44,6 @@ var (
 	titleAbbrRe  = regexp.MustCompile(`(?i)\b(mr|mrs|ms|dr|st|vs)\.`)
 	signUpRe     = regexp.MustCompile(`(?i)\bsign[- ]up\b`)
 	plusOneRe    = regexp.MustCompile(`(?i)\bplus one\b`)
-	spacedPlusRe = regexp.MustCompile(`\s+\+\s+`)
 	slashListRe  = regexp.MustCompile(`\s+/\s+`)
 	dashListRe   = regexp.MustCompile(`([^\d\s]) +- +([^-()\n]*,[^-()\n]*?) +- +`)
 	spacedDashRe = regexp.MustCompile(`([^\d\s]) +- +([^\d\s])`)
@@ -55,8 +55,8 @@ var (
 
 // normalize rewrites typographic variants and abbreviations into one plain form:
 // "e.g." becomes "such as", "etc." loses its full stop, "sign up" and "plus one"
-// are one word, a spaced slash or plus separates like a comma, a list between
-// spaced dashes becomes a parenthesis, and a single spaced dash (or an em dash)
+// are one word, a spaced slash separates like a comma, a list between spaced
+// dashes becomes a parenthesis, and a single spaced dash (or an em dash)
 // introduces like a colon.
 func normalize(s string) string {
 	s = normalizer.Replace(s)
@@ -65,7 +65,6 @@ func normalize(s string) string {
 	s = titleAbbrRe.ReplaceAllString(s, "$1")
 	s = signUpRe.ReplaceAllString(s, "sign-up")
 	s = plusOneRe.ReplaceAllString(s, "plus-one")
-	s = spacedPlusRe.ReplaceAllString(s, ", ")
 	s = slashListRe.ReplaceAllString(s, ", ")
 	s = dashListRe.ReplaceAllString(s, "$1 ($2) ")
 	return spacedDashRe.ReplaceAllString(s, "$1: $2")
@@ -120,12 +119,19 @@ func slashList(line string, lang language) string {
 
 // addSentence files a sentence as header, list, or both.
 func (p *parsed) addSentence(s string, sentence int) {
-	header, list, ok := splitAtMarker(s, p.lang)
+	header, marker, list, ok := splitAtMarker(s, p.lang)
 	if ok {
+		parts := splitItems(leadingMarkers(list), p.lang)
+		if q, ok := pollQuestion(header, parts, p.lang); ok {
+			parts = []string{q}
+		}
+		if len(parts) > 2 && complement(parts[0], p.lang) {
+			header, parts = header+marker+" "+parts[0], parts[1:]
+		}
 		if hasContent(header) {
 			p.headers = append(p.headers, header)
 		}
-		p.addParts(splitItems(leadingMarkers(list), p.lang), listed, sentence)
+		p.addParts(parts, listed, sentence)
 		return
 	}
 	parts := splitItems(s, p.lang)
@@ -143,6 +149,49 @@ func (p *parsed) addSentence(s string, sentence int) {
 	}
 }
 
+// complement reports whether the first part of a list ends the header's phrase
+// rather than naming a field: in "a survey about satisfaction with the canteen,
+// rating 1-5 and suggestions", "the canteen" is what the survey is about. It opens
+// with an article and names no field, choices or scale.
+func complement(part string, lang language) bool {
+	ws := words(part)
+	if len(ws) < 2 || ws[0] != "the" && !foreignArticles[ws[0]] {
+		return false
+	}
+	if _, known := matchConcept(ws, lang); known {
+		return false
+	}
+	f := analyse(part)
+	return len(f.options) < 2 && f.scale == nil && f.hint == ""
+}
+
+// pollWords name a vote, whose list is of choices, not of fields.
+var pollWords = text.Set("poll vote ballot")
+
+// pollQuestion makes one choice question of a poll's list of bare choices ("a poll
+// to vote on next month's book: 'Circe', 'Piranesi' or 'Klara and the Sun'"),
+// asking about what the header votes on; ok is false for other lists.
+func pollQuestion(header string, parts []string, lang language) (string, bool) {
+	ws := words(header)
+	if lang != english || len(parts) < 2 || !anyWord(ws, pollWords) {
+		return "", false
+	}
+	for _, part := range parts {
+		if !strings.HasPrefix(part, "'") && !strings.HasPrefix(part, `"`) && !optionLike(part, nil, lang) {
+			return "", false
+		}
+	}
+	subject := "your choice"
+	fs := strings.Fields(header)
+	for i := len(fs) - 2; i >= 0; i-- {
+		if w := strings.ToLower(fs[i]); w == "on" || w == "for" || w == "about" {
+			subject = strings.Join(fs[i+1:], " ")
+			break
+		}
+	}
+	return subject + " (" + strings.Join(parts, ", ") + ")", true
+}
+
 // formNounPart returns the index of the first part that names the form ("I run a
 // bakery and want an order form"), or -1. Parts before it belong to the header too.
 // A part names the form when it ends with a form noun ("newsletter form") or names
@@ -151,11 +200,19 @@ func formNounPart(parts []string, lang language) int {
 	for i, part := range parts {
 		ws := words(part)
 		_, field := matchConcept(ws, lang)
-		if hasFormNoun(ws, lang) && (isFormNoun(ws[len(ws)-1], lang) || !field) {
+		if hasFormNoun(ws, lang) && (isFormNoun(ws[len(ws)-1], lang) || !field || purposeAfterFormNoun(ws, lang)) {
 			return i
 		}
 	}
 	return -1
+}
+
+// purposeAfterFormNoun reports whether a preposition follows the form noun of ws:
+// "a form for my daughter's birthday party" says what the form is for, while
+// "registration date" is a field.
+func purposeAfterFormNoun(ws []string, lang language) bool {
+	i := slices.IndexFunc(ws, func(w string) bool { return isFormNoun(w, lang) })
+	return i >= 0 && slices.ContainsFunc(ws[i+1:], func(w string) bool { return prepositions[w] })
 }
 
 // addParts adds the non-empty parts as items.
@@ -264,22 +321,22 @@ var markerRe = regexp.MustCompile(`(?i)\b((we'?d|we would|i'?d|i would|would) li
 // fillerWords may stand before a marker without making the text a field
 // ("Customers should give ...").
 var fillerWords = text.Set("i we you they them he she please can could would will need needs want like to create " +
-	"make build generate design set up a an the me us our my for just some quick simple short basic new " +
+	"make build generate set up a an the me us our my for just some quick simple short basic new " +
 	"little small online also it should must have get give let's lets i'd we'd i'm we're help " +
 	"customers users people applicants attendees guests participants respondents visitors clients " +
 	"students parents patients employees members fields field questions question following form " +
 	"include it's this that these those here is are register sign apply join submit")
 
 // splitAtMarker finds the first marker whose preceding text describes the form (or
-// is filler) and returns the text before it and the list after it.
-func splitAtMarker(s string, lang language) (header, list string, ok bool) {
+// is filler) and returns the text before it, the marker and the list after it.
+func splitAtMarker(s string, lang language) (header, marker, list string, ok bool) {
 	for _, loc := range markerRe.FindAllStringIndex(s, -1) {
 		before, after := s[:loc[0]], s[loc[1]:]
 		if headerLike(before, s[loc[0]:loc[1]] == ":", lang) && !startsHeader(after, lang) && hasContent(after) {
-			return before, after, true
+			return before, s[loc[0]:loc[1]], after, true
 		}
 	}
-	return "", "", false
+	return "", "", "", false
 }
 
 // leadingMarkers strips further markers from the start of a list: "Participants
@@ -296,7 +353,8 @@ func leadingMarkers(list string) string {
 
 // headerLike reports whether the text before a marker describes the form rather
 // than listing fields: filler, a form noun, an intent, or a short label before a
-// colon ("Questions:"). A comma list is never a header.
+// colon: up to three words ("Questions:"), or up to five that name no field and ask
+// nothing ("Bike to work week pledge:"). A comma list is never a header.
 func headerLike(before string, colon bool, lang language) bool {
 	if len(splitTop(before, ",")) > 2 {
 		return false
@@ -305,7 +363,8 @@ func headerLike(before string, colon bool, lang language) bool {
 	if allFiller(ws) || hasFormNoun(ws, lang) || findIntent(ws, lang) != nil {
 		return true
 	}
-	return colon && len(ws) <= 3
+	_, field := matchConcept(ws, lang)
+	return colon && (len(ws) <= 3 || len(ws) <= 5 && !field && !opensQuestion(ws, lang))
 }
 
 // startsHeader reports whether the text after a marker goes on to name the form
@@ -338,7 +397,8 @@ func hasContent(s string) bool {
 
 // formNouns name a form itself ("a feedback form", "the registration").
 var formNouns = text.Set("form forms survey questionnaire quiz poll application registration signup sign-up " +
-	"booking reservation report request evaluation checklist sheet rsvp inquiry enquiry intake proposal")
+	"booking reservation report request evaluation checklist sheet rsvp inquiry enquiry intake proposal " +
+	"petition waiver ballot nomination")
 
 // hasFormNoun reports whether ws names a form (or forms: "collect RSVPs").
 func hasFormNoun(ws []string, lang language) bool {
