@@ -19,11 +19,11 @@ func TestGenerateFormInThePromptsLanguage(t *testing.T) {
 		var german, french obj
 		servertest.Run(t, env, []scenario{{
 			Name: "German", Method: "POST", Path: apiPrefix + "/forms/generate", Key: key,
-			Body:           obj{"prompt": "Anmeldeformular für den Yogakurs mit Vorname, Nachname, E-Mail, Telefonnummer, Kurs (Anfänger, Fortgeschrittene) und " + attack},
+			Body:           obj{"prompt": "Anmeldeformular für die Töpferwerkstatt mit Vorname, Nachname, E-Mail, Handynummer, Termin (Samstag oder Sonntag) und " + attack},
 			ExpectedStatus: 201,
-			Check: checks(into(&german), fields(obj{"title": "Anmeldeformular für den Yogakurs",
+			Check: checks(into(&german), fields(obj{"title": "Anmeldeformular für die Töpferwerkstatt",
 				"description": "Bitte füllen Sie das folgende Formular aus."}), questionsAre(map[string]string{
-				"Vorname": "text", "Nachname": "text", "E-Mail": "email", "Telefonnummer": "phone", "Kurs": "select", attack: "text"})),
+				"Vorname": "text", "Nachname": "text", "E-Mail": "email", "Handynummer": "phone", "Termin": "select", attack: "text"})),
 		}, {
 			Name: "French, thin", Method: "POST", Path: apiPrefix + "/forms/generate", Key: key,
 			Body: obj{"prompt": "formulaire de contact"}, ExpectedStatus: 201,
@@ -39,7 +39,7 @@ func TestGenerateFormInThePromptsLanguage(t *testing.T) {
 		if strings.Contains(html, attack) || !strings.Contains(html, "&lt;img src=x onerror=alert(1)&gt;") {
 			t.Errorf("the public page does not show the prompt's markup as text")
 		}
-		for _, want := range []string{"Vorname", "Telefonnummer", "Fortgeschrittene"} {
+		for _, want := range []string{"Vorname", "Handynummer", "Samstag"} {
 			if !strings.Contains(html, want) {
 				t.Errorf("the public page lacks %q", want)
 			}
