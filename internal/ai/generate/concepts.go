@@ -1,6 +1,8 @@
 package generate
 
 import (
+	"slices"
+
 	"forma/internal/ai/text"
 	"forma/internal/form"
 )
@@ -152,7 +154,7 @@ var conceptPhrases = func() map[language][][]text.Phrase {
 	byLang := map[language][][]text.Phrase{}
 	for _, lang := range append([]language{english}, foreignLanguages...) {
 		for _, k := range concepts {
-			byLang[lang] = append(byLang[lang], append(k.phrases[:len(k.phrases):len(k.phrases)], phrases(foreignConceptLists[k.key][lang])...))
+			byLang[lang] = append(byLang[lang], slices.Concat(k.phrases, phrases(foreignConceptLists[k.key][lang])))
 		}
 	}
 	for key := range foreignConceptLists {

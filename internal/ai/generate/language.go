@@ -95,20 +95,21 @@ var connectives = map[language][][2]string{
 		{"incluyendo", "including"}, {"que incluya", "including"}},
 }
 
-// connectiveRes find a language's connectives as whole words, and the English ones
-// as whole words of the texts a form keeps.
-var connectiveRes, englishConnectiveRes = func() (foreign, back map[language]*regexp.Regexp) {
-	foreign, back = map[language]*regexp.Regexp{}, map[language]*regexp.Regexp{}
+// connectiveRes find each language's connectives as whole words.
+var connectiveRes = func() map[language]*regexp.Regexp {
+	res := map[language]*regexp.Regexp{}
 	for lang, pairs := range connectives {
 		var alts []string
 		for _, p := range pairs {
 			alts = append(alts, regexp.QuoteMeta(p[0]))
 		}
-		foreign[lang] = regexp.MustCompile(`(?i)(^|\s)(` + strings.Join(alts, "|") + `)(\s)`)
-		back[lang] = regexp.MustCompile(`(\s)(and|or|with|including)(\s)`)
+		res[lang] = regexp.MustCompile(`(?i)(^|\s)(` + strings.Join(alts, "|") + `)(\s)`)
 	}
-	return foreign, back
+	return res
 }()
+
+// englishConnectiveRe finds the English connectives that toEnglish writes.
+var englishConnectiveRe = regexp.MustCompile(`(\s)(and|or|with|including)(\s)`)
 
 // toEnglish writes the connectives of a foreign prompt as English ones, so that the
 // parser splits its lists; English prompts are returned unchanged.
@@ -131,11 +132,10 @@ func (l language) toEnglish(s string) string {
 // fromEnglish puts a foreign language's connectives back into a text the form keeps
 // (a question that says "Name und Vorname" was parsed as "Name and Vorname").
 func (l language) fromEnglish(s string) string {
-	re, ok := englishConnectiveRes[l]
-	if !ok {
+	if l == english {
 		return s
 	}
-	return re.ReplaceAllStringFunc(s, func(m string) string {
+	return englishConnectiveRe.ReplaceAllStringFunc(s, func(m string) string {
 		word := strings.TrimSpace(m)
 		for _, p := range connectives[l] {
 			if p[1] == word {
