@@ -80,8 +80,9 @@ func BuildData(questions []Question, answers map[int64]any, convert func(q *Ques
 	return data
 }
 
-// AnswerText renders an answer as plain text, as in a spreadsheet cell: choices
-// joined with commas, Yes or No, numbers in full; any other value as its JSON.
+// AnswerText renders an answer, as stored or as just completed, as plain text,
+// as in a spreadsheet cell: choices joined with commas, Yes or No, numbers in
+// full; any other value as its JSON.
 func AnswerText(v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -95,6 +96,8 @@ func AnswerText(v any) string {
 			return "Yes"
 		}
 		return "No"
+	case []string:
+		return strings.Join(x, ", ")
 	case []any:
 		parts := make([]string, len(x))
 		for i, p := range x {
