@@ -117,6 +117,9 @@ func TestBrowser(t *testing.T) {
 	t.Run("LogicVectorsInBrowser", b.testLogicVectors)
 	t.Run("SameSentenceServerAndScript", b.testSameSentences)
 	t.Run("CatalogueSentencesInScript", b.testCatalogueInScript)
+	t.Run("ClosedPage", b.testClosedPage)
+	t.Run("ThankYouPiping", b.testThankYouPiping)
+	t.Run("ThankYouRedirect", b.testThankYouRedirect)
 	t.Run("Screenshots", b.testScreenshots)
 }
 
