@@ -72,7 +72,7 @@ func (s *Settings) setMaxResponses(n int, p *Problems) {
 func (s *Settings) setClosedMessage(m string, p *Problems) {
 	checkOwnerText(m, MultiLine, 0, MaxClosedMessageLen, "closedMessage", p)
 	if m != "" && strings.TrimSpace(m) == "" {
-		p.Add("closedMessage", "must not be blank (send \"\" or null for the default message)")
+		p.Add("closedMessage", "must not be blank (leave it empty for the default message)")
 	}
 	s.ClosedMessage = m
 }
