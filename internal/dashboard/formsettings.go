@@ -35,8 +35,8 @@ type formSettingsData struct {
 	Notice string
 	// Closed says whether the form takes no more submissions now; Responses
 	// counts its completed ones.
-	Closed    bool
-	Responses int
+	Closed                                bool
+	Responses                             int
 	ClosesAt, MaxResponses, ClosedMessage field
 	ClosingError                          string
 	DefaultClosed                         string
