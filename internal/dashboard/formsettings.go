@@ -33,13 +33,16 @@ func (h *Handler) formSettingsRoutes(mux Mux) {
 type formSettingsData struct {
 	Form   formHead
 	Notice string
+
 	// Closed says whether the form takes no more submissions now; Responses
 	// counts its completed ones.
-	Closed                                bool
-	Responses                             int
+	Closed    bool
+	Responses int
+	// The closing card: its inputs, a problem at none of them, and the
+	// message respondents read when the owner writes none.
 	ClosesAt, MaxResponses, ClosedMessage field
-	ClosingError                          string
-	DefaultClosed                         string
+	ClosingError, DefaultClosed           string
+
 	// Kind is what follows a response: "default", "screen" or "redirect".
 	Kind                        string
 	Title, Message, RedirectURL field
