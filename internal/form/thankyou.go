@@ -61,6 +61,16 @@ func (t *ThankYou) Heading() string {
 	return DefaultThankYouTitle
 }
 
+// Screen returns the title (Heading) and message of t's screen with the
+// answers texts piped in (Pipe).
+func (t *ThankYou) Screen(texts map[int64]string) (title, message string) {
+	title = Pipe(t.Heading(), texts)
+	if t != nil {
+		message = Pipe(t.Message, texts)
+	}
+	return title, message
+}
+
 // pipePattern is a piped answer: {{7}}, spaces allowed inside the braces.
 var pipePattern = regexp.MustCompile(`\{\{\s*([0-9]{1,18})\s*\}\}`)
 

@@ -37,16 +37,9 @@ type thanksView struct {
 // none, as in the page rendered ahead, which the script fills in).
 func thanksOf(f *form.Form, texts map[int64]string) thanksView {
 	t := f.Settings.ThankYou
-	return thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken, Custom: t.Custom(),
-		Heading: form.Pipe(t.Heading(), texts), Message: pipedMessage(t, texts)}
-}
-
-// pipedMessage is t's message with texts piped in; "" without one.
-func pipedMessage(t *form.ThankYou, texts map[int64]string) string {
-	if t == nil {
-		return ""
-	}
-	return form.Pipe(t.Message, texts)
+	v := thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken, Custom: t.Custom()}
+	v.Heading, v.Message = t.Screen(texts)
+	return v
 }
 
 // completion is the body answering a completed submission sub of f: its id,
@@ -66,7 +59,8 @@ func (h *Handler) completion(ctx context.Context, f *form.Form, sub *form.Submis
 		out["redirectUrl"] = u
 	}
 	if t.Custom() {
-		out["thankYou"] = map[string]string{"title": form.Pipe(t.Heading(), texts), "message": form.Pipe(t.Message, texts)}
+		title, message := t.Screen(texts)
+		out["thankYou"] = map[string]string{"title": title, "message": message}
 	}
 	return out
 }
@@ -81,7 +75,9 @@ func (h *Handler) afterSubmit(ctx context.Context, f *form.Form, sub *form.Submi
 	case t == nil:
 		return page
 	case t.RedirectURL != "":
-		return t.RedirectTo(h.answerTexts(ctx, f, sub))
+		if u := t.RedirectTo(h.answerTexts(ctx, f, sub)); u != "" {
+			return u
+		}
 	case t.PipesAnswers():
 		return page + "?response=" + url.QueryEscape(sub.ID)
 	}
