@@ -9,10 +9,20 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
+
+// TestBrowserClosingAndThankYou drives, in headless Chromium, the closed page,
+// the thank-you screen with piped answers and the redirect after a response.
+func TestBrowserClosingAndThankYou(t *testing.T) {
+	b := startBrowser(t, 2*time.Minute)
+	t.Run("ClosedPage", b.testClosedPage)
+	t.Run("ThankYouPiping", b.testThankYouPiping)
+	t.Run("ThankYouRedirect", b.testThankYouRedirect)
+}
 
 // xssAnswer is an answer that would run, and say so in window.__xss, if it
 // reached a page as HTML (the page's policy would also refuse it, which the
