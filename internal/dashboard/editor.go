@@ -116,6 +116,8 @@ var fieldLabels = map[string]string{
 	"conditionalLogic.showIf.operator": "The comparison", "conditionalLogic.showIf.value": "The value",
 	"name": "The name", "dailyLimit": "The daily limit", "formId": "The form", "message": "Your message",
 	"webhookUrl": "The webhook URL", "webhookEnabled": "Delivery", "url": "The test URL", "prompt": "Your description",
+	"closesAt": "The closing time", "maxResponses": "The number of responses", "closedMessage": "The message",
+	"thankYou.title": "The title", "thankYou.message": "The message", "thankYou.redirectUrl": "The address",
 }
 
 // fieldLabel names field: options[2] is "Choice 3".
@@ -125,6 +127,9 @@ func fieldLabel(field string) string {
 	}
 	if rule, ok := strings.CutPrefix(field, "conditionalLogic.advanced"); ok {
 		return ruleLabel(rule)
+	}
+	if strings.HasPrefix(field, "thankYou.redirectParams") {
+		return "The parameter name"
 	}
 	if i, ok := strings.CutPrefix(field, "options["); ok {
 		if n, err := strconv.Atoi(strings.TrimSuffix(i, "]")); err == nil {

@@ -39,7 +39,8 @@ type formHead struct {
 	// Analytics and Chat are the AI pages: the analysis and the conversations.
 	Analytics, Chat string
 	Webhook         string // the webhook page
-	Tab             string // the view shown: "table", "summary", "webhook", "analytics" or "chat" ("" on other pages)
+	Settings        string // the settings page: closing and thank-you
+	Tab             string // the view shown: "table", "summary", "webhook", "analytics", "chat" or "settings" ("" on other pages)
 }
 
 // responsesData is the data of the responses table.
@@ -170,7 +171,8 @@ func (h *Handler) loaded(w http.ResponseWriter, r *http.Request, s *Session, wha
 func (h *Handler) headOf(f *form.Form) formHead {
 	id := strconv.FormatInt(f.ID, 10)
 	head := formHead{ID: f.ID, Title: f.Title, Path: "/forms/" + id + "/responses", Summary: "/forms/" + id + "/summary",
-		Analytics: "/forms/" + id + "/analytics", Chat: "/forms/" + id + "/chat", Webhook: webhookPath(f.ID)}
+		Analytics: "/forms/" + id + "/analytics", Chat: "/forms/" + id + "/chat", Webhook: webhookPath(f.ID),
+		Settings: formSettingsPath(f.ID)}
 	if f.IsPublished() {
 		head.URL = f.ShareURL(h.cfg.PublicURL)
 	}

@@ -108,6 +108,8 @@ var routes = []route{
 		shows: []string{"chat"}},
 	{pattern: "GET /forms/{id}/webhook", path: "/forms/{form}/webhook", status: 200, shows: []string{"hook"}},
 	{pattern: "GET /forms/{id}/webhook/rotate", path: "/forms/{form}/webhook/rotate", status: 200, shows: []string{"title"}},
+	{pattern: "GET /forms/{id}/settings", path: "/forms/{form}/settings", status: 200,
+		shows: []string{"title", "q-select", "q-text", "closed", "thanks", "thanks-msg"}},
 	{pattern: "GET /settings", path: "/settings", status: 200, shows: []string{"email"}},
 	{pattern: "GET /signin", path: "/signin", status: 200, out: true},
 	{pattern: "GET /signin", path: "/signin?next=" + url.QueryEscape("/"+hostile("next")), status: 200, out: true,
@@ -158,6 +160,12 @@ var routes = []route{
 		values: url.Values{"url": {"javascript:alert(1)"}}, cross: url.Values{"url": {"https://evil.example.com/b"}}},
 	{pattern: "POST /forms/{id}/webhook/test", path: "/forms/{form}/webhook/test", status: 200, shows: []string{"hook", "test-hook"},
 		values: url.Values{"url": {"{receiver}/" + hostile("test-hook")}}},
+	{pattern: "POST /forms/{id}/settings/closing", path: "/forms/{form}/settings/closing", status: 400, shows: []string{"closing"},
+		values: url.Values{"closedMessage": {hostile("closing") + "\x01"}, "maxResponses": {"5"}, "closesAt": {"2999-01-01T00:00"}},
+		cross:  url.Values{"maxResponses": {"1"}, "closedMessage": {"Closed by B"}}},
+	{pattern: "POST /forms/{id}/settings/thankyou", path: "/forms/{form}/settings/thankyou", status: 400, shows: []string{"ty", "ty-msg"},
+		values: url.Values{"kind": {"screen"}, "title": {hostile("ty") + "\x01"}, "message": {hostile("ty-msg")}},
+		cross:  url.Values{"kind": {"redirect"}, "redirectUrl": {"https://evil.example.com/"}}},
 	{pattern: "POST /forms/{id}/webhook/secret", path: "/forms/{form}/webhook/secret", status: 200, shows: []string{"hook"}},
 	{pattern: "POST /forms/{id}/webhook/rotate", path: "/forms/{form}/webhook/rotate", status: 200, shows: []string{"hook"}},
 	{pattern: "POST /keys", path: "/keys", status: 400, shows: []string{"new-key"},
@@ -341,9 +349,10 @@ var live = []string{"<img src=x onerror=alert(1)>", "<svg onload=alert(1)>", "<s
 // fields are the tags of A's stored fields: the account's email, the form's
 // title and description, its questions' text and choices, a response's
 // answers (text, choice, URL, a file's name), an API key's name, a chat
-// message, the webhook URL. The analysis and the AI's replies are made of them.
+// message, the webhook URL, the closed message and the thank-you screen. The
+// analysis and the AI's replies are made of them.
 var fields = []string{"email", "title", "desc", "q-select", "option", "q-text", "q-rating", "q-url", "q-file",
-	"answer", "url", "file", "key", "chat", "hook"}
+	"answer", "url", "file", "key", "chat", "hook", "closed", "thanks", "thanks-msg"}
 
 // world is the sweeps' data: account A's form, response, file, key,
 // conversation, analysis and webhook, every field of them hostile, and an
@@ -404,7 +413,8 @@ func (w *world) hostileForm(t *testing.T, key string) survey {
 		map[string]any{"type": "file_upload", "question": hostile("q-file")})
 	w.ids["form"], w.ids["question"], w.ids["text"] = fmt.Sprint(s.ID), fmt.Sprint(s.Questions[0]), fmt.Sprint(s.Questions[1])
 	e := w.env.For(t)
-	if r := e.Do("PATCH", fmt.Sprintf("/api/v1/forms/%d", s.ID), key, map[string]any{"description": hostile("desc") + "\nSecond line"}); r.Status != http.StatusOK {
+	if r := e.Do("PATCH", fmt.Sprintf("/api/v1/forms/%d", s.ID), key, map[string]any{"description": hostile("desc") + "\nSecond line",
+		"closedMessage": hostile("closed"), "thankYou": map[string]any{"title": hostile("thanks"), "message": hostile("thanks-msg")}}); r.Status != http.StatusOK {
 		t.Fatalf("describe the form: %d %s", r.Status, r.Body)
 	}
 	rule := map[string]any{"showIf": map[string]any{"questionId": s.Questions[0], "operator": "equals", "value": hostile("option")}}

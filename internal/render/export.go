@@ -108,31 +108,12 @@ func (s *Submissions) csvWriter(ctx context.Context, out io.Writer, questions []
 }
 
 // AnswerText renders an answer of Data as plain text, as in a spreadsheet cell:
-// choices joined with commas, Yes or No, numbers in full, a file as its link.
+// a file as its link, anything else as form.AnswerText says.
 func AnswerText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		if x {
-			return "Yes"
-		}
-		return "No"
-	case []any:
-		parts := make([]string, len(x))
-		for i, p := range x {
-			parts[i] = AnswerText(p)
-		}
-		return strings.Join(parts, ", ")
-	case form.FileAnswer:
-		return x.URL
+	if f, ok := v.(form.FileAnswer); ok {
+		return f.URL
 	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	return form.AnswerText(v)
 }
 
 // safeCell neutralises cells a spreadsheet would run as a formula (starting with =,

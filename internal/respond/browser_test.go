@@ -65,6 +65,24 @@ type browserEnv struct {
 }
 
 func TestBrowser(t *testing.T) {
+	b := startBrowser(t, 2*time.Minute)
+	t.Run("SinglePageAllTypes", b.testSinglePageAllTypes)
+	t.Run("LiveShowHide", b.testLiveShowHide)
+	t.Run("ScoreDecidedByServer", b.testScoreDecidedByServer)
+	t.Run("MultiStepSkipEndFormResume", b.testMultiStep)
+	t.Run("ServerErrorsKeepAnswers", b.testServerErrors)
+	t.Run("NoJavaScript", b.testNoJavaScript)
+	t.Run("ModulesFailToLoad", b.testModulesFailToLoad)
+	t.Run("LogicVectorsInBrowser", b.testLogicVectors)
+	t.Run("SameSentenceServerAndScript", b.testSameSentences)
+	t.Run("CatalogueSentencesInScript", b.testCatalogueInScript)
+	t.Run("Screenshots", b.testScreenshots)
+}
+
+// startBrowser starts a server and a headless Chromium that its test may use
+// for at most timeout; the test is skipped, saying why, without Chromium or in
+// -short mode.
+func startBrowser(t *testing.T, timeout time.Duration) *browserEnv {
 	exe := chromiumPath()
 	if exe == "" {
 		t.Skip("browser tests skipped: no Chromium found (looked for chromium, chromium-browser, google-chrome and /usr/bin/chromium); install it with `apt-get install chromium` or set CHROMIUM")
@@ -73,8 +91,8 @@ func TestBrowser(t *testing.T) {
 		t.Skip("browser tests skipped in -short mode")
 	}
 	env := servertest.New(t, store.SQLite)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
@@ -93,9 +111,9 @@ func TestBrowser(t *testing.T) {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900),
 	)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	browser, cancelBrowser := chromedp.NewContext(alloc)
-	defer cancelBrowser()
+	t.Cleanup(cancelBrowser)
 	if err := chromedp.Do(browser); err != nil {
 		t.Fatalf("start %s: %v", exe, err)
 	}
@@ -105,19 +123,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b := &browserEnv{env: env, key: env.NewKey(), browser: browser, files: files}
-
-	t.Run("SinglePageAllTypes", b.testSinglePageAllTypes)
-	t.Run("LiveShowHide", b.testLiveShowHide)
-	t.Run("ScoreDecidedByServer", b.testScoreDecidedByServer)
-	t.Run("MultiStepSkipEndFormResume", b.testMultiStep)
-	t.Run("ServerErrorsKeepAnswers", b.testServerErrors)
-	t.Run("NoJavaScript", b.testNoJavaScript)
-	t.Run("ModulesFailToLoad", b.testModulesFailToLoad)
-	t.Run("LogicVectorsInBrowser", b.testLogicVectors)
-	t.Run("SameSentenceServerAndScript", b.testSameSentences)
-	t.Run("CatalogueSentencesInScript", b.testCatalogueInScript)
-	t.Run("Screenshots", b.testScreenshots)
+	return &browserEnv{env: env, key: env.NewKey(), browser: browser, files: files}
 }
 
 // waitThanks waits for the thank-you page, saying what the page shows instead.

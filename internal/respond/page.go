@@ -34,6 +34,17 @@ var pageTemplates = template.Must(template.New("pages").ParseFS(templateFiles, "
 const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors *"
 
+// pagePolicy is the Content-Security-Policy of f's form page: pageCSP, whose
+// form may also lead to f's thank-you redirect (a browser applies form-action
+// to the redirect that answers the post).
+func pagePolicy(f *form.Form) string {
+	origin := f.Settings.ThankYou.RedirectOrigin()
+	if origin == "" {
+		return pageCSP
+	}
+	return strings.Replace(pageCSP, "form-action 'self'", "form-action 'self' "+origin, 1)
+}
+
 // previewCSP is the policy of a preview (Preview): that of the page, except that
 // the form may post nowhere and only this server's own pages (the builder) may
 // frame it, since it is a signed-in owner's page.
@@ -123,12 +134,6 @@ type optionView struct {
 	Checked bool
 }
 
-// thanksView is the data of the thank-you content.
-type thanksView struct {
-	Title     string
-	AgainHref string
-}
-
 // renderForm writes the form page with status: the questions, filled with
 // st.Values, and st's errors.
 func (h *Handler) renderForm(w http.ResponseWriter, r *http.Request, status int, f *form.Form, st pageState) {
@@ -138,7 +143,7 @@ func (h *Handler) renderForm(w http.ResponseWriter, r *http.Request, status int,
 		serverError(w, r, "render form page", err)
 		return
 	}
-	writeTemplate(w, r, status, "form", v)
+	writePage(w, r, status, "form", v, pagePolicy(f))
 }
 
 // Preview writes the page of f as its owner sees it in the builder, drafts
@@ -167,8 +172,7 @@ func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView
 		Title: f.Title, Description: f.Description, PageTitle: f.Title,
 		Action: "/f/" + f.ShareToken + "/submissions", ShareToken: f.ShareToken,
 		MultiStep: f.DisplayMode == form.MultiStep, StartToken: st.StartToken,
-		Message: st.Message, Assets: pageAssetURLs,
-		Thanks: thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken},
+		Message: st.Message, Assets: pageAssetURLs, Thanks: thanksOf(f, nil),
 	}
 	b, err := json.Marshal(def)
 	if err != nil {
@@ -195,13 +199,14 @@ func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView
 	return v, nil
 }
 
-// renderThanks writes the page shown after a completed submission.
-func (h *Handler) renderThanks(w http.ResponseWriter, r *http.Request, f *form.Form) {
+// renderThanks writes the page shown after a completed submission, with the
+// answers texts piped into its screen.
+func (h *Handler) renderThanks(w http.ResponseWriter, r *http.Request, f *form.Form, texts map[int64]string) {
 	v := struct {
 		PageTitle string
 		Assets    pageAssets
 		Thanks    thanksView
-	}{"Thank you: " + f.Title, pageAssetURLs, thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken}}
+	}{"Thank you: " + f.Title, pageAssetURLs, thanksOf(f, texts)}
 	writeTemplate(w, r, http.StatusOK, "thanks", v)
 }
 

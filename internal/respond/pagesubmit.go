@@ -24,9 +24,9 @@ const startField = "_started"
 // page serves GET /f/{token}: the form, only while published, rendered once per
 // version of the form; only its start token is made per request.
 func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
-	rd, err := h.publishedRendition(r)
+	f, rd, err := h.openRendition(r)
 	if err != nil {
-		h.pageError(w, r, err)
+		h.pageError(w, r, f, err)
 		return
 	}
 	page := pages.Get().(*bytes.Buffer)
@@ -35,7 +35,7 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 	page.Write(rd.head)
 	page.WriteString(h.fill.startToken(rd.shareToken, time.Now()))
 	page.Write(rd.tail)
-	writeHTML(w, http.StatusOK, pageCSP, page.Bytes())
+	writeHTML(w, http.StatusOK, rd.policy, page.Bytes())
 }
 
 // pages are the buffers the page is put together in, to be sent with one write
@@ -46,24 +46,30 @@ func (h *Handler) freshState(f *form.Form) pageState {
 	return pageState{Values: map[int64][]string{}, Errors: map[int64]string{}, Files: map[int64]string{}, StartToken: h.fill.startToken(f.ShareToken, time.Now())}
 }
 
-// thanks serves GET /f/{token}/thanks: the page after a completed submission.
+// thanks serves GET /f/{token}/thanks: the page after a completed submission,
+// also when the submission closed the form. ?response=<submission id> names the
+// response whose answers its screen pipes (thanksTexts).
 func (h *Handler) thanks(w http.ResponseWriter, r *http.Request) {
 	c, err := h.publishedForm(r)
 	if err != nil {
-		h.pageError(w, r, err)
+		h.pageError(w, r, nil, err)
 		return
 	}
-	h.renderThanks(w, r, c.Form)
+	h.renderThanks(w, r, c.Form, h.thanksTexts(r, c.Form))
 }
 
-// pageError answers a page request that failed: the not-found page, or a 500
-// whose cause is logged with the request id.
-func (h *Handler) pageError(w http.ResponseWriter, r *http.Request, err error) {
-	if form.ErrorCode(err) == form.NotFound {
+// pageError answers a page request of form f (nil when none was found) that
+// failed: the not-found page, the closed page, or a 500 whose cause is logged
+// with the request id.
+func (h *Handler) pageError(w http.ResponseWriter, r *http.Request, f *form.Form, err error) {
+	switch {
+	case form.ErrorCode(err) == form.NotFound:
 		renderNotFound(w, r)
-		return
+	case form.ErrorCode(err) == form.Closed && f != nil:
+		renderClosed(w, r, f)
+	default:
+		serverError(w, r, "form page failed", err)
 	}
-	serverError(w, r, "form page failed", err)
 }
 
 // serverError answers an unexpected failure of a page with a plain 500 that names
@@ -80,10 +86,14 @@ func serverError(w http.ResponseWriter, r *http.Request, what string, err error)
 func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 	c, err := h.publishedForm(r)
 	if err != nil {
-		h.pageError(w, r, err)
+		h.pageError(w, r, nil, err)
 		return
 	}
 	f := c.Form
+	if err := h.checkOpen(r.Context(), f); err != nil {
+		h.pageError(w, r, f, err)
+		return
+	}
 	if err := h.sameOrigin.Check(r); err != nil {
 		renderForbidden(w, r)
 		return
@@ -106,7 +116,7 @@ func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 	}
 	raw, err := h.collectAnswers(r, f, &st)
 	if err != nil {
-		h.pageError(w, r, err)
+		h.pageError(w, r, f, err)
 		return
 	}
 	if len(st.Errors) == 0 && h.completePage(w, r, f, raw, &st) {
@@ -205,12 +215,12 @@ func (h *Handler) completePage(w http.ResponseWriter, r *http.Request, f *form.F
 	switch {
 	case err == nil:
 		// Post/redirect/get: reloading the thank-you page must not submit again.
-		http.Redirect(w, r, "/f/"+f.ShareToken+"/thanks", http.StatusSeeOther)
+		http.Redirect(w, r, h.afterSubmit(r.Context(), f, sub), http.StatusSeeOther)
 	case errors.Is(err, errStartUsed):
 		st.Message = expiredMessage
 		h.renderForm(w, r, http.StatusBadRequest, f, *st)
 	case !fieldErrors(err, st):
-		h.pageError(w, r, err)
+		h.pageError(w, r, f, err)
 	default:
 		return false
 	}

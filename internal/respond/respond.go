@@ -88,11 +88,11 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /f/{token}/thanks", h.thanks)
 	mux.HandleFunc("GET /f/{token}/definition", cors(h.definition))
 	mux.HandleFunc("POST /f/{token}/submissions", h.submit)
-	mux.HandleFunc("POST /f/{token}/sessions", cors(h.published(h.startSession)))
+	mux.HandleFunc("POST /f/{token}/sessions", cors(h.published(h.accepting(h.startSession))))
 	mux.HandleFunc("GET /f/{token}/sessions/{id}", cors(h.published(h.getSession)))
-	mux.HandleFunc("PATCH /f/{token}/sessions/{id}", cors(h.published(h.saveSession)))
-	mux.HandleFunc("POST /f/{token}/sessions/{id}/complete", cors(h.published(h.completeSession)))
-	mux.HandleFunc("POST /f/{token}/uploads", cors(h.published(h.upload)))
+	mux.HandleFunc("PATCH /f/{token}/sessions/{id}", cors(h.published(h.accepting(h.saveSession))))
+	mux.HandleFunc("POST /f/{token}/sessions/{id}/complete", cors(h.published(h.accepting(h.completeSession))))
+	mux.HandleFunc("POST /f/{token}/uploads", cors(h.published(h.accepting(h.upload))))
 	mux.HandleFunc("POST /f/{token}/evaluate", cors(h.published(h.evaluate)))
 	mux.HandleFunc("OPTIONS /f/{token}/{rest...}", cors(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
@@ -151,9 +151,10 @@ func newID() string {
 }
 
 // definition serves GET /f/{token}/definition: what a front-end needs to render
-// the form and run its logic, encoded once per version of the form.
+// the form and run its logic, encoded once per version of the form; Closed once
+// the form is closed.
 func (h *Handler) definition(w http.ResponseWriter, r *http.Request) {
-	rd, err := h.publishedRendition(r)
+	_, rd, err := h.openRendition(r)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

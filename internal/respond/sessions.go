@@ -121,7 +121,7 @@ func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request, f *for
 		httpx.WriteError(w, r, err)
 		return
 	}
-	sub, err := h.store.CompleteSession(r.Context(), f.ID, r.PathValue("id"), resumeHash(r), func(saved *form.Submission) error {
+	sub, err := h.store.CompleteSession(r.Context(), f.ID, r.PathValue("id"), resumeHash(r), f.Settings.MaxResponses, func(saved *form.Submission) error {
 		raw, err := mergeRaw(saved.Answers, sent)
 		if err != nil {
 			return err
@@ -134,11 +134,11 @@ func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request, f *for
 		return nil
 	})
 	if err != nil {
-		httpx.WriteError(w, r, err)
+		httpx.WriteError(w, r, closedAs(f, err))
 		return
 	}
 	h.committed()
-	httpx.WriteJSON(w, http.StatusOK, completion(sub))
+	httpx.WriteJSON(w, http.StatusOK, h.completion(r.Context(), f, sub))
 }
 
 // mergeRaw combines saved answers with those sent at completion (which win).

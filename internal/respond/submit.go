@@ -25,7 +25,7 @@ func (h *Handler) submit(w http.ResponseWriter, r *http.Request) {
 		h.submitPage(w, r)
 		return
 	}
-	cors(h.published(h.submitJSON))(w, r)
+	cors(h.published(h.accepting(h.submitJSON)))(w, r)
 }
 
 func (h *Handler) submitJSON(w http.ResponseWriter, r *http.Request, f *form.Form) {
@@ -39,7 +39,7 @@ func (h *Handler) submitJSON(w http.ResponseWriter, r *http.Request, f *form.For
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, completion(sub))
+	httpx.WriteJSON(w, http.StatusCreated, h.completion(r.Context(), f, sub))
 }
 
 // readAnswers decodes the answers a request sends and counts the request in lim
@@ -67,15 +67,6 @@ func decodeAnswers(w http.ResponseWriter, r *http.Request, body *answersBody, op
 	return nil
 }
 
-// completion is the body answering a completed submission.
-func completion(sub *form.Submission) map[string]any {
-	out := map[string]any{"id": sub.ID, "submittedAt": form.Timestamp(*sub.CompletedAt)}
-	if sub.Score != nil {
-		out["score"] = *sub.Score
-	}
-	return out
-}
-
 // createSubmission validates raw answers for completion and stores a one-shot
 // submission; its webhook job (if any) is queued in the same transaction.
 func (h *Handler) createSubmission(ctx context.Context, f *form.Form, raw map[string]json.RawMessage) (*form.Submission, error) {
@@ -89,11 +80,12 @@ func (h *Handler) createSubmission(ctx context.Context, f *form.Form, raw map[st
 	return sub, nil
 }
 
-// storeSubmission stores a completed one-shot submission of f under a new id.
+// storeSubmission stores a completed one-shot submission of f under a new id;
+// Closed, with f's message, when f's responses are full by then.
 func (h *Handler) storeSubmission(ctx context.Context, f *form.Form, sub *form.Submission) error {
 	sub.ID, sub.FormID = newID(), f.ID
-	if err := h.store.CreateSubmission(ctx, sub); err != nil {
-		return err
+	if err := h.store.CreateSubmission(ctx, sub, f.Settings.MaxResponses); err != nil {
+		return closedAs(f, err)
 	}
 	h.committed()
 	return nil

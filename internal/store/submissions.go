@@ -20,7 +20,7 @@ const submissionColumns = `id, form_id, started_at, updated_at, completed_at, an
 func (s *Store) StartSession(ctx context.Context, formID int64, id, resumeHash string) (*form.Submission, error) {
 	now := s.Now()
 	sub := &form.Submission{ID: id, FormID: formID, StartedAt: now, UpdatedAt: now, Answers: map[int64]any{}}
-	err := s.commit(ctx, "", func(ctx context.Context, tx querier) error {
+	err := s.commit(ctx, "", 0, func(ctx context.Context, tx querier) error {
 		_, err := tx.ExecContext(ctx,
 			`INSERT INTO sessions (id, form_id, started_at, updated_at, answers, resume_hash) VALUES ($1, $2, $3, $3, '{}', $4)`,
 			id, formID, ms(now), resumeHash)
@@ -48,16 +48,24 @@ func (s *Store) GetSession(ctx context.Context, formID int64, id, resumeHash str
 // commit (doc.go), where change may run more than once (on a fresh copy of the
 // session each time); change must not write through the store.
 func (s *Store) UpdateSession(ctx context.Context, formID int64, id, resumeHash string, change func(sub *form.Submission) error) (*form.Submission, error) {
-	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, false, change)
+	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, nil, change)
 }
 
 // CompleteSession loads an open session of a form started with resumeHash
 // (NotFound otherwise), lets complete set its final answers and score (or
 // refuse), and saves it as completed with its files (bindUploads) and completion
 // jobs (queueCompletionJobs), all or nothing, in a group commit as UpdateSession
-// does. A second completion is AlreadyCompleted.
-func (s *Store) CompleteSession(ctx context.Context, formID int64, id, resumeHash string, complete func(sub *form.Submission) error) (*form.Submission, error) {
-	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, true, complete)
+// does. A second completion is AlreadyCompleted. When maxResponses is set and the
+// form has that many completed submissions, nothing changes and the answer is
+// Closed (checkRoom).
+func (s *Store) CompleteSession(ctx context.Context, formID int64, id, resumeHash string, maxResponses *int, complete func(sub *form.Submission) error) (*form.Submission, error) {
+	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, &completion{maxResponses}, complete)
+}
+
+// completion is how a session save completes the session: under the form's
+// limit of completed submissions, if any.
+type completion struct {
+	maxResponses *int
 }
 
 // sessionRef names a session as its respondent does: its form, its id and the
@@ -68,12 +76,17 @@ type sessionRef struct {
 	resumeHash string
 }
 
-func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool, change func(sub *form.Submission) error) (*form.Submission, error) {
+// updateSession saves a change of a session, completing it when complete is set.
+func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete *completion, change func(sub *form.Submission) error) (*form.Submission, error) {
 	if !wellFormedID(ref.id) {
 		return nil, missing("Submission")
 	}
 	var sub *form.Submission
-	err := s.commit(ctx, "sessions "+ref.id, func(ctx context.Context, tx querier) error {
+	var limited int64
+	if complete != nil && complete.maxResponses != nil {
+		limited = ref.formID
+	}
+	err := s.commit(ctx, "sessions "+ref.id, limited, func(ctx context.Context, tx querier) error {
 		var err error
 		sub, err = scanSubmission(tx.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM sessions
 			WHERE id = $1 AND form_id = $2 AND resume_hash = $3`+s.forUpdate(), ref.id, ref.formID, ref.resumeHash))
@@ -83,12 +96,17 @@ func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool
 		if sub.Completed() {
 			return form.Errorf(form.AlreadyCompleted, "This submission was already completed")
 		}
+		if complete != nil {
+			if err := s.checkRoom(ctx, tx, ref.formID, complete.maxResponses); err != nil {
+				return err
+			}
+		}
 		if err := change(sub); err != nil {
 			return err
 		}
 		now := s.Now()
 		sub.UpdatedAt = now
-		if complete {
+		if complete != nil {
 			sub.CompletedAt = &now
 		}
 		if err := saveSession(ctx, tx, sub); err != nil {
@@ -97,7 +115,7 @@ func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool
 		if err := bindUploads(ctx, tx, sub); err != nil {
 			return err
 		}
-		if complete {
+		if complete != nil {
 			return s.queueCompletionJobs(ctx, tx, sub)
 		}
 		return nil
@@ -111,11 +129,73 @@ func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool
 // CreateSubmission stores a one-shot submission, started and completed now, with
 // its files (bindUploads: Invalid when another submission has one) and completion
 // jobs (queueCompletionJobs), all or nothing, in a group commit (doc.go): it
-// returns once they are committed.
-func (s *Store) CreateSubmission(ctx context.Context, sub *form.Submission) error {
+// returns once they are committed. When maxResponses is set and the form has that
+// many completed submissions, nothing is stored and the answer is Closed
+// (checkRoom).
+func (s *Store) CreateSubmission(ctx context.Context, sub *form.Submission, maxResponses *int) error {
 	now := s.Now()
 	sub.StartedAt, sub.UpdatedAt, sub.CompletedAt = now, now, &now
-	return s.commit(ctx, "", func(ctx context.Context, tx querier) error { return s.insertCompleted(ctx, tx, sub) })
+	var limited int64
+	if maxResponses != nil {
+		limited = sub.FormID
+	}
+	return s.commit(ctx, "", limited, func(ctx context.Context, tx querier) error {
+		if err := s.checkRoom(ctx, tx, sub.FormID, maxResponses); err != nil {
+			return err
+		}
+		return s.insertCompleted(ctx, tx, sub)
+	})
+}
+
+// checkRoom refuses, with Closed, a completion that the form's completed
+// submissions leave no room for: maxResponses of them (nil: no limit). It runs
+// in the transaction that completes the submission, which holds the form's lock
+// on PostgreSQL (lockLimitedForms); SQLite's write transactions are exclusive. So
+// no other transaction can complete one of the form's submissions between the
+// count and the commit, and the limit is exact across writers and nodes. The
+// message is the default one: the caller knows the form's own.
+func (s *Store) checkRoom(ctx context.Context, tx querier, formID int64, maxResponses *int) error {
+	if maxResponses == nil {
+		return nil
+	}
+	n, err := s.countResponsesUpTo(ctx, tx, formID, *maxResponses)
+	if err != nil {
+		return err
+	}
+	if n >= *maxResponses {
+		return form.Errorf(form.Closed, "%s", form.DefaultClosedMessage)
+	}
+	return nil
+}
+
+// countResponsesUpTo counts a form's completed submissions, but no further than
+// max. SQLite reads the count its triggers keep (form_counts, migration 00009);
+// PostgreSQL counts entries of the index sessions_completed, at most max of them,
+// so a check costs a read of the index that grows with the limit, not with the
+// form's responses.
+func (s *Store) countResponsesUpTo(ctx context.Context, q querier, formID int64, max int) (int, error) {
+	query := `SELECT COUNT(*) FROM (SELECT 1 FROM sessions WHERE form_id = $1 AND completed_at IS NOT NULL LIMIT $2) AS up_to`
+	if s.dialect == SQLite {
+		query = `SELECT MIN(COALESCE((SELECT responses FROM form_counts WHERE form_id = $1), 0), $2)`
+	}
+	var n int
+	err := q.QueryRowContext(ctx, query, formID, max).Scan(&n)
+	return n, err
+}
+
+// FormClosed reports whether f takes no more submissions now
+// (form.Settings.Closed), reading its count of responses only when it has a
+// limit (countResponsesUpTo). A submission is refused under the same rule, with
+// an exact count, in its own transaction (checkRoom).
+func (s *Store) FormClosed(ctx context.Context, f *form.Form) (bool, error) {
+	responses := 0
+	if max := f.Settings.MaxResponses; max != nil {
+		var err error
+		if responses, err = s.countResponsesUpTo(ctx, s.read, f.ID, *max); err != nil {
+			return false, err
+		}
+	}
+	return f.Settings.Closed(s.Now(), responses), nil
 }
 
 // CreateSubmissions stores completed submissions as they are (ids, times,

@@ -569,7 +569,7 @@ func TestFormContents(t *testing.T) {
 			must(t, err)
 		}
 		for _, id := range []string{"s1", "s2"} {
-			_, err := st.CompleteSession(ctx, f.ID, id, "h", func(*form.Submission) error { return nil })
+			_, err := st.CompleteSession(ctx, f.ID, id, "h", nil, func(*form.Submission) error { return nil })
 			must(t, err)
 		}
 		for i, size := range []int64{100, 23} {
