@@ -11,12 +11,14 @@ import (
 )
 
 // FormInput is the body of POST /forms. Its text obeys CheckText: the title is a
-// SingleLine, the description MultiLine (a paragraph or more).
+// SingleLine, the description MultiLine (a paragraph or more). HiddenFields are
+// the names of Settings.HiddenFields (hidden.go says what a name may be).
 type FormInput struct {
-	Title       *string         `json:"title"`
-	Description *string         `json:"description"`
-	DisplayMode DisplayMode     `json:"displayMode"`
-	Questions   []QuestionInput `json:"questions"`
+	Title        *string         `json:"title"`
+	Description  *string         `json:"description"`
+	DisplayMode  DisplayMode     `json:"displayMode"`
+	Questions    []QuestionInput `json:"questions"`
+	HiddenFields []string        `json:"hiddenFields"`
 }
 
 // QuestionInput is a question to create: an item of POST /forms or the body of
@@ -34,13 +36,14 @@ type QuestionInput struct {
 
 // FormPatch is the body of PATCH /forms/{id}; absent fields are left as they are.
 // Its text follows the rules of FormInput; webhookUrl is checked by the webhook
-// package.
+// package. A null hiddenFields removes them all.
 type FormPatch struct {
 	Title          Optional[string]      `json:"title"`
 	Description    Optional[string]      `json:"description"`
 	DisplayMode    Optional[DisplayMode] `json:"displayMode"`
 	WebhookURL     Optional[string]      `json:"webhookUrl"`
 	WebhookEnabled Optional[bool]        `json:"webhookEnabled"`
+	HiddenFields   Optional[[]string]    `json:"hiddenFields"`
 }
 
 // QuestionPatch is the body of PATCH /forms/{id}/fields/{fieldId}. Its text follows
@@ -79,6 +82,8 @@ func NewForm(in FormInput) (*Form, error) {
 	if len(in.Questions) > MaxQuestions {
 		p.Add("questions", "at most %d questions", MaxQuestions)
 	}
+	validateHiddenFields(in.HiddenFields, &p)
+	f.Settings.HiddenFields = in.HiddenFields
 	for i, qi := range in.Questions {
 		field := fmt.Sprintf("questions[%d]", i)
 		if qi.ConditionalLogic != nil {
@@ -117,8 +122,9 @@ func (in QuestionInput) Build(known map[int64]bool, prefix string, p *Problems) 
 // webhook settings, which need the URL check of the webhook package.
 func (p FormPatch) ApplyPatch(f *Form) error {
 	var probs Problems
-	if !p.Title.Set && !p.Description.Set && !p.DisplayMode.Set && !p.WebhookURL.Set && !p.WebhookEnabled.Set {
-		probs.Add("body", "at least one of title, description, displayMode, webhookUrl, webhookEnabled is required")
+	if !p.Title.Set && !p.Description.Set && !p.DisplayMode.Set && !p.WebhookURL.Set && !p.WebhookEnabled.Set &&
+		!p.HiddenFields.Set {
+		probs.Add("body", "at least one of title, description, displayMode, webhookUrl, webhookEnabled, hiddenFields is required")
 		return probs.Err()
 	}
 	if p.Title.Set {
@@ -141,6 +147,10 @@ func (p FormPatch) ApplyPatch(f *Form) error {
 	}
 	if p.WebhookEnabled.Set && p.WebhookEnabled.Null {
 		probs.Add("webhookEnabled", "must be true or false")
+	}
+	if p.HiddenFields.Set {
+		f.Settings.HiddenFields = p.HiddenFields.Value
+		validateHiddenFields(f.Settings.HiddenFields, &probs)
 	}
 	return probs.Err()
 }
