@@ -128,13 +128,15 @@ func shortName(s string) string {
 	return string([]rune(s)[:40]) + "…"
 }
 
-// HiddenFromQuery takes the values of the form's hidden fields from the query
-// string of its page's address; a value that HiddenProblem refuses is left out,
-// as are empty ones and repeated parameters after the first.
-func (s Settings) HiddenFromQuery(query url.Values) HiddenValues {
+// HiddenFrom takes the values of the form's hidden fields from values, each
+// under its name after prefix: the query string of the page's address ("") or
+// the fields of its form post. A value that HiddenProblem refuses is left out
+// (a link is not the respondent's to fix), as are empty ones and repeated
+// parameters after the first.
+func (s Settings) HiddenFrom(values url.Values, prefix string) HiddenValues {
 	out := HiddenValues{}
 	for _, name := range s.HiddenFields {
-		v := query.Get(name)
+		v := values.Get(prefix + name)
 		if _, ok := HiddenProblem(v); ok && v != "" {
 			out[name] = v
 		}

@@ -753,7 +753,7 @@ func (b *browserEnv) testLogicVectors(t *testing.T) {
 		HasScore bool            `json:"hasScore"`
 	}
 	results := eval[[]result](t, ctx, `(function (cases) {
-		return cases.map(function (c) { return FormaLogic.evaluate(c.questions, c.answers || {}); });
+		return cases.map(function (c) { return FormaLogic.evaluate(c.questions, c.answers || {}, c.hidden); });
 	})(`+string(raw)+`)`)
 	if len(results) != len(vs) {
 		t.Fatalf("%d results for %d vectors", len(results), len(vs))
