@@ -26,7 +26,7 @@ func (a *API) exportResponses(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	a.cfg.Submissions.Export(r.Context(), w, format, f.ID, questions, func(fn func(*form.Submission) error) error {
+	a.cfg.Submissions.Export(r.Context(), w, format, f, questions, func(fn func(*form.Submission) error) error {
 		return a.store.EachResponse(r.Context(), f.ID, filter, fn)
 	})
 }

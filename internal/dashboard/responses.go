@@ -185,7 +185,7 @@ func (h *Handler) exportResponses(w http.ResponseWriter, r *http.Request, s *Ses
 		return
 	}
 	format, _ := rendered.ParseFormat(path.Ext(r.URL.Path)[1:])
-	h.cfg.Submissions.Export(r.Context(), w, format, f.ID, questions, func(fn func(*form.Submission) error) error {
+	h.cfg.Submissions.Export(r.Context(), w, format, f, questions, func(fn func(*form.Submission) error) error {
 		return h.store.EachResponse(r.Context(), f.ID, store.ResponseFilter{}, fn)
 	})
 }

@@ -65,8 +65,8 @@ func TestCheckHidden(t *testing.T) {
 		t.Fatalf("valid: %v, %v (an empty value is no value)", got, err)
 	}
 	for sent, field := range map[string]string{
-		`{"campaign": "x"}`:                 "hidden.campaign",
-		`{"uid": "two\nlines"}`:             "hidden.uid",
+		`{"campaign": "x"}`:     "hidden.campaign",
+		`{"uid": "two\nlines"}`: "hidden.uid",
 		`{"uid": "` + strings.Repeat("x", MaxHiddenValueLen+1) + `"}`: "hidden.uid",
 	} {
 		var m map[string]string
@@ -103,11 +103,11 @@ func TestHiddenFromDropsWhatItCannotKeep(t *testing.T) {
 func TestHiddenConditionValidation(t *testing.T) {
 	known := map[int64]bool{1: true}
 	for cond, field := range map[string]string{
-		`{"id":"c","hiddenField":"utm_source","operator":"equals","value":"x"}`:                   "",
+		`{"id":"c","hiddenField":"utm_source","operator":"equals","value":"x"}`:                     "",
 		`{"id":"c","hiddenField":"utm_source","operator":"equals","valueType":"dynamic","value":1}`: "",
-		`{"id":"c","hiddenField":"utm source","operator":"equals","value":"x"}`:                   "c.hiddenField",
-		`{"id":"c","hiddenField":"utm_source","questionId":1,"operator":"equals","value":"x"}`:     "c.questionId",
-		`{"id":"c","hiddenField":"utm_source","operator":"equals","valueType":"score","value":1}`:  "c.valueType",
+		`{"id":"c","hiddenField":"utm source","operator":"equals","value":"x"}`:                     "c.hiddenField",
+		`{"id":"c","hiddenField":"utm_source","questionId":1,"operator":"equals","value":"x"}`:      "c.questionId",
+		`{"id":"c","hiddenField":"utm_source","operator":"equals","valueType":"score","value":1}`:   "c.valueType",
 	} {
 		var c Condition
 		if err := DecodeStrict([]byte(cond), &c); err != nil {
