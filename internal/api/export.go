@@ -16,12 +16,12 @@ func (a *API) exportResponses(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, form.FieldInvalid("format", "must be csv or json"))
 		return
 	}
-	filter, err := parseResponseFilter(r)
+	f, questions, err := a.responseForm(r)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	f, questions, err := a.responseForm(r)
+	filter, err := parseResponseFilter(r, f, questions)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

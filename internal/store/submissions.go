@@ -251,14 +251,15 @@ type ResponseFilter struct {
 	// Match, when set, keeps only the submissions it accepts (a filter on
 	// their answers and hidden values, form.AnswerFilter). SQL cannot apply
 	// it: each submission of the time range is read and tested, so a list
-	// page with Match reads at most MaxMatchScan of them.
+	// page with Match reads at most Store.MatchScan of them.
 	Match func(*form.Submission) bool
 }
 
-// MaxMatchScan bounds the submissions a page of a list with a Match filter
-// reads: all those of its time range (to count them), so a page of a form
-// with more in that range is refused. Exports stream and have no bound.
-const MaxMatchScan = 100_000
+// DefaultMatchScan is the most submissions a page of a list with a Match filter
+// reads: all those of its time range (to count them), so a page of a form with
+// more in that range is refused. At some 10 to 30 µs a submission, a page then
+// takes at most one to three seconds. Exports stream and have no bound.
+const DefaultMatchScan = 100_000
 
 // ResponseKey is where a completed submission stands in the order of the
 // responses lists: by completion time, then by id.
@@ -311,7 +312,7 @@ func (f ResponseFilter) orderBy(reverse bool) string {
 // reads only its own rows.
 //
 // With filter.Match, the page is found by reading every submission of the time
-// range in order instead (matchResponses); more than MaxMatchScan of them is
+// range in order instead (matchResponses); more than s.MatchScan of them is
 // Invalid, naming filter.
 func (s *Store) ListResponses(ctx context.Context, formID int64, filter ResponseFilter, limit, offset int) ([]form.Submission, int, error) {
 	if filter.Match != nil {
@@ -374,7 +375,7 @@ func listResponses(ctx context.Context, q querier, formID int64, filter Response
 
 // matchResponses is ListResponses with filter.Match: in one snapshot, it counts
 // the submissions of the time range on the index (refusing more than
-// MaxMatchScan), then reads them all in order, counting those Match accepts
+// s.MatchScan), then reads them all in order, counting those Match accepts
 // and keeping the page of them at offset, or of those after filter.After.
 func (s *Store) matchResponses(ctx context.Context, formID int64, filter ResponseFilter, limit, offset int) ([]form.Submission, int, error) {
 	list, total := []form.Submission{}, 0
@@ -393,12 +394,12 @@ func (s *Store) matchResponses(ctx context.Context, formID int64, filter Respons
 }
 
 // checkMatchScan refuses a Match filter whose time range holds more than
-// MaxMatchScan submissions: Invalid, naming filter.
+// s.MatchScan submissions: Invalid, naming filter.
 func (s *Store) checkMatchScan(ctx context.Context, q querier, formID int64, filter ResponseFilter) error {
 	n, err := s.countResponses(ctx, q, formID, ResponseFilter{Since: filter.Since, Until: filter.Until})
-	if err == nil && n > MaxMatchScan {
+	if err == nil && n > s.MatchScan {
 		err = form.FieldInvalid("filter", "reads every response of its time range, at most %d; this one has %d: narrow it with from and to",
-			MaxMatchScan, n)
+			s.MatchScan, n)
 	}
 	return err
 }
