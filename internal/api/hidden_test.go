@@ -407,10 +407,10 @@ func TestResponseFilters(t *testing.T) {
 				ExpectedStatus: 200, Check: checks(fields(obj{"total": 2, "hasMore": false}), ids(0))},
 			{Name: "the page after its cursor", Method: "GET", Key: key, ExpectedStatus: 200,
 				BeforeTest: pathFrom(func() string { return list + "?limit=1&filter=utm_source:eq:newsletter&cursor=" + cursor }),
-				Check:  checks(fields(obj{"total": 2, "hasMore": false}), ids(0), next)},
+				Check:      checks(fields(obj{"total": 2, "hasMore": false}), ids(0), next)},
 			{Name: "nothing after the last", Method: "GET", Key: key, ExpectedStatus: 200,
 				BeforeTest: pathFrom(func() string { return list + "?limit=1&filter=utm_source:eq:newsletter&cursor=" + cursor }),
-				Check:  checks(fields(obj{"total": 2, "hasMore": false}), ids())},
+				Check:      checks(fields(obj{"total": 2, "hasMore": false}), ids())},
 			{Name: "the JSON export", Method: "GET", Path: list + "/export?format=json&filter=utm_source:eq:newsletter", Key: key,
 				ExpectedStatus: 200, Check: func(t *testing.T, r *servertest.Response) {
 					var rows []obj
