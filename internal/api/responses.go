@@ -24,8 +24,8 @@ func (a *API) responseForm(r *http.Request) (*form.Form, []form.Question, error)
 
 // parseResponseFilter reads, for the responses of f with questions (deleted
 // ones included), order (desc default, or asc), the since/until completion-time
-// bounds (RFC 3339), the from/to date range (parseRange) and the filter and q
-// of form.ParseAnswerFilter, which becomes the store's Match.
+// bounds (RFC 3339), the from/to range (parseRange) and the filter and q of
+// form.ParseAnswerFilter, which becomes the store's Match.
 func parseResponseFilter(r *http.Request, f *form.Form, questions []form.Question) (store.ResponseFilter, error) {
 	var rf store.ResponseFilter
 	q := r.URL.Query()
@@ -58,49 +58,17 @@ func parseResponseFilter(r *http.Request, f *form.Form, questions []form.Questio
 	return rf, err
 }
 
-// parseRange narrows rf to the from/to range of query: from is the first
-// moment (an RFC 3339 date-time, or a date YYYY-MM-DD for the start of that UTC
-// day), to the last (a date-time, or a date for the whole of that UTC day),
-// both inclusive. With since or until, the narrower bound holds.
+// parseRange narrows rf to the from/to range of query (form.ParseRange);
+// with since or until, the narrower bound holds.
 func parseRange(query url.Values, rf *store.ResponseFilter) error {
-	from, err := rangeBound(query, "from", false)
-	if err != nil {
-		return err
-	}
-	to, err := rangeBound(query, "to", true)
-	if err != nil {
-		return err
-	}
+	from, to, err := form.ParseRange(query.Get("from"), query.Get("to"))
 	if from != nil && (rf.Since == nil || from.After(*rf.Since)) {
 		rf.Since = from
 	}
 	if to != nil && (rf.Until == nil || to.Before(*rf.Until)) {
 		rf.Until = to
 	}
-	return nil
-}
-
-// rangeBound reads the bound name of a from/to range as the store takes it: an
-// inclusive start, or with end the exclusive end after an inclusive last
-// moment (a date's next day, a date-time's next millisecond). nil when absent.
-func rangeBound(query url.Values, name string, end bool) (*time.Time, error) {
-	v := query.Get(name)
-	if v == "" {
-		return nil, nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	next := time.Millisecond
-	if err != nil {
-		t, err = time.Parse(time.DateOnly, v)
-		next = 24 * time.Hour
-	}
-	if err != nil {
-		return nil, form.FieldInvalid(name, "must be a date YYYY-MM-DD or an RFC 3339 date-time such as 2026-11-22T09:30:00Z")
-	}
-	if end {
-		t = t.Add(next)
-	}
-	return &t, nil
+	return err
 }
 
 // listResponses serves GET /forms/{id}/responses: completed submissions, newest

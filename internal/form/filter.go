@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -341,6 +342,50 @@ func (c *filterCondition) order(result int) bool {
 		return result < 0
 	}
 	return result == 0
+}
+
+// ParseRange reads the from/to range of completion times that selects
+// responses beside an AnswerFilter: from is the first moment (an RFC 3339
+// date-time, or a date YYYY-MM-DD for the start of that UTC day), to the last
+// (a date-time, or a date for the whole of that UTC day), both inclusive; ""
+// leaves a side open. It returns the start and the exclusive end (the moment
+// after to: the next day, or the next millisecond, as times are stored), nil
+// for an open side, or an Invalid *Error naming from or to.
+func ParseRange(from, to string) (start, end *time.Time, err error) {
+	if start, err = rangeBound("from", from, 0, 0); err != nil {
+		return nil, nil, err
+	}
+	end, err = rangeBound("to", to, 24*time.Hour, time.Millisecond)
+	return start, end, err
+}
+
+// rangeBound reads the bound of a range named name, moved forward by afterDate
+// when it is a date and by afterTime when it is a date-time.
+func rangeBound(name, v string, afterDate, afterTime time.Duration) (*time.Time, error) {
+	if v == "" {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	step := afterTime
+	if err != nil {
+		t, err = time.Parse(time.DateOnly, v)
+		step = afterDate
+	}
+	if err != nil {
+		return nil, FieldInvalid(name, "must be a date YYYY-MM-DD or an RFC 3339 date-time such as 2026-11-22T09:30:00Z")
+	}
+	t = t.Add(step)
+	return &t, nil
+}
+
+// FilterCondition writes one condition of a filter parameter, field:op:value
+// (without the value for empty and notempty), its value's commas and
+// backslashes escaped so that it reads back as given.
+func FilterCondition(field, op, value string) string {
+	if op == FilterEmpty || op == FilterNotEmpty {
+		return field + ":" + op
+	}
+	return field + ":" + op + ":" + strings.NewReplacer(`\`, `\\`, ",", `\,`).Replace(value)
 }
 
 // answerStrings is a stored answer as texts: one for a scalar, one per chosen

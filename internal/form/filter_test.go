@@ -2,6 +2,7 @@ package form
 
 import (
 	"testing"
+	"time"
 )
 
 // filterForm is a form with one question of each kind a filter compares
@@ -114,5 +115,37 @@ func TestAnswerFilterRefuses(t *testing.T) {
 		if !ok || e.Code != Invalid || e.Fields[0].Field != c.field {
 			t.Errorf("%q %q: %v, want Invalid at %s", c.filter, c.search, err, c.field)
 		}
+	}
+}
+
+func TestParseRange(t *testing.T) {
+	start, end, err := ParseRange("2026-11-02", "2026-11-03")
+	if err != nil || start.Format(time.RFC3339) != "2026-11-02T00:00:00Z" || end.Format(time.RFC3339) != "2026-11-04T00:00:00Z" {
+		t.Errorf("dates: %v %v %v, want the whole of both days", start, end, err)
+	}
+	start, end, err = ParseRange("2026-11-02T09:30:00+01:00", "2026-11-02T10:00:00Z")
+	if err != nil || !start.Equal(time.Date(2026, 11, 2, 8, 30, 0, 0, time.UTC)) ||
+		!end.Equal(time.Date(2026, 11, 2, 10, 0, 0, int(time.Millisecond), time.UTC)) {
+		t.Errorf("date-times: %v %v %v, want to included to the millisecond", start, end, err)
+	}
+	if start, end, err := ParseRange("", ""); start != nil || end != nil || err != nil {
+		t.Errorf("open range: %v %v %v", start, end, err)
+	}
+	for _, c := range [][3]string{{"yesterday", "", "from"}, {"", "2026-13-01", "to"}} {
+		_, _, err := ParseRange(c[0], c[1])
+		if e, ok := err.(*Error); !ok || e.Fields[0].Field != c[2] {
+			t.Errorf("%q %q: %v, want Invalid at %s", c[0], c[1], err, c[2])
+		}
+	}
+}
+
+func TestFilterConditionReadsBack(t *testing.T) {
+	cond := FilterCondition("q7", FilterContains, `late, \ very: late`)
+	f, err := ParseAnswerFilter([]string{cond}, "", filterForm, filterHidden)
+	if err != nil || len(f.conditions) != 1 || f.conditions[0].text != `late, \ very: late` {
+		t.Fatalf("%q read back as %+v, %v", cond, f, err)
+	}
+	if got := FilterCondition("q2", FilterEmpty, "ignored"); got != "q2:empty" {
+		t.Errorf("empty: %q", got)
 	}
 }
