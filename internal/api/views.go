@@ -18,21 +18,23 @@ func timestampOrNil(t *time.Time) *string {
 // formView is the wire shape of a Form. The closing and thank-you settings
 // appear when set; closed always.
 type formView struct {
-	ID            int64                `json:"id"`
-	Title         string               `json:"title"`
-	Description   string               `json:"description"`
-	IsPublished   bool                 `json:"isPublished"`
-	ShareURL      string               `json:"shareUrl"`
-	URL           string               `json:"url"`
-	DisplayMode   form.DisplayMode     `json:"displayMode"`
-	CreatedAt     string               `json:"createdAt"`
-	PublishedAt   *string              `json:"publishedAt"`
-	Webhook       webhookView          `json:"webhook"`
-	Questions     *[]form.QuestionJSON `json:"questions,omitempty"`
-	ClosesAt      *string              `json:"closesAt,omitempty"`
-	MaxResponses  *int                 `json:"maxResponses,omitempty"`
-	ClosedMessage string               `json:"closedMessage,omitempty"`
-	ThankYou      *form.ThankYou       `json:"thankYou,omitempty"`
+	ID          int64                `json:"id"`
+	Title       string               `json:"title"`
+	Description string               `json:"description"`
+	IsPublished bool                 `json:"isPublished"`
+	ShareURL    string               `json:"shareUrl"`
+	URL         string               `json:"url"`
+	DisplayMode form.DisplayMode     `json:"displayMode"`
+	CreatedAt   string               `json:"createdAt"`
+	PublishedAt *string              `json:"publishedAt"`
+	Webhook     webhookView          `json:"webhook"`
+	Questions   *[]form.QuestionJSON `json:"questions,omitempty"`
+	// HiddenFields are the form's hidden fields (an extension), always listed.
+	HiddenFields  []string       `json:"hiddenFields"`
+	ClosesAt      *string        `json:"closesAt,omitempty"`
+	MaxResponses  *int           `json:"maxResponses,omitempty"`
+	ClosedMessage string         `json:"closedMessage,omitempty"`
+	ThankYou      *form.ThankYou `json:"thankYou,omitempty"`
 	// Closed says whether the form takes no more submissions now
 	// (store.FormClosed).
 	Closed bool `json:"closed"`
@@ -64,6 +66,10 @@ func (a *API) viewForm(f *form.Form, closed, withQuestions bool) formView {
 		Webhook:  webhookView{Enabled: f.WebhookEnabled, URL: f.WebhookURL},
 		ClosesAt: timestampOrNil(s.ClosesAt), MaxResponses: s.MaxResponses, ClosedMessage: s.ClosedMessage,
 		ThankYou: s.ThankYou, Closed: closed,
+		HiddenFields: f.Settings.HiddenFields,
+	}
+	if v.HiddenFields == nil {
+		v.HiddenFields = []string{}
 	}
 	if withQuestions {
 		qs := make([]form.QuestionJSON, len(f.Questions))

@@ -93,11 +93,15 @@ var routes = []route{
 	{pattern: "GET /forms/{id}/questions/{qid}/delete", path: "/forms/{form}/questions/{question}/delete", status: 200,
 		shows: []string{"title", "q-select"}},
 	{pattern: "GET /forms/{id}/responses", path: "/forms/{form}/responses", status: 200,
-		shows: []string{"title", "answer", "option", "file", "url"}},
+		shows: []string{"title", "answer", "option", "file", "url", "hidden"}},
+	{pattern: "GET /forms/{id}/responses", path: "/forms/{form}/responses?field=q{text}&op=contains&q=" + url.QueryEscape(hostile("search")) +
+		"&value=" + url.QueryEscape(hostile("filter")), status: 200, shows: []string{"search", "filter"}},
+	{pattern: "GET /forms/{id}/responses", path: "/forms/{form}/responses?field=" + url.QueryEscape(hostile("field")) + "&op=eq&value=x",
+		status: 200, shows: []string{"title"}},
 	{pattern: "GET /forms/{id}/responses/export.csv", path: "/forms/{form}/responses/export.csv", status: 200},
 	{pattern: "GET /forms/{id}/responses/export.json", path: "/forms/{form}/responses/export.json", status: 200},
 	{pattern: "GET /forms/{id}/responses/{submissionId}", path: "/forms/{form}/responses/{response}", status: 200,
-		shows: []string{"answer", "option", "file", "url"}},
+		shows: []string{"answer", "option", "file", "url", "hidden"}},
 	{pattern: "GET /forms/{id}/responses/{submissionId}/delete", path: "/forms/{form}/responses/{response}/delete", status: 200,
 		shows: []string{"title"}},
 	{pattern: "GET /forms/{id}/summary", path: "/forms/{form}/summary", status: 200, shows: []string{"q-select", "option", "q-rating"}},
@@ -125,6 +129,8 @@ var routes = []route{
 		values: url.Values{"title": {hostile("edit") + "\x01"}, "description": {hostile("edit-desc")}, "displayMode": {"single-page"}},
 		cross:  url.Values{"title": {"Taken by B"}, "description": {""}, "displayMode": {"single-page"}}},
 	{pattern: "POST /forms/{id}/unpublish", path: "/forms/{form}/unpublish", status: 303},
+	{pattern: "POST /forms/{id}/hidden-fields", path: "/forms/{form}/hidden-fields", status: 400, shows: []string{"hidden-name"},
+		values: url.Values{"hiddenFields": {"src\n" + hostile("hidden-name")}}, cross: url.Values{"hiddenFields": {"b_field"}}},
 	{pattern: "POST /forms/{id}/publish", path: "/forms/{form}/publish", status: 303},
 	{pattern: "POST /forms/{id}/questions", path: "/forms/{form}/questions", status: 400, shows: []string{"add", "add-option"},
 		values: url.Values{"type": {"select"}, "question": {hostile("add") + "\x01"}, "options": {hostile("add-option")}},
@@ -352,7 +358,7 @@ var live = []string{"<img src=x onerror=alert(1)>", "<svg onload=alert(1)>", "<s
 // message, the webhook URL, the closed message and the thank-you screen. The
 // analysis and the AI's replies are made of them.
 var fields = []string{"email", "title", "desc", "q-select", "option", "q-text", "q-rating", "q-url", "q-file",
-	"answer", "url", "file", "key", "chat", "hook", "closed", "thanks", "thanks-msg"}
+	"answer", "url", "file", "hidden", "key", "chat", "hook", "closed", "thanks", "thanks-msg"}
 
 // world is the sweeps' data: account A's form, response, file, key,
 // conversation, analysis and webhook, every field of them hostile, and an
@@ -414,7 +420,8 @@ func (w *world) hostileForm(t *testing.T, key string) survey {
 	w.ids["form"], w.ids["question"], w.ids["text"] = fmt.Sprint(s.ID), fmt.Sprint(s.Questions[0]), fmt.Sprint(s.Questions[1])
 	e := w.env.For(t)
 	if r := e.Do("PATCH", fmt.Sprintf("/api/v1/forms/%d", s.ID), key, map[string]any{"description": hostile("desc") + "\nSecond line",
-		"closedMessage": hostile("closed"), "thankYou": map[string]any{"title": hostile("thanks"), "message": hostile("thanks-msg")}}); r.Status != http.StatusOK {
+		"closedMessage": hostile("closed"), "thankYou": map[string]any{"title": hostile("thanks"), "message": hostile("thanks-msg")},
+		"hiddenFields": []string{"src"}}); r.Status != http.StatusOK {
 		t.Fatalf("describe the form: %d %s", r.Status, r.Body)
 	}
 	rule := map[string]any{"showIf": map[string]any{"questionId": s.Questions[0], "operator": "equals", "value": hostile("option")}}
@@ -439,8 +446,9 @@ func (w *world) respond(t *testing.T, s survey) {
 	t.Helper()
 	file := upload(t, w.env, s.Share, `XSS-file{{.}}"><img src=x onerror=alert(1)><svg onload=alert(1)>.txt`, []byte("A's private file"))
 	w.ids["upload"] = file
-	w.ids["response"] = s.submit(t, w.env, map[int]any{0: hostile("option"), 1: hostile("answer"), 2: 4,
-		3: `https://x.example/XSS-url{{.}}"><svg/onload=alert(1)><script>alert(1)</script>`, 4: file})
+	w.ids["response"] = s.submitWith(t, w.env, map[int]any{0: hostile("option"), 1: hostile("answer"), 2: 4,
+		3: `https://x.example/XSS-url{{.}}"><svg/onload=alert(1)><script>alert(1)</script>`, 4: file},
+		map[string]string{"src": hostile("hidden")})
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		_, n, err := w.env.Store.WebhookLogs(t.Context(), s.ID, 1, 0)

@@ -13,6 +13,8 @@ import (
 // FormInput is the body of POST /forms. Its text obeys CheckText: the title is a
 // SingleLine, the description MultiLine (a paragraph or more). The closing and
 // thank-you fields are Settings (closing.go, thankyou.go); null leaves one unset.
+// HiddenFields are the names of Settings.HiddenFields (hidden.go says what a name
+// may be).
 type FormInput struct {
 	Title         *string         `json:"title"`
 	Description   *string         `json:"description"`
@@ -22,6 +24,7 @@ type FormInput struct {
 	MaxResponses  *int            `json:"maxResponses"`
 	ClosedMessage *string         `json:"closedMessage"`
 	ThankYou      *ThankYou       `json:"thankYou"`
+	HiddenFields  []string        `json:"hiddenFields"`
 }
 
 // QuestionInput is a question to create: an item of POST /forms or the body of
@@ -39,7 +42,7 @@ type QuestionInput struct {
 
 // FormPatch is the body of PATCH /forms/{id}; absent fields are left as they are,
 // and null clears one of the settings (closesAt, maxResponses, closedMessage,
-// thankYou). Its text follows the rules of FormInput; webhookUrl is checked by
+// thankYou; a null hiddenFields removes them all). Its text follows the rules of FormInput; webhookUrl is checked by
 // the webhook package.
 type FormPatch struct {
 	Title          Optional[string]      `json:"title"`
@@ -51,6 +54,7 @@ type FormPatch struct {
 	MaxResponses   Optional[int]         `json:"maxResponses"`
 	ClosedMessage  Optional[string]      `json:"closedMessage"`
 	ThankYou       Optional[*ThankYou]   `json:"thankYou"`
+	HiddenFields   Optional[[]string]    `json:"hiddenFields"`
 }
 
 // QuestionPatch is the body of PATCH /forms/{id}/fields/{fieldId}. Its text follows
@@ -89,6 +93,8 @@ func NewForm(in FormInput) (*Form, error) {
 	if len(in.Questions) > MaxQuestions {
 		p.Add("questions", "at most %d questions", MaxQuestions)
 	}
+	validateHiddenFields(in.HiddenFields, &p)
+	f.Settings.HiddenFields = in.HiddenFields
 	for i, qi := range in.Questions {
 		field := fmt.Sprintf("questions[%d]", i)
 		if qi.ConditionalLogic != nil {
@@ -145,7 +151,7 @@ func (p FormPatch) ApplyPatch(f *Form) error {
 	var probs Problems
 	if p.empty() {
 		probs.Add("body", "at least one of title, description, displayMode, webhookUrl, webhookEnabled, "+
-			"closesAt, maxResponses, closedMessage, thankYou is required")
+			"closesAt, maxResponses, closedMessage, thankYou, hiddenFields is required")
 		return probs.Err()
 	}
 	if p.Title.Set {
@@ -173,13 +179,17 @@ func (p FormPatch) ApplyPatch(f *Form) error {
 	if p.ThankYou.Set {
 		f.Settings.setThankYou(p.ThankYou.Value, questionIDs(f.Questions), &probs)
 	}
+	if p.HiddenFields.Set {
+		f.Settings.HiddenFields = p.HiddenFields.Value
+		validateHiddenFields(f.Settings.HiddenFields, &probs)
+	}
 	return probs.Err()
 }
 
 // empty reports whether the patch carries no field.
 func (p FormPatch) empty() bool {
 	return !p.Title.Set && !p.Description.Set && !p.DisplayMode.Set && !p.WebhookURL.Set && !p.WebhookEnabled.Set &&
-		!p.ClosesAt.Set && !p.MaxResponses.Set && !p.ClosedMessage.Set && !p.ThankYou.Set
+		!p.ClosesAt.Set && !p.MaxResponses.Set && !p.ClosedMessage.Set && !p.ThankYou.Set && !p.HiddenFields.Set
 }
 
 // applyClosing sets or, with null, clears the closing settings the patch carries.

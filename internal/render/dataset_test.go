@@ -105,7 +105,7 @@ func TestDatasetFollowsResponses(t *testing.T) {
 			}
 		}
 
-		_, err = b.st.StartSession(ctx, f.ID, "open1", "hash")
+		_, err = b.st.StartSession(ctx, f.ID, "open1", "hash", nil)
 		must(t, err)
 		ds, err := a.r.Dataset(ctx, f)
 		must(t, err)

@@ -65,7 +65,7 @@ type browserEnv struct {
 }
 
 func TestBrowser(t *testing.T) {
-	b := startBrowser(t, 2*time.Minute)
+	b := startBrowser(t, 3*time.Minute)
 	t.Run("SinglePageAllTypes", b.testSinglePageAllTypes)
 	t.Run("LiveShowHide", b.testLiveShowHide)
 	t.Run("ScoreDecidedByServer", b.testScoreDecidedByServer)
@@ -73,6 +73,9 @@ func TestBrowser(t *testing.T) {
 	t.Run("ServerErrorsKeepAnswers", b.testServerErrors)
 	t.Run("NoJavaScript", b.testNoJavaScript)
 	t.Run("ModulesFailToLoad", b.testModulesFailToLoad)
+	t.Run("PrefillAndHiddenValues", b.testPrefill)
+	t.Run("HiddenFieldsMultiStep", b.testHiddenFieldsMultiStep)
+	t.Run("HiddenFieldsWithoutJavaScript", b.testHiddenFieldsWithoutJavaScript)
 	t.Run("LogicVectorsInBrowser", b.testLogicVectors)
 	t.Run("SameSentenceServerAndScript", b.testSameSentences)
 	t.Run("CatalogueSentencesInScript", b.testCatalogueInScript)
@@ -759,7 +762,7 @@ func (b *browserEnv) testLogicVectors(t *testing.T) {
 		HasScore bool            `json:"hasScore"`
 	}
 	results := eval[[]result](t, ctx, `(function (cases) {
-		return cases.map(function (c) { return FormaLogic.evaluate(c.questions, c.answers || {}); });
+		return cases.map(function (c) { return FormaLogic.evaluate(c.questions, c.answers || {}, c.hidden); });
 	})(`+string(raw)+`)`)
 	if len(results) != len(vs) {
 		t.Fatalf("%d results for %d vectors", len(results), len(vs))

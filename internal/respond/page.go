@@ -65,6 +65,19 @@ type pageState struct {
 	Message string
 	// StartToken goes into the hidden _started input.
 	StartToken string
+	// Hidden holds the values of the form's hidden fields, from the page's
+	// address or posted back, each carried by a hidden input (hiddenInputPrefix).
+	Hidden form.HiddenValues
+}
+
+// hiddenInputPrefix starts the name of the input that carries a hidden field's
+// value in the form post, so that no field name can clash with the others
+// (q_<id>, website, _started).
+const hiddenInputPrefix = "h_"
+
+// hiddenInput is an input carrying the value of the hidden field Field.
+type hiddenInput struct {
+	Name, Field, Value string
 }
 
 // pageView is the data of the form page template.
@@ -81,6 +94,7 @@ type pageView struct {
 	Summary     []summaryItem
 	HasRequired bool
 	Questions   []questionView
+	Hidden      []hiddenInput
 	Assets      pageAssets
 	Thanks      thanksView
 	// Preview marks the owner's preview: a banner, no action, the submit button
@@ -179,7 +193,12 @@ func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView
 		return v, err
 	}
 	v.Definition = string(b)
-	visible := logic.Evaluate(f.Questions, stateAnswers(f, st)).Visible
+	for _, name := range f.Settings.HiddenFields {
+		if value := st.Hidden[name]; value != "" {
+			v.Hidden = append(v.Hidden, hiddenInput{Name: hiddenInputPrefix + name, Field: name, Value: value})
+		}
+	}
+	visible := logic.Evaluate(f.Questions, stateAnswers(f, st), st.Hidden).Visible
 	targets := logicTargets(f)
 	for _, q := range form.InOrder(f.Questions) {
 		qv := buildQuestion(&q, st, h.cfg.MaxUploadBytes)

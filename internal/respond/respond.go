@@ -162,12 +162,14 @@ func (h *Handler) definition(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteRawJSON(w, http.StatusOK, rd.definition)
 }
 
-// Definition is the public JSON shape of a published form.
+// Definition is the public JSON shape of a published form. HiddenFields are
+// the names a submission's hidden object may carry.
 type Definition struct {
-	Title       string              `json:"title"`
-	Description string              `json:"description"`
-	DisplayMode form.DisplayMode    `json:"displayMode"`
-	Questions   []form.QuestionJSON `json:"questions"`
+	Title        string              `json:"title"`
+	Description  string              `json:"description"`
+	DisplayMode  form.DisplayMode    `json:"displayMode"`
+	HiddenFields []string            `json:"hiddenFields,omitempty"`
+	Questions    []form.QuestionJSON `json:"questions"`
 }
 
 // publicDefinition is f as respondents may see it: its logic without the scoring
@@ -179,7 +181,8 @@ func publicDefinition(f *form.Form) Definition {
 // formDefinition is f with the logic of each question passed through keep (nil:
 // all of it).
 func formDefinition(f *form.Form, keep func(*form.ConditionalLogic) *form.ConditionalLogic) Definition {
-	d := Definition{Title: f.Title, Description: f.Description, DisplayMode: f.DisplayMode, Questions: []form.QuestionJSON{}}
+	d := Definition{Title: f.Title, Description: f.Description, DisplayMode: f.DisplayMode,
+		HiddenFields: f.Settings.HiddenFields, Questions: []form.QuestionJSON{}}
 	for i := range f.Questions {
 		q := f.Questions[i].JSON()
 		if keep != nil {
@@ -211,9 +214,10 @@ func publicLogic(l *form.ConditionalLogic) *form.ConditionalLogic {
 	return out
 }
 
-// evaluate serves POST /f/{token}/evaluate with {"answers": {...}}: the ids of
-// the questions the logic shows, in form order, for pages whose conditions
-// compare the score (which the public definition cannot compute). Invalid
+// evaluate serves POST /f/{token}/evaluate with {"answers": {...}} (and the
+// optional hidden values): the ids of the questions the logic shows, in form
+// order, for pages whose conditions compare the score (which the public
+// definition cannot compute). Invalid
 // answers count as unanswered; the score itself is not revealed. Each call counts
 // against the client's save budget.
 func (h *Handler) evaluate(w http.ResponseWriter, r *http.Request, f *form.Form) {
@@ -225,9 +229,13 @@ func (h *Handler) evaluate(w http.ResponseWriter, r *http.Request, f *form.Form)
 	if err == nil {
 		err = boundAnswers(f, body.Answers)
 	}
+	var hidden form.HiddenValues
+	if err == nil {
+		hidden, err = f.Settings.CheckHidden(body.Hidden)
+	}
 	var shown map[int64]bool
 	if err == nil {
-		shown, err = logic.Visibility(f.Questions, body.Answers)
+		shown, err = logic.Visibility(f.Questions, body.Answers, hidden)
 	}
 	if err != nil {
 		httpx.WriteError(w, r, err)

@@ -210,7 +210,7 @@ func TestCancelledAfterItsWriteBeganIsCommitted(t *testing.T) {
 		st := servertest.OpenStore(t, d)
 		f := hookedForm(t, st, 1)
 		bg := context.Background()
-		if _, err := st.StartSession(bg, f.ID, "s1", "h1"); err != nil {
+		if _, err := st.StartSession(bg, f.ID, "s1", "h1", nil); err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(bg)

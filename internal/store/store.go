@@ -52,6 +52,9 @@ type Store struct {
 	forms *formCache
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
+	// MatchScan bounds the submissions a page of a list with a Match filter
+	// reads (ResponseFilter.Match): DefaultMatchScan; tests may lower it.
+	MatchScan int
 }
 
 // Open connects to the database named by databaseURL (a postgres:// URL), or, when
@@ -69,7 +72,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 }
 
 func connect(databaseURL, dataDir string) (*Store, error) {
-	s := &Store{forms: newFormCache(), Now: func() time.Time { return time.Now().UTC() }}
+	s := &Store{forms: newFormCache(), Now: func() time.Time { return time.Now().UTC() }, MatchScan: DefaultMatchScan}
 	switch {
 	case databaseURL == "":
 		if err := s.openSQLite(dataDir); err != nil {

@@ -25,7 +25,7 @@ func TestResponseLimitIsExact(t *testing.T) {
 		const max, n = 7, 40
 		limit := max
 		for i := range n / 2 {
-			_, err := stores[i%2].StartSession(ctx, f.ID, fmt.Sprintf("session-%02d", i), "h")
+			_, err := stores[i%2].StartSession(ctx, f.ID, fmt.Sprintf("session-%02d", i), "h", nil)
 			must(t, err)
 		}
 		codes := race(n, func(i int) error {
@@ -108,7 +108,7 @@ func TestFormClosedByTime(t *testing.T) {
 
 		st.Now = func() time.Time { return closes.Add(-time.Hour) }
 		one := 1
-		_, err := st.StartSession(ctx, f.ID, "open-one", "h")
+		_, err := st.StartSession(ctx, f.ID, "open-one", "h", nil)
 		must(t, err)
 		if closed, err := st.FormClosed(ctx, withLimit(f, one)); err != nil || closed {
 			t.Fatalf("a started session filled the form: %v, %v", closed, err)

@@ -565,7 +565,7 @@ func TestFormContents(t *testing.T) {
 		f := newForm(t, st, ada, "Counted", "Name")
 		other := newForm(t, st, ada, "Other", "Name")
 		for _, id := range []string{"s1", "s2", "s3"} {
-			_, err := st.StartSession(ctx, f.ID, id, "h")
+			_, err := st.StartSession(ctx, f.ID, id, "h", nil)
 			must(t, err)
 		}
 		for _, id := range []string{"s1", "s2"} {

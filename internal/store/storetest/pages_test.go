@@ -48,7 +48,7 @@ func loadResponses(t *testing.T, st *store.Store, f *form.Form, n int) {
 			CompletedAt: &at, Answers: map[int64]any{}}
 	}
 	must(t, st.CreateSubmissions(ctx, subs))
-	_, err := st.StartSession(ctx, f.ID, "open-one", "hash")
+	_, err := st.StartSession(ctx, f.ID, "open-one", "hash", nil)
 	must(t, err)
 }
 
@@ -249,9 +249,9 @@ func TestTotalsFollowEveryWrite(t *testing.T) {
 		hooked(t, st, acct, f, "https://hooks.example/")
 		queueJobs(t, st, f, "one-shot", 3)
 		agree("one-shot submissions")
-		_, err := st.StartSession(ctx, f.ID, "multi", "hash")
+		_, err := st.StartSession(ctx, f.ID, "multi", "hash", nil)
 		must(t, err)
-		_, err = st.StartSession(ctx, f.ID, "left-open", "hash")
+		_, err = st.StartSession(ctx, f.ID, "left-open", "hash", nil)
 		must(t, err)
 		agree("sessions started")
 		_, err = st.CompleteSession(ctx, f.ID, "multi", "hash", nil, func(*form.Submission) error { return nil })

@@ -107,7 +107,7 @@ func TestSessionSavesAndCompletesOnce(t *testing.T) {
 		f := newForm(t, st, acct, "Steps", "Name", "City")
 		hooked(t, st, acct, f, "https://example.com/hook")
 		name, city := f.Questions[0].ID, f.Questions[1].ID
-		_, err := st.StartSession(ctx, f.ID, "s1", "h1")
+		_, err := st.StartSession(ctx, f.ID, "s1", "h1", nil)
 		must(t, err)
 
 		set := func(id int64, v any) func(*form.Submission) error {
@@ -189,7 +189,7 @@ func TestConcurrentCompletionsOfOneSession(t *testing.T) {
 		acct := newAccount(t, stores[0], "ada@example.com")
 		f := newForm(t, stores[0], acct, "Race", "Q")
 		hooked(t, stores[0], acct, f, "https://example.com/hook")
-		_, err := stores[0].StartSession(ctx, f.ID, "race", "h")
+		_, err := stores[0].StartSession(ctx, f.ID, "race", "h", nil)
 		must(t, err)
 		codes := race(10, func(i int) error {
 			_, err := stores[i%2].CompleteSession(ctx, f.ID, "race", "h", nil, func(sub *form.Submission) error {
