@@ -44,7 +44,7 @@ func (a *API) generateForm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reportCharge(w, c)
-	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(f, true))
+	a.writeForm(w, r, http.StatusCreated, f, true)
 }
 
 // generateAnalytics serves POST /forms/{id}/analytics/generate: analyses the

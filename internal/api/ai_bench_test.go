@@ -101,7 +101,7 @@ func storeBig(b *testing.B, st *store.Store, accountID int64) int64 {
 
 // submitOne stores one more response of a form, answering nothing.
 func submitOne(b *testing.B, st *store.Store, formID int64, id string) {
-	if err := st.CreateSubmission(context.Background(), &form.Submission{ID: id, FormID: formID, Answers: map[int64]any{}}); err != nil {
+	if err := st.CreateSubmission(context.Background(), &form.Submission{ID: id, FormID: formID, Answers: map[int64]any{}}, nil); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -45,5 +45,5 @@ func (a *API) importForm(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(f, true))
+	a.writeForm(w, r, http.StatusCreated, f, true)
 }

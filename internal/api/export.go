@@ -16,17 +16,17 @@ func (a *API) exportResponses(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, form.FieldInvalid("format", "must be csv or json"))
 		return
 	}
-	filter, err := parseResponseFilter(r)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
 	f, questions, err := a.responseForm(r)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	a.cfg.Submissions.Export(r.Context(), w, format, f.ID, questions, func(fn func(*form.Submission) error) error {
+	filter, err := parseResponseFilter(r, f, questions)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	a.cfg.Submissions.Export(r.Context(), w, format, f, questions, func(fn func(*form.Submission) error) error {
 		return a.store.EachResponse(r.Context(), f.ID, filter, fn)
 	})
 }

@@ -30,7 +30,7 @@ func (a *API) createForm(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(f, true))
+	a.writeForm(w, r, http.StatusCreated, f, true)
 }
 
 // listForms serves GET /forms.
@@ -48,7 +48,10 @@ func (a *API) listForms(w http.ResponseWriter, r *http.Request) {
 	}
 	views := make([]formView, len(res.Forms))
 	for i := range res.Forms {
-		views[i] = a.viewForm(&res.Forms[i], false)
+		if views[i], err = a.showForm(r.Context(), &res.Forms[i], false); err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
 	}
 	httpx.WriteJSON(w, http.StatusOK, listEnvelope("forms", views, res.Total, p))
 }
@@ -63,16 +66,22 @@ func (a *API) formID(r *http.Request) (int64, error) {
 }
 
 // getForm serves GET /forms/{id} from the store's form cache, the body encoded
-// once per version of the form.
+// once per version of the form, and of its being closed.
 func (a *API) getForm(w http.ResponseWriter, r *http.Request) {
 	id, err := a.formID(r)
 	var c *store.CachedForm
 	if err == nil {
 		c, err = a.store.CachedForm(r.Context(), caller(r).account.ID, id)
 	}
+	var closed bool
+	if err == nil {
+		closed, err = a.store.FormClosed(r.Context(), c.Form)
+	}
 	var body []byte
 	if err == nil {
-		body, err = store.Derived(c, a, a.encodeForm)
+		body, err = store.Derived(c, formBody{a, closed}, func(f *form.Form) ([]byte, error) {
+			return httpx.EncodeJSON(a.viewForm(f, closed, true))
+		})
 	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
@@ -81,12 +90,25 @@ func (a *API) getForm(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteRawJSON(w, http.StatusOK, body)
 }
 
-// encodeForm is the body of GET /forms/{id}.
-func (a *API) encodeForm(f *form.Form) ([]byte, error) {
-	return httpx.EncodeJSON(a.viewForm(f, true))
+// formBody keys the body of GET /forms/{id} among what is derived from a cached
+// form (store.Derived): one per API and state of closing.
+type formBody struct {
+	api    *API
+	closed bool
 }
 
-// updateForm serves PATCH /forms/{id}: metadata and webhook settings.
+// writeForm answers with f as it is now (showForm).
+func (a *API) writeForm(w http.ResponseWriter, r *http.Request, status int, f *form.Form, withQuestions bool) {
+	v, err := a.showForm(r.Context(), f, withQuestions)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, status, v)
+}
+
+// updateForm serves PATCH /forms/{id}: metadata, webhook, closing and thank-you
+// settings.
 func (a *API) updateForm(w http.ResponseWriter, r *http.Request) {
 	id, err := a.formID(r)
 	if err != nil {
@@ -109,7 +131,7 @@ func (a *API) updateForm(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, a.viewForm(f, false))
+	a.writeForm(w, r, http.StatusOK, f, false)
 }
 
 // deleteForm serves DELETE /forms/{id} (extension): the form, its questions, its
@@ -147,7 +169,7 @@ func (a *API) duplicateForm(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, a.viewForm(c, true))
+	a.writeForm(w, r, http.StatusCreated, c, true)
 }
 
 // publishForm serves POST /forms/{id}/publish; publishing a published form keeps

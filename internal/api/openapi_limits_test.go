@@ -48,6 +48,13 @@ func TestOpenAPILimitsAreTheCodes(t *testing.T) {
 		{"Condition.value maxLength", num(prop("Condition", "value").MaxLength), form.MaxLogicTextLen},
 		{"Action.targetId maxLength", num(prop("Action", "targetId").MaxLength), form.MaxLogicTextLen},
 		{"ScoreRule.id maxLength", num(prop("ScoreRule", "id").MaxLength), form.MaxLogicTextLen},
+		{"FormUpdate.closedMessage maxLength", num(prop("FormUpdate", "closedMessage").MaxLength), form.MaxClosedMessageLen},
+		{"FormUpdate.maxResponses maximum", int(*prop("FormUpdate", "maxResponses").Max), form.MaxResponsesLimit},
+		{"ThankYou.title maxLength", num(prop("ThankYou", "title").MaxLength), form.MaxThankYouTitleLen},
+		{"ThankYou.message maxLength", num(prop("ThankYou", "message").MaxLength), form.MaxThankYouMessageLen},
+		{"ThankYou.redirectUrl maxLength", num(prop("ThankYou", "redirectUrl").MaxLength), form.MaxRedirectURLLen},
+		{"ThankYou.redirectParams maxItems", num(prop("ThankYou", "redirectParams").MaxItems), form.MaxRedirectParams},
+		{"RedirectParam.name maxLength", num(prop("RedirectParam", "name").MaxLength), form.MaxRedirectParamNameLen},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s is %d in openapi.json, %d in the code", c.what, c.got, c.want)

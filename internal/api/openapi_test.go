@@ -465,6 +465,7 @@ func TestOpenAPIConformance(t *testing.T) {
 			{"webhook refusals", conformWebhookRefusals},
 			{"webhook deliveries", conformWebhookDeliveries},
 			{"respondents", conformRespondents},
+			{"closing", conformClosing},
 			{"ai", conformAI},
 			{"ai provider failure", conformAIProviderFailure},
 			{"usage", conformUsage},

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 	"time"
 
 	"forma/internal/form"
@@ -21,47 +22,69 @@ func (a *API) responseForm(r *http.Request) (*form.Form, []form.Question, error)
 	return f, all, err
 }
 
-// parseResponseFilter reads order (desc default, or asc) and the since/until
-// completion-time bounds (RFC 3339).
-func parseResponseFilter(r *http.Request) (store.ResponseFilter, error) {
-	var f store.ResponseFilter
+// parseResponseFilter reads, for the responses of f with questions (deleted
+// ones included), order (desc default, or asc), the since/until completion-time
+// bounds (RFC 3339), the from/to range (parseRange) and the filter and q of
+// form.ParseAnswerFilter, which becomes the store's Match.
+func parseResponseFilter(r *http.Request, f *form.Form, questions []form.Question) (store.ResponseFilter, error) {
+	var rf store.ResponseFilter
 	q := r.URL.Query()
 	switch q.Get("order") {
 	case "", "desc":
 	case "asc":
-		f.Ascending = true
+		rf.Ascending = true
 	default:
-		return f, form.FieldInvalid("order", "must be asc or desc")
+		return rf, form.FieldInvalid("order", "must be asc or desc")
 	}
 	for _, p := range []struct {
 		name string
 		dst  **time.Time
-	}{{"since", &f.Since}, {"until", &f.Until}} {
+	}{{"since", &rf.Since}, {"until", &rf.Until}} {
 		if v := q.Get(p.name); v != "" {
 			t, err := time.Parse(time.RFC3339, v)
 			if err != nil {
-				return f, form.FieldInvalid(p.name, "must be an RFC 3339 date-time such as 2026-11-22T00:00:00Z")
+				return rf, form.FieldInvalid(p.name, "must be an RFC 3339 date-time such as 2026-11-22T00:00:00Z")
 			}
 			*p.dst = &t
 		}
 	}
-	return f, nil
+	if err := parseRange(q, &rf); err != nil {
+		return rf, err
+	}
+	match, err := form.ParseAnswerFilter(q["filter"], q.Get("q"), questions, f.Settings.HiddenFields)
+	if match != nil {
+		rf.Match = match.Match
+	}
+	return rf, err
+}
+
+// parseRange narrows rf to the from/to range of query (form.ParseRange);
+// with since or until, the narrower bound holds.
+func parseRange(query url.Values, rf *store.ResponseFilter) error {
+	from, to, err := form.ParseRange(query.Get("from"), query.Get("to"))
+	if from != nil && (rf.Since == nil || from.After(*rf.Since)) {
+		rf.Since = from
+	}
+	if to != nil && (rf.Until == nil || to.Before(*rf.Until)) {
+		rf.Until = to
+	}
+	return err
 }
 
 // listResponses serves GET /forms/{id}/responses: completed submissions, newest
-// first, by offset or after a cursor.
+// first, by offset or after a cursor, those parseResponseFilter selects.
 func (a *API) listResponses(w http.ResponseWriter, r *http.Request) {
 	p, err := parsePage(r, 50, 500)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	filter, err := parseResponseFilter(r)
+	f, questions, err := a.responseForm(r)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	f, questions, err := a.responseForm(r)
+	filter, err := parseResponseFilter(r, f, questions)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

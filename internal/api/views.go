@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"time"
 
 	"forma/internal/form"
@@ -14,7 +15,8 @@ func timestampOrNil(t *time.Time) *string {
 	return &s
 }
 
-// formView is the wire shape of a Form.
+// formView is the wire shape of a Form. The closing and thank-you settings
+// appear when set; closed always.
 type formView struct {
 	ID          int64                `json:"id"`
 	Title       string               `json:"title"`
@@ -27,6 +29,15 @@ type formView struct {
 	PublishedAt *string              `json:"publishedAt"`
 	Webhook     webhookView          `json:"webhook"`
 	Questions   *[]form.QuestionJSON `json:"questions,omitempty"`
+	// HiddenFields are the form's hidden fields (an extension), always listed.
+	HiddenFields  []string       `json:"hiddenFields"`
+	ClosesAt      *string        `json:"closesAt,omitempty"`
+	MaxResponses  *int           `json:"maxResponses,omitempty"`
+	ClosedMessage string         `json:"closedMessage,omitempty"`
+	ThankYou      *form.ThankYou `json:"thankYou,omitempty"`
+	// Closed says whether the form takes no more submissions now
+	// (store.FormClosed).
+	Closed bool `json:"closed"`
 }
 
 type webhookView struct {
@@ -38,13 +49,27 @@ func (a *API) shareURL(f *form.Form) string {
 	return f.ShareURL(a.cfg.PublicURL)
 }
 
-// viewForm renders f; withQuestions adds its questions.
-func (a *API) viewForm(f *form.Form, withQuestions bool) formView {
+// showForm renders f as it is now: closed or not as store.FormClosed says;
+// withQuestions adds its questions.
+func (a *API) showForm(ctx context.Context, f *form.Form, withQuestions bool) (formView, error) {
+	closed, err := a.store.FormClosed(ctx, f)
+	return a.viewForm(f, closed, withQuestions), err
+}
+
+// viewForm renders f, closed or not; withQuestions adds its questions.
+func (a *API) viewForm(f *form.Form, closed, withQuestions bool) formView {
+	s := f.Settings
 	v := formView{
 		ID: f.ID, Title: f.Title, Description: f.Description, IsPublished: f.IsPublished(),
 		ShareURL: f.ShareToken, URL: a.shareURL(f), DisplayMode: f.DisplayMode,
 		CreatedAt: form.Timestamp(f.CreatedAt), PublishedAt: timestampOrNil(f.PublishedAt),
-		Webhook: webhookView{Enabled: f.WebhookEnabled, URL: f.WebhookURL},
+		Webhook:  webhookView{Enabled: f.WebhookEnabled, URL: f.WebhookURL},
+		ClosesAt: timestampOrNil(s.ClosesAt), MaxResponses: s.MaxResponses, ClosedMessage: s.ClosedMessage,
+		ThankYou: s.ThankYou, Closed: closed,
+		HiddenFields: f.Settings.HiddenFields,
+	}
+	if v.HiddenFields == nil {
+		v.HiddenFields = []string{}
 	}
 	if withQuestions {
 		qs := make([]form.QuestionJSON, len(f.Questions))

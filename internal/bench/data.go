@@ -159,7 +159,7 @@ func completed(f *form.Form, qs []question) ([]form.Submission, error) {
 		if err != nil {
 			return nil, err
 		}
-		sub, err := logic.Complete(f.Questions, raw)
+		sub, err := logic.Complete(f.Questions, raw, nil)
 		if err != nil {
 			return nil, fmt.Errorf("bench answers refused: %w", err)
 		}

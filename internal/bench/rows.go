@@ -28,6 +28,7 @@ func (r *run) measure(ctx context.Context) error {
 		path := fmt.Sprintf("/api/v1/forms/%d/responses?limit=100&offset=%d", r.forms.paging.ID, offset)
 		name := fmt.Sprintf("responses page of 100, offset %s of %s", thousands(float64(offset)), thousands(float64(r.o.Paging)))
 		r.loaded(ctx, name, medianAtMost(20*time.Millisecond), r.get(path, true))
+		r.oneClient(ctx, name+", one client", medianAtMost(20*time.Millisecond), r.get(path, true))
 	}
 	r.report.Rows = append(r.report.Rows, hooks)
 	r.analytics(ctx)
@@ -103,6 +104,19 @@ func (r *run) row(name string, res result, t Target) Row {
 		r.progress("%s: %d errors; the first: %v", name, res.errors, res.firstError)
 	}
 	return Row{Name: name, N: res.n, Rate: res.rate(), P50: res.percentile(0.5), P99: res.percentile(0.99), Errors: res.errors, Target: t}
+}
+
+// pagesOneClient is how many pages the one-client rows read, one after the other.
+const pagesOneClient = 200
+
+// oneClient measures a GET row read by one client, one request at a time: the
+// latency of a page for a client that syncs, without 63 other clients queueing
+// for the same two cores.
+func (r *run) oneClient(ctx context.Context, name string, t Target, next request) {
+	r.progress("%s: %d requests", name, pagesOneClient)
+	row := r.row(name, sequential(ctx, r.client, pagesOneClient, http.StatusOK, next), t)
+	row.Note = "one request at a time"
+	r.report.Rows = append(r.report.Rows, row)
 }
 
 // analytics times a few analyses of the AI form, one after the other.

@@ -28,6 +28,7 @@ func (h *Handler) builderRoutes(mux Mux) {
 	handle(mux, "GET /forms/{id}/preview", h.page(h.preview))
 	handle(mux, "POST /forms/{id}/publish", h.page(h.publish))
 	handle(mux, "POST /forms/{id}/unpublish", h.page(h.unpublish))
+	handle(mux, "POST /forms/{id}/hidden-fields", h.page(h.saveHiddenFields))
 	handle(mux, "GET /forms/{id}/qr.svg", h.page(h.qrCode))
 	handle(mux, "POST /forms/{id}/duplicate", h.page(h.duplicateForm))
 	handle(mux, "GET /forms/{id}/definition.json", h.page(h.exportDefinition))

@@ -119,6 +119,7 @@ func (h *Handler) Routes(mux Mux) {
 	handle(mux, "GET /forms/{id}/summary", h.page(h.summary))
 	h.aiRoutes(mux)
 	h.webhookRoutes(mux)
+	h.formSettingsRoutes(mux)
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))
 	handle(mux, "POST /signout", h.page(h.signOut))

@@ -101,6 +101,8 @@ func inputOf(field string) string {
 		return strings.TrimPrefix(field, "conditionalLogic.")
 	case strings.HasPrefix(field, "conditionalLogic"):
 		return "logic"
+	case strings.HasPrefix(field, "hiddenFields"):
+		return "hiddenFields"
 	}
 	return field
 }
@@ -116,6 +118,9 @@ var fieldLabels = map[string]string{
 	"conditionalLogic.showIf.operator": "The comparison", "conditionalLogic.showIf.value": "The value",
 	"name": "The name", "dailyLimit": "The daily limit", "formId": "The form", "message": "Your message",
 	"webhookUrl": "The webhook URL", "webhookEnabled": "Delivery", "url": "The test URL", "prompt": "Your description",
+	"closesAt": "The closing time", "maxResponses": "The number of responses", "closedMessage": "The message",
+	"thankYou.title": "The title", "thankYou.message": "The message", "thankYou.redirectUrl": "The address",
+	"hiddenFields": "The list of hidden fields",
 }
 
 // fieldLabel names field: options[2] is "Choice 3".
@@ -126,9 +131,14 @@ func fieldLabel(field string) string {
 	if rule, ok := strings.CutPrefix(field, "conditionalLogic.advanced"); ok {
 		return ruleLabel(rule)
 	}
-	if i, ok := strings.CutPrefix(field, "options["); ok {
-		if n, err := strconv.Atoi(strings.TrimSuffix(i, "]")); err == nil {
-			return "Choice " + strconv.Itoa(n+1)
+	if strings.HasPrefix(field, "thankYou.redirectParams") {
+		return "The parameter name"
+	}
+	for prefix, name := range map[string]string{"options[": "Choice ", "hiddenFields[": "Hidden field "} {
+		if i, ok := strings.CutPrefix(field, prefix); ok {
+			if n, err := strconv.Atoi(strings.TrimSuffix(i, "]")); err == nil {
+				return name + strconv.Itoa(n+1)
+			}
 		}
 	}
 	return field
@@ -138,7 +148,8 @@ func fieldLabel(field string) string {
 var ruleLabels = map[string]string{
 	"questionId": "The question", "operator": "The comparison", "valueType": "What it is compared with",
 	"value": "The value", "type": "The action", "targetId": "The question it acts on", "id": "The id",
-	"conditions": "The group", "conditionGroups": "The rule", "actions": "The actions", "scoreRules": "The scoring",
+	"hiddenField": "The hidden field",
+	"conditions":  "The group", "conditionGroups": "The rule", "actions": "The actions", "scoreRules": "The scoring",
 }
 
 // ruleLabel names the field of an advanced rule at path (such as
@@ -197,6 +208,7 @@ type editorData struct {
 	DetailsError       string
 	Published          bool
 	ShareURL, Embed    string
+	Hidden             hiddenView
 	Questions          []questionView
 	Add                questionView
 	Notice             string
@@ -212,6 +224,7 @@ var editorNotices = map[string]string{
 	"generated":  "Your form is ready: check its questions, then publish it.",
 	"duplicated": "This is the copy, as a draft. Rename it and change what you need, then publish it.",
 	"imported":   "Your form is imported, as a draft: check it, then publish it.",
+	"hidden":     "Hidden fields saved.",
 }
 
 // questionNotices are the sentences shown at a question after a change.
@@ -235,8 +248,9 @@ func (h *Handler) editorView(f *form.Form, a attempt) editorData {
 		d.Embed = `<iframe src="` + html.EscapeString(d.ShareURL) + `" title="` + html.EscapeString(f.Title) +
 			`" width="100%" height="640" style="border:0" loading="lazy"></iframe>`
 	}
+	d.Hidden = h.hiddenOf(f, a)
 	for i := range f.Questions {
-		d.Questions = append(d.Questions, questionOf(f.ID, f.Questions, i, a))
+		d.Questions = append(d.Questions, questionOf(f, i, a))
 	}
 	d.Add = addView(a)
 	return d
@@ -279,8 +293,9 @@ type currencyView struct {
 	Error          string
 }
 
-// questionOf is question i of qs, of form formID, in the editor.
-func questionOf(formID int64, qs []form.Question, i int, a attempt) questionView {
+// questionOf is question i of f in the editor.
+func questionOf(f *form.Form, i int, a attempt) questionView {
+	formID, qs := f.ID, f.Questions
 	q := qs[i]
 	v := settingsView(questionValues(&q), "q"+strconv.FormatInt(q.ID, 10)+"-", nil)
 	if a.applies("question", q.ID) {
@@ -295,7 +310,7 @@ func questionOf(formID int64, qs []form.Question, i int, a attempt) questionView
 		}
 	}
 	v.Logic = logicOf(qs, i, a)
-	v.Rule = ruleOf(formID, qs, i, a)
+	v.Rule = ruleOf(f, i, a)
 	return v
 }
 

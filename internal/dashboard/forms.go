@@ -3,6 +3,7 @@ package dashboard
 import (
 	"net/http"
 	"strconv"
+	"time"
 
 	"forma/internal/form"
 	"forma/internal/store"
@@ -16,6 +17,7 @@ type formRow struct {
 	ID           int64
 	Title        string
 	Published    bool
+	Closed       bool   // it takes no more submissions (form.Settings.Closed)
 	URL          string // the public page, while published
 	Responses    int
 	LastResponse string // "" when there is none
@@ -50,16 +52,18 @@ func (h *Handler) forms(w http.ResponseWriter, r *http.Request, s *Session) {
 		return
 	}
 	data := formsData{Total: page.Total, Page: n, Deleted: r.URL.Query().Get("deleted") != ""}
+	now := h.store.Now()
 	for _, f := range page.Forms {
-		data.Rows = append(data.Rows, h.formRow(f, activity[f.ID]))
+		data.Rows = append(data.Rows, h.formRow(f, activity[f.ID], now))
 	}
 	data.Prev, data.Next = pages(n, formsPerPage, page.Total)
 	render(w, r, http.StatusOK, "forms", "Forms", s, data)
 }
 
-// formRow is f as the forms page shows it.
-func (h *Handler) formRow(f form.Form, a store.FormActivity) formRow {
-	row := formRow{ID: f.ID, Title: f.Title, Published: f.IsPublished(), Responses: a.Responses, Created: day(f.CreatedAt)}
+// formRow is f as the forms page shows it at now, with its activity a.
+func (h *Handler) formRow(f form.Form, a store.FormActivity, now time.Time) formRow {
+	row := formRow{ID: f.ID, Title: f.Title, Published: f.IsPublished(), Closed: f.Settings.Closed(now, a.Responses),
+		Responses: a.Responses, Created: day(f.CreatedAt)}
 	if row.Published {
 		row.URL = f.ShareURL(h.cfg.PublicURL)
 	}

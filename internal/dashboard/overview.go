@@ -54,8 +54,9 @@ func (h *Handler) overviewData(r *http.Request, acct *store.Account) (overviewDa
 	if err != nil {
 		return d, err
 	}
+	now := h.store.Now()
 	for _, f := range newest.Forms {
-		d.Recent = append(d.Recent, h.formRow(f, activity[f.ID]))
+		d.Recent = append(d.Recent, h.formRow(f, activity[f.ID], now))
 	}
 	for _, a := range activity {
 		d.Responses += a.Responses

@@ -1,7 +1,9 @@
 package dashboard
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 
 	"forma/internal/ai/query"
 	"forma/internal/form"
@@ -22,6 +24,14 @@ type responseData struct {
 	Submitted string
 	Score     string // "" when the form is not scored
 	Items     []detailItem
+	// Hidden are the hidden values the response came with, by field name in
+	// name order.
+	Hidden []hiddenValue
+}
+
+// hiddenValue is a hidden field's value in a response.
+type hiddenValue struct {
+	Name, Value string
 }
 
 // response serves GET /forms/{id}/responses/{submissionId}: every question of the
@@ -65,12 +75,15 @@ func (h *Handler) responseData(w http.ResponseWriter, r *http.Request, s *Sessio
 	if !h.loaded(w, r, s, "response", err) {
 		return responseData{}, false
 	}
-	row, err := h.responseRow(r, questions, sub)
+	row, err := h.responseRow(r, f, questions, sub)
 	if err != nil {
 		serverError(w, r, "render a response", err)
 		return responseData{}, false
 	}
 	data := responseData{Form: h.headOf(f), ID: sub.ID, Submitted: row.Submitted}
+	for _, name := range slices.Sorted(maps.Keys(sub.Hidden)) {
+		data.Hidden = append(data.Hidden, hiddenValue{Name: name, Value: sub.Hidden[name]})
+	}
 	if sub.Score != nil {
 		data.Score = query.Format(*sub.Score)
 	}

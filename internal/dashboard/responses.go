@@ -3,7 +3,9 @@ package dashboard
 import (
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"forma/internal/form"
@@ -22,11 +24,13 @@ type answer struct {
 	FileURL  string
 }
 
-// responseRow is one response in the table: its answers in column order.
+// responseRow is one response in the table: its answers in column order,
+// then its hidden values (those of the form's hidden fields).
 type responseRow struct {
 	ID        string
 	Submitted string
 	Answers   []answer
+	Hidden    []string
 }
 
 // formHead names the form a responses page is about.
@@ -39,19 +43,24 @@ type formHead struct {
 	// Analytics and Chat are the AI pages: the analysis and the conversations.
 	Analytics, Chat string
 	Webhook         string // the webhook page
-	Tab             string // the view shown: "table", "summary", "webhook", "analytics" or "chat" ("" on other pages)
+	Settings        string // the settings page: closing and thank-you
+	Tab             string // the view shown: "table", "summary", "webhook", "analytics", "chat" or "settings" ("" on other pages)
 }
 
 // responsesData is the data of the responses table.
 type responsesData struct {
 	Form       formHead
 	Columns    []string // question keys, in form order
+	Hidden     []string // the form's hidden fields, columns after the questions
+	Filter     filterView
 	Rows       []responseRow
 	Total      int
 	Page       int
 	From, To   int // the responses shown, counted from 1
 	Prev, Next int // 0: no such page
-	Deleted    bool
+	// The links of the pager and of the exports, which keep the filter.
+	PrevLink, NextLink, CSVLink, JSONLink string
+	Deleted                               bool
 }
 
 // responses serves GET /forms/{id}/responses: the form's completed responses,
@@ -67,18 +76,24 @@ func (h *Handler) responses(w http.ResponseWriter, r *http.Request, s *Session) 
 	if !ok {
 		return
 	}
-	list, total, err := h.store.ListResponses(r.Context(), f.ID, store.ResponseFilter{}, responsesPerPage, (n-1)*responsesPerPage)
+	filter, fv := responsesFilter(r.URL.Query(), f, questions)
+	list, total, err := h.store.ListResponses(r.Context(), f.ID, filter, responsesPerPage, (n-1)*responsesPerPage)
+	if form.ErrorCode(err) == form.Invalid { // a filter the store cannot read (too many responses to scan)
+		fv.Error, fv.Active, fv.Query = refusal(err), false, ""
+		list, total, err = h.store.ListResponses(r.Context(), f.ID, store.ResponseFilter{}, responsesPerPage, (n-1)*responsesPerPage)
+	}
 	if err != nil {
 		serverError(w, r, "list responses", err)
 		return
 	}
-	data := responsesData{Form: head, Total: total, Page: n, Deleted: r.URL.Query().Get("deleted") == "1"}
+	data := responsesData{Form: head, Total: total, Page: n, Deleted: r.URL.Query().Get("deleted") == "1",
+		Hidden: f.Settings.HiddenFields, Filter: fv}
 	keys := form.DataKeys(questions)
 	for _, q := range questions {
 		data.Columns = append(data.Columns, keys[q.ID])
 	}
 	for i := range list {
-		row, err := h.responseRow(r, questions, &list[i])
+		row, err := h.responseRow(r, f, questions, &list[i])
 		if err != nil {
 			serverError(w, r, "render a response", err)
 			return
@@ -87,7 +102,26 @@ func (h *Handler) responses(w http.ResponseWriter, r *http.Request, s *Session) 
 	}
 	data.From, data.To = (n-1)*responsesPerPage+1, (n-1)*responsesPerPage+len(list)
 	data.Prev, data.Next = pages(n, responsesPerPage, total)
+	data.links()
 	render(w, r, http.StatusOK, "responses", "Responses · "+f.Title, s, data)
+}
+
+// links sets the links of the pager and the exports, with the filter's query.
+func (d *responsesData) links() {
+	with := func(link string, extra ...string) string {
+		q := strings.Join(slices.DeleteFunc(append([]string{d.Filter.Query}, extra...), func(s string) bool { return s == "" }), "&")
+		if q == "" {
+			return link
+		}
+		return link + "?" + q
+	}
+	d.CSVLink, d.JSONLink = with(d.Form.Path+"/export.csv"), with(d.Form.Path+"/export.json")
+	if d.Prev > 0 {
+		d.PrevLink = with(d.Form.Path, "page="+strconv.Itoa(d.Prev))
+	}
+	if d.Next > 0 {
+		d.NextLink = with(d.Form.Path, "page="+strconv.Itoa(d.Next))
+	}
 }
 
 // pages returns the previous and next page numbers around page n (0: none).
@@ -101,9 +135,10 @@ func pages(n, perPage, total int) (prev, next int) {
 	return prev, next
 }
 
-// responseRow renders sub as a row of the table: one answer per question, empty
-// where it was not answered.
-func (h *Handler) responseRow(r *http.Request, questions []form.Question, sub *form.Submission) (responseRow, error) {
+// responseRow renders sub, a response of f, as a row of the table: one answer
+// per question, empty where it was not answered, then one value per hidden
+// field of f.
+func (h *Handler) responseRow(r *http.Request, f *form.Form, questions []form.Question, sub *form.Submission) (responseRow, error) {
 	view, err := h.cfg.Submissions.Response(r.Context(), questions, sub)
 	if err != nil {
 		return responseRow{}, err
@@ -116,6 +151,9 @@ func (h *Handler) responseRow(r *http.Request, questions []form.Question, sub *f
 	for _, q := range questions {
 		v, ok := byID[q.ID]
 		row.Answers = append(row.Answers, answerOf(v, ok))
+	}
+	for _, name := range f.Settings.HiddenFields {
+		row.Hidden = append(row.Hidden, sub.Hidden[name])
 	}
 	return row, nil
 }
@@ -170,7 +208,8 @@ func (h *Handler) loaded(w http.ResponseWriter, r *http.Request, s *Session, wha
 func (h *Handler) headOf(f *form.Form) formHead {
 	id := strconv.FormatInt(f.ID, 10)
 	head := formHead{ID: f.ID, Title: f.Title, Path: "/forms/" + id + "/responses", Summary: "/forms/" + id + "/summary",
-		Analytics: "/forms/" + id + "/analytics", Chat: "/forms/" + id + "/chat", Webhook: webhookPath(f.ID)}
+		Analytics: "/forms/" + id + "/analytics", Chat: "/forms/" + id + "/chat", Webhook: webhookPath(f.ID),
+		Settings: formSettingsPath(f.ID)}
 	if f.IsPublished() {
 		head.URL = f.ShareURL(h.cfg.PublicURL)
 	}
@@ -178,14 +217,16 @@ func (h *Handler) headOf(f *form.Form) formHead {
 }
 
 // exportResponses serves GET /forms/{id}/responses/export.csv and .json: every
-// response, newest first, as the API's export without filters writes it.
+// response the table's filter selects (all without one), newest first, as the
+// API's export writes it.
 func (h *Handler) exportResponses(w http.ResponseWriter, r *http.Request, s *Session) {
 	f, questions, ok := h.accountForm(w, r, s)
 	if !ok {
 		return
 	}
+	filter, _ := responsesFilter(r.URL.Query(), f, questions)
 	format, _ := rendered.ParseFormat(path.Ext(r.URL.Path)[1:])
-	h.cfg.Submissions.Export(r.Context(), w, format, f.ID, questions, func(fn func(*form.Submission) error) error {
-		return h.store.EachResponse(r.Context(), f.ID, store.ResponseFilter{}, fn)
+	h.cfg.Submissions.Export(r.Context(), w, format, f, questions, func(fn func(*form.Submission) error) error {
+		return h.store.EachResponse(r.Context(), f.ID, filter, fn)
 	})
 }

@@ -49,11 +49,21 @@ func newSurvey(t *testing.T, env *servertest.Env, key, title string, questions .
 // submission's id.
 func (s survey) submit(t *testing.T, env *servertest.Env, answers map[int]any) string {
 	t.Helper()
+	return s.submitWith(t, env, answers, nil)
+}
+
+// submitWith is submit with the values of hidden fields.
+func (s survey) submitWith(t *testing.T, env *servertest.Env, answers map[int]any, hidden map[string]string) string {
+	t.Helper()
 	byID := map[string]any{}
 	for i, v := range answers {
 		byID[fmt.Sprint(s.Questions[i])] = v
 	}
-	r := env.For(t).Do("POST", "/f/"+s.Share+"/submissions", "", map[string]any{"answers": byID})
+	body := map[string]any{"answers": byID}
+	if hidden != nil {
+		body["hidden"] = hidden
+	}
+	r := env.For(t).Do("POST", "/f/"+s.Share+"/submissions", "", body)
 	if r.Status != http.StatusCreated {
 		t.Fatalf("submit: %d %s", r.Status, r.Body)
 	}

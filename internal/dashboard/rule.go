@@ -59,6 +59,18 @@ type scoreInput struct {
 // scoreTarget is the Target of a condition on the running score.
 const scoreTarget = "score"
 
+// hiddenTarget starts the Target of a condition on a hidden field:
+// hidden:utm_source.
+const hiddenTarget = "hidden:"
+
+// hiddenField is the hidden field c reads, or "".
+func (c conditionInput) hiddenField() string {
+	if name, ok := strings.CutPrefix(c.Target, hiddenTarget); ok {
+		return name
+	}
+	return ""
+}
+
 // drawnFor is what c's controls depend on: its question and kind of value.
 func (c conditionInput) drawnFor() string {
 	return c.Target + ":" + c.valueType()
@@ -123,7 +135,10 @@ func storedRule(a *form.AdvancedLogic) ruleInput {
 		for _, c := range g.Conditions {
 			ci := conditionInput{ID: c.ID, Target: strconv.FormatInt(c.QuestionID, 10), Operator: c.Operator,
 				ValueType: c.ValueType, Value: rawText(c.Value)}
-			if c.ValueType == form.ValueScore {
+			switch {
+			case c.HiddenField != "":
+				ci.Target = hiddenTarget + c.HiddenField
+			case c.ValueType == form.ValueScore:
 				ci.Target = scoreTarget
 			}
 			ci.For = ci.drawnFor()
@@ -295,7 +310,10 @@ func (r ruleInput) logic(known map[int64]*form.Question) (*form.AdvancedLogic, e
 // condition is c as the domain's condition with the id id.
 func (c conditionInput) condition(id string, known map[int64]*form.Question) form.Condition {
 	out := form.Condition{ID: id, Operator: c.Operator, ValueType: c.valueType()}
-	if c.Target != scoreTarget {
+	switch name := c.hiddenField(); {
+	case name != "":
+		out.HiddenField = name
+	case c.Target != scoreTarget:
 		out.QuestionID, _ = form.ParseID(c.Target)
 	}
 	if !c.needsValue() || strings.TrimSpace(c.Value) == "" {

@@ -107,11 +107,11 @@ type pointView struct {
 	Points     field
 }
 
-// ruleOf is the advanced-rule editor of question i of qs (of form formID), with
-// the attempt a.
-func ruleOf(formID int64, qs []form.Question, i int, a attempt) ruleView {
+// ruleOf is the advanced-rule editor of question i of f, with the attempt a.
+func ruleOf(f *form.Form, i int, a attempt) ruleView {
+	qs := f.Questions
 	q := &qs[i]
-	v := ruleView{FormID: formID, Owner: q.ID}
+	v := ruleView{FormID: f.ID, Owner: q.ID}
 	in, errs, focus := newRule(qs, i), fieldErrors{}, ""
 	if stored := advancedOf(q); stored != nil {
 		in, v.Stored = storedRule(stored), true
@@ -121,7 +121,7 @@ func ruleOf(formID int64, qs []form.Question, i int, a attempt) ruleView {
 		in, errs, focus, v.Open = a.Rule, a.Errors, a.Focus, true
 	}
 	v.Open = v.Open || (a.Question == q.ID && strings.HasPrefix(a.Done, "rule"))
-	d := &drawer{qs: qs, i: i, focus: focus, errs: errs, used: map[string]bool{}}
+	d := &drawer{qs: qs, hidden: f.Settings.HiddenFields, i: i, focus: focus, errs: errs, used: map[string]bool{}}
 	for g, gi := range in.Groups {
 		v.Groups = append(v.Groups, d.group(g, gi))
 	}
@@ -151,11 +151,13 @@ func advancedOf(q *form.Question) *form.AdvancedLogic {
 // control to focus, and errs are the problems of the last post, which each
 // control takes (used) so that the rest is shown for the whole rule.
 type drawer struct {
-	qs    []form.Question
-	i     int
-	focus string
-	errs  fieldErrors
-	used  map[string]bool
+	qs []form.Question
+	// hidden are the form's hidden fields, which conditions may read.
+	hidden []string
+	i      int
+	focus  string
+	errs   fieldErrors
+	used   map[string]bool
 }
 
 // field is the control name with value and the problem at the input key key.
@@ -223,7 +225,7 @@ func (d *drawer) group(g int, in groupInput) groupView {
 func (d *drawer) condition(g, c int, in conditionInput) conditionView {
 	name, key := fmt.Sprintf("g%d.c%d", g, c), conditionPath(g, c)
 	t := d.question(in.Target)
-	ops := operatorsOf(t, in.Target == scoreTarget)
+	ops := operatorsOf(t, in.Target)
 	if in.For != in.drawnFor() {
 		in.Value = ""
 		if !slices.Contains(ops, in.Operator) && len(ops) > 0 {
@@ -277,12 +279,21 @@ func (d *drawer) choices(selected string, offer func(j int, q *form.Question) bo
 }
 
 // readable are the questions a condition may read: this one and the earlier
-// ones (a later one is not answered when the rule runs); withScore adds the
-// score.
-func (d *drawer) readable(selected string, withScore bool) []choice {
+// ones (a later one is not answered when the rule runs); condition adds what
+// else a condition's left side may read: the score and the hidden fields (a
+// hidden field the form no longer declares only when it is selected).
+func (d *drawer) readable(selected string, condition bool) []choice {
 	out := d.choices(selected, func(j int, _ *form.Question) bool { return j <= d.i })
-	if withScore {
-		out = append(out, choice{Value: scoreTarget, Label: "The score", Selected: selected == scoreTarget})
+	if !condition {
+		return out
+	}
+	out = append(out, choice{Value: scoreTarget, Label: "The score", Selected: selected == scoreTarget})
+	names := d.hidden
+	if name, ok := strings.CutPrefix(selected, hiddenTarget); ok && !slices.Contains(names, name) {
+		names = append(slices.Clip(names), name)
+	}
+	for _, name := range names {
+		out = append(out, choice{Value: hiddenTarget + name, Label: "Hidden field " + name, Selected: selected == hiddenTarget+name})
 	}
 	return out
 }
@@ -310,11 +321,14 @@ func (d *drawer) valueControl(in conditionInput, t *form.Question) (values []cho
 	return nil, "text", numeric(t.Type)
 }
 
-// operatorsOf are the operators of a condition reading t (or the score).
-func operatorsOf(t *form.Question, score bool) []string {
+// operatorsOf are the operators of a condition reading target: question t, the
+// score or a hidden field.
+func operatorsOf(t *form.Question, target string) []string {
 	switch {
-	case score:
+	case target == scoreTarget:
 		return form.ScoreOperators
+	case strings.HasPrefix(target, hiddenTarget):
+		return form.HiddenOperators
 	case t == nil:
 		return nil
 	}
@@ -513,7 +527,10 @@ func groupText(g groupInput, qs []form.Question, bracket bool) string {
 // conditionText says a condition: “2. Age” is more than “17”.
 func conditionText(c conditionInput, qs []form.Question) string {
 	left, t := "the score", (*form.Question)(nil)
-	if c.Target != scoreTarget {
+	switch name := c.hiddenField(); {
+	case name != "":
+		left = "the hidden field “" + name + "”"
+	case c.Target != scoreTarget:
 		left, t = named(qs, c.Target), findText(qs, c.Target)
 	}
 	text := left + " " + operatorLabel(t, c.Operator)

@@ -93,11 +93,15 @@ var routes = []route{
 	{pattern: "GET /forms/{id}/questions/{qid}/delete", path: "/forms/{form}/questions/{question}/delete", status: 200,
 		shows: []string{"title", "q-select"}},
 	{pattern: "GET /forms/{id}/responses", path: "/forms/{form}/responses", status: 200,
-		shows: []string{"title", "answer", "option", "file", "url"}},
+		shows: []string{"title", "answer", "option", "file", "url", "hidden"}},
+	{pattern: "GET /forms/{id}/responses", path: "/forms/{form}/responses?field=q{text}&op=contains&q=" + url.QueryEscape(hostile("search")) +
+		"&value=" + url.QueryEscape(hostile("filter")), status: 200, shows: []string{"search", "filter"}},
+	{pattern: "GET /forms/{id}/responses", path: "/forms/{form}/responses?field=" + url.QueryEscape(hostile("field")) + "&op=eq&value=x",
+		status: 200, shows: []string{"title"}},
 	{pattern: "GET /forms/{id}/responses/export.csv", path: "/forms/{form}/responses/export.csv", status: 200},
 	{pattern: "GET /forms/{id}/responses/export.json", path: "/forms/{form}/responses/export.json", status: 200},
 	{pattern: "GET /forms/{id}/responses/{submissionId}", path: "/forms/{form}/responses/{response}", status: 200,
-		shows: []string{"answer", "option", "file", "url"}},
+		shows: []string{"answer", "option", "file", "url", "hidden"}},
 	{pattern: "GET /forms/{id}/responses/{submissionId}/delete", path: "/forms/{form}/responses/{response}/delete", status: 200,
 		shows: []string{"title"}},
 	{pattern: "GET /forms/{id}/summary", path: "/forms/{form}/summary", status: 200, shows: []string{"q-select", "option", "q-rating"}},
@@ -108,6 +112,8 @@ var routes = []route{
 		shows: []string{"chat"}},
 	{pattern: "GET /forms/{id}/webhook", path: "/forms/{form}/webhook", status: 200, shows: []string{"hook"}},
 	{pattern: "GET /forms/{id}/webhook/rotate", path: "/forms/{form}/webhook/rotate", status: 200, shows: []string{"title"}},
+	{pattern: "GET /forms/{id}/settings", path: "/forms/{form}/settings", status: 200,
+		shows: []string{"title", "q-select", "q-text", "closed", "thanks", "thanks-msg"}},
 	{pattern: "GET /settings", path: "/settings", status: 200, shows: []string{"email"}},
 	{pattern: "GET /signin", path: "/signin", status: 200, out: true},
 	{pattern: "GET /signin", path: "/signin?next=" + url.QueryEscape("/"+hostile("next")), status: 200, out: true,
@@ -123,6 +129,8 @@ var routes = []route{
 		values: url.Values{"title": {hostile("edit") + "\x01"}, "description": {hostile("edit-desc")}, "displayMode": {"single-page"}},
 		cross:  url.Values{"title": {"Taken by B"}, "description": {""}, "displayMode": {"single-page"}}},
 	{pattern: "POST /forms/{id}/unpublish", path: "/forms/{form}/unpublish", status: 303},
+	{pattern: "POST /forms/{id}/hidden-fields", path: "/forms/{form}/hidden-fields", status: 400, shows: []string{"hidden-name"},
+		values: url.Values{"hiddenFields": {"src\n" + hostile("hidden-name")}}, cross: url.Values{"hiddenFields": {"b_field"}}},
 	{pattern: "POST /forms/{id}/publish", path: "/forms/{form}/publish", status: 303},
 	{pattern: "POST /forms/{id}/questions", path: "/forms/{form}/questions", status: 400, shows: []string{"add", "add-option"},
 		values: url.Values{"type": {"select"}, "question": {hostile("add") + "\x01"}, "options": {hostile("add-option")}},
@@ -158,6 +166,12 @@ var routes = []route{
 		values: url.Values{"url": {"javascript:alert(1)"}}, cross: url.Values{"url": {"https://evil.example.com/b"}}},
 	{pattern: "POST /forms/{id}/webhook/test", path: "/forms/{form}/webhook/test", status: 200, shows: []string{"hook", "test-hook"},
 		values: url.Values{"url": {"{receiver}/" + hostile("test-hook")}}},
+	{pattern: "POST /forms/{id}/settings/closing", path: "/forms/{form}/settings/closing", status: 400, shows: []string{"closing"},
+		values: url.Values{"closedMessage": {hostile("closing") + "\x01"}, "maxResponses": {"5"}, "closesAt": {"2999-01-01T00:00"}},
+		cross:  url.Values{"maxResponses": {"1"}, "closedMessage": {"Closed by B"}}},
+	{pattern: "POST /forms/{id}/settings/thankyou", path: "/forms/{form}/settings/thankyou", status: 400, shows: []string{"ty", "ty-msg"},
+		values: url.Values{"kind": {"screen"}, "title": {hostile("ty") + "\x01"}, "message": {hostile("ty-msg")}},
+		cross:  url.Values{"kind": {"redirect"}, "redirectUrl": {"https://evil.example.com/"}}},
 	{pattern: "POST /forms/{id}/webhook/secret", path: "/forms/{form}/webhook/secret", status: 200, shows: []string{"hook"}},
 	{pattern: "POST /forms/{id}/webhook/rotate", path: "/forms/{form}/webhook/rotate", status: 200, shows: []string{"hook"}},
 	{pattern: "POST /keys", path: "/keys", status: 400, shows: []string{"new-key"},
@@ -341,9 +355,10 @@ var live = []string{"<img src=x onerror=alert(1)>", "<svg onload=alert(1)>", "<s
 // fields are the tags of A's stored fields: the account's email, the form's
 // title and description, its questions' text and choices, a response's
 // answers (text, choice, URL, a file's name), an API key's name, a chat
-// message, the webhook URL. The analysis and the AI's replies are made of them.
+// message, the webhook URL, the closed message and the thank-you screen. The
+// analysis and the AI's replies are made of them.
 var fields = []string{"email", "title", "desc", "q-select", "option", "q-text", "q-rating", "q-url", "q-file",
-	"answer", "url", "file", "key", "chat", "hook"}
+	"answer", "url", "file", "hidden", "key", "chat", "hook", "closed", "thanks", "thanks-msg"}
 
 // world is the sweeps' data: account A's form, response, file, key,
 // conversation, analysis and webhook, every field of them hostile, and an
@@ -404,7 +419,9 @@ func (w *world) hostileForm(t *testing.T, key string) survey {
 		map[string]any{"type": "file_upload", "question": hostile("q-file")})
 	w.ids["form"], w.ids["question"], w.ids["text"] = fmt.Sprint(s.ID), fmt.Sprint(s.Questions[0]), fmt.Sprint(s.Questions[1])
 	e := w.env.For(t)
-	if r := e.Do("PATCH", fmt.Sprintf("/api/v1/forms/%d", s.ID), key, map[string]any{"description": hostile("desc") + "\nSecond line"}); r.Status != http.StatusOK {
+	if r := e.Do("PATCH", fmt.Sprintf("/api/v1/forms/%d", s.ID), key, map[string]any{"description": hostile("desc") + "\nSecond line",
+		"closedMessage": hostile("closed"), "thankYou": map[string]any{"title": hostile("thanks"), "message": hostile("thanks-msg")},
+		"hiddenFields": []string{"src"}}); r.Status != http.StatusOK {
 		t.Fatalf("describe the form: %d %s", r.Status, r.Body)
 	}
 	rule := map[string]any{"showIf": map[string]any{"questionId": s.Questions[0], "operator": "equals", "value": hostile("option")}}
@@ -429,8 +446,9 @@ func (w *world) respond(t *testing.T, s survey) {
 	t.Helper()
 	file := upload(t, w.env, s.Share, `XSS-file{{.}}"><img src=x onerror=alert(1)><svg onload=alert(1)>.txt`, []byte("A's private file"))
 	w.ids["upload"] = file
-	w.ids["response"] = s.submit(t, w.env, map[int]any{0: hostile("option"), 1: hostile("answer"), 2: 4,
-		3: `https://x.example/XSS-url{{.}}"><svg/onload=alert(1)><script>alert(1)</script>`, 4: file})
+	w.ids["response"] = s.submitWith(t, w.env, map[int]any{0: hostile("option"), 1: hostile("answer"), 2: 4,
+		3: `https://x.example/XSS-url{{.}}"><svg/onload=alert(1)><script>alert(1)</script>`, 4: file},
+		map[string]string{"src": hostile("hidden")})
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		_, n, err := w.env.Store.WebhookLogs(t.Context(), s.ID, 1, 0)

@@ -129,7 +129,7 @@ func (a *AdvancedLogic) remap(ids map[int64]int64) *AdvancedLogic {
 }
 
 func (c Condition) remap(ids map[int64]int64) Condition {
-	if c.ValueType != ValueScore {
+	if c.ValueType != ValueScore && c.HiddenField == "" {
 		c.QuestionID = remapID(c.QuestionID, ids)
 	}
 	if c.ValueType == ValueDynamic {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Entry is one answer of a submission's data, under its question's key.
@@ -76,4 +78,53 @@ func BuildData(questions []Question, answers map[int64]any, convert func(q *Ques
 		data = append(data, Entry{QuestionID: q.ID, Key: keys[q.ID], Value: v})
 	}
 	return data
+}
+
+// AnswerText renders an answer, as stored or as just completed, as plain text,
+// as in a spreadsheet cell: choices joined with commas, Yes or No, numbers in
+// full; any other value as its JSON.
+func AnswerText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		if x {
+			return "Yes"
+		}
+		return "No"
+	case []string:
+		return strings.Join(x, ", ")
+	case []any:
+		parts := make([]string, len(x))
+		for i, p := range x {
+			parts[i] = AnswerText(p)
+		}
+		return strings.Join(parts, ", ")
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// AnswerTexts renders a submission's stored answers as text by question id, for
+// piping (Pipe, ThankYou.RedirectTo). A file answer is the file's name, which
+// fileName gives for its upload id.
+func AnswerTexts(questions []Question, answers map[int64]any, fileName func(uploadID string) string) map[int64]string {
+	texts := make(map[int64]string, len(answers))
+	for i := range questions {
+		q := &questions[i]
+		v, ok := answers[q.ID]
+		if !ok {
+			continue
+		}
+		if id, isID := v.(string); isID && q.Type == FileUpload {
+			texts[q.ID] = fileName(id)
+			continue
+		}
+		texts[q.ID] = AnswerText(v)
+	}
+	return texts
 }

@@ -16,6 +16,7 @@ const (
 	Forbidden           Code = "forbidden"
 	Conflict            Code = "conflict"
 	AlreadyCompleted    Code = "already_completed"
+	Closed              Code = "form_closed"
 	Unauthorized        Code = "unauthorized"
 	RateLimited         Code = "rate_limited"
 	InsufficientCredits Code = "insufficient_credits"

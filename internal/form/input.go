@@ -11,12 +11,20 @@ import (
 )
 
 // FormInput is the body of POST /forms. Its text obeys CheckText: the title is a
-// SingleLine, the description MultiLine (a paragraph or more).
+// SingleLine, the description MultiLine (a paragraph or more). The closing and
+// thank-you fields are Settings (closing.go, thankyou.go); null leaves one unset.
+// HiddenFields are the names of Settings.HiddenFields (hidden.go says what a name
+// may be).
 type FormInput struct {
-	Title       *string         `json:"title"`
-	Description *string         `json:"description"`
-	DisplayMode DisplayMode     `json:"displayMode"`
-	Questions   []QuestionInput `json:"questions"`
+	Title         *string         `json:"title"`
+	Description   *string         `json:"description"`
+	DisplayMode   DisplayMode     `json:"displayMode"`
+	Questions     []QuestionInput `json:"questions"`
+	ClosesAt      *string         `json:"closesAt"`
+	MaxResponses  *int            `json:"maxResponses"`
+	ClosedMessage *string         `json:"closedMessage"`
+	ThankYou      *ThankYou       `json:"thankYou"`
+	HiddenFields  []string        `json:"hiddenFields"`
 }
 
 // QuestionInput is a question to create: an item of POST /forms or the body of
@@ -32,15 +40,21 @@ type QuestionInput struct {
 	ConditionalLogic *ConditionalLogic `json:"conditionalLogic"`
 }
 
-// FormPatch is the body of PATCH /forms/{id}; absent fields are left as they are.
-// Its text follows the rules of FormInput; webhookUrl is checked by the webhook
-// package.
+// FormPatch is the body of PATCH /forms/{id}; absent fields are left as they are,
+// and null clears one of the settings (closesAt, maxResponses, closedMessage,
+// thankYou; a null hiddenFields removes them all). Its text follows the rules of FormInput; webhookUrl is checked by
+// the webhook package.
 type FormPatch struct {
 	Title          Optional[string]      `json:"title"`
 	Description    Optional[string]      `json:"description"`
 	DisplayMode    Optional[DisplayMode] `json:"displayMode"`
 	WebhookURL     Optional[string]      `json:"webhookUrl"`
 	WebhookEnabled Optional[bool]        `json:"webhookEnabled"`
+	ClosesAt       Optional[string]      `json:"closesAt"`
+	MaxResponses   Optional[int]         `json:"maxResponses"`
+	ClosedMessage  Optional[string]      `json:"closedMessage"`
+	ThankYou       Optional[*ThankYou]   `json:"thankYou"`
+	HiddenFields   Optional[[]string]    `json:"hiddenFields"`
 }
 
 // QuestionPatch is the body of PATCH /forms/{id}/fields/{fieldId}. Its text follows
@@ -79,6 +93,8 @@ func NewForm(in FormInput) (*Form, error) {
 	if len(in.Questions) > MaxQuestions {
 		p.Add("questions", "at most %d questions", MaxQuestions)
 	}
+	validateHiddenFields(in.HiddenFields, &p)
+	f.Settings.HiddenFields = in.HiddenFields
 	for i, qi := range in.Questions {
 		field := fmt.Sprintf("questions[%d]", i)
 		if qi.ConditionalLogic != nil {
@@ -89,10 +105,26 @@ func NewForm(in FormInput) (*Form, error) {
 		q.Order = i + 1
 		f.Questions = append(f.Questions, q)
 	}
+	in.applySettings(&f.Settings, &p)
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// applySettings validates the closing and thank-you fields of in into s. The
+// questions have no ids yet, so a thank-you screen can name none of them.
+func (in FormInput) applySettings(s *Settings, p *Problems) {
+	if in.ClosesAt != nil {
+		s.setClosesAt(*in.ClosesAt, p)
+	}
+	if in.MaxResponses != nil {
+		s.setMaxResponses(*in.MaxResponses, p)
+	}
+	if in.ClosedMessage != nil {
+		s.setClosedMessage(*in.ClosedMessage, p)
+	}
+	s.setThankYou(in.ThankYou, nil, p)
 }
 
 // Build validates the input and converts it into a Question (the type defaults to
@@ -117,8 +149,9 @@ func (in QuestionInput) Build(known map[int64]bool, prefix string, p *Problems) 
 // webhook settings, which need the URL check of the webhook package.
 func (p FormPatch) ApplyPatch(f *Form) error {
 	var probs Problems
-	if !p.Title.Set && !p.Description.Set && !p.DisplayMode.Set && !p.WebhookURL.Set && !p.WebhookEnabled.Set {
-		probs.Add("body", "at least one of title, description, displayMode, webhookUrl, webhookEnabled is required")
+	if p.empty() {
+		probs.Add("body", "at least one of title, description, displayMode, webhookUrl, webhookEnabled, "+
+			"closesAt, maxResponses, closedMessage, thankYou, hiddenFields is required")
 		return probs.Err()
 	}
 	if p.Title.Set {
@@ -142,7 +175,40 @@ func (p FormPatch) ApplyPatch(f *Form) error {
 	if p.WebhookEnabled.Set && p.WebhookEnabled.Null {
 		probs.Add("webhookEnabled", "must be true or false")
 	}
+	p.applyClosing(&f.Settings, &probs)
+	if p.ThankYou.Set {
+		f.Settings.setThankYou(p.ThankYou.Value, questionIDs(f.Questions), &probs)
+	}
+	if p.HiddenFields.Set {
+		f.Settings.HiddenFields = p.HiddenFields.Value
+		validateHiddenFields(f.Settings.HiddenFields, &probs)
+	}
 	return probs.Err()
+}
+
+// empty reports whether the patch carries no field.
+func (p FormPatch) empty() bool {
+	return !p.Title.Set && !p.Description.Set && !p.DisplayMode.Set && !p.WebhookURL.Set && !p.WebhookEnabled.Set &&
+		!p.ClosesAt.Set && !p.MaxResponses.Set && !p.ClosedMessage.Set && !p.ThankYou.Set && !p.HiddenFields.Set
+}
+
+// applyClosing sets or, with null, clears the closing settings the patch carries.
+func (p FormPatch) applyClosing(s *Settings, probs *Problems) {
+	switch {
+	case p.ClosesAt.Null:
+		s.ClosesAt = nil
+	case p.ClosesAt.Set:
+		s.setClosesAt(p.ClosesAt.Value, probs)
+	}
+	switch {
+	case p.MaxResponses.Null:
+		s.MaxResponses = nil
+	case p.MaxResponses.Set:
+		s.setMaxResponses(p.MaxResponses.Value, probs)
+	}
+	if p.ClosedMessage.Set {
+		s.setClosedMessage(p.ClosedMessage.Value, probs)
+	}
 }
 
 // ApplyWebhook applies the webhook fields of p to f, following the webhook

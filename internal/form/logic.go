@@ -69,13 +69,17 @@ type ConditionGroup struct {
 	Conditions []Condition `json:"conditions"`
 }
 
-// Condition compares an answer (or the score) with a value.
+// Condition compares an answer (or the score, or a hidden field's value) with a
+// value.
 type Condition struct {
-	ID         string          `json:"id"`
-	QuestionID int64           `json:"questionId"`
-	Operator   string          `json:"operator"`
-	Value      json.RawMessage `json:"value,omitempty"`
-	ValueType  string          `json:"valueType,omitempty"`
+	ID         string `json:"id"`
+	QuestionID int64  `json:"questionId"`
+	// HiddenField, an extension, names a hidden field of the form whose value
+	// the condition compares instead of an answer (questionId is then absent).
+	HiddenField string          `json:"hiddenField,omitempty"`
+	Operator    string          `json:"operator"`
+	Value       json.RawMessage `json:"value,omitempty"`
+	ValueType   string          `json:"valueType,omitempty"`
 }
 
 // Action is what a rule does when it holds.
@@ -320,7 +324,10 @@ func validateCondition(c Condition, known map[int64]bool, f string, p *Problems)
 		p.Add(f+".valueType", "must be static, dynamic or score")
 		return
 	}
-	if vt != ValueScore {
+	switch {
+	case c.HiddenField != "":
+		checkHiddenCondition(c, vt, f, p)
+	case vt != ValueScore:
 		checkRef(c.QuestionID, known, f+".questionId", p)
 	}
 	kind := jsonKind(c.Value)
@@ -339,6 +346,19 @@ func validateCondition(c Condition, known map[int64]bool, f string, p *Problems)
 		}
 	case vt == ValueScore && needsValue && kind != "number":
 		p.Add(f+".value", "must be a number when valueType is score")
+	}
+}
+
+// checkHiddenCondition checks a condition on a hidden field: a well-formed name
+// (any name: a field the form does not declare never has a value), no question
+// beside it, and a value type that reads a left side (not score).
+func checkHiddenCondition(c Condition, valueType, f string, p *Problems) {
+	checkHiddenName(c.HiddenField, f+".hiddenField", p)
+	if c.QuestionID != 0 {
+		p.Add(f+".questionId", "must be absent when hiddenField is set")
+	}
+	if valueType == ValueScore {
+		p.Add(f+".valueType", "cannot be score when hiddenField is set")
 	}
 }
 
@@ -379,7 +399,7 @@ func (l *ConditionalLogic) References() []int64 {
 	if a := l.Advanced; a != nil {
 		for _, g := range a.ConditionGroups {
 			for _, c := range g.Conditions {
-				if c.ValueType != ValueScore {
+				if c.ValueType != ValueScore && c.HiddenField == "" {
 					ids = append(ids, c.QuestionID)
 				}
 				if c.ValueType == ValueDynamic {

@@ -16,6 +16,11 @@ var (
 // score (valueType score): the score is always a number, never empty.
 var ScoreOperators = []string{OpEquals, OpNotEquals, OpGreaterThan, OpLessThan}
 
+// HiddenOperators are the operators offered for a condition on a hidden
+// field: its value is text, compared as a number when it is one, and may be
+// missing.
+var HiddenOperators = conditionOperators
+
 // Operators are the operators offered for a condition on an answer to a
 // question of type t: greater_than and less_than for numbers, ratings,
 // sliders, amounts, dates and times; contains for text and choices; a file is

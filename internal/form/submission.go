@@ -26,6 +26,9 @@ type Submission struct {
 	Answers map[int64]any
 	// Score is the form's score of the answers; nil when the form has no scoring.
 	Score *float64
+	// Hidden holds the values of the form's hidden fields that came with the
+	// submission (hidden.go); nil or empty when none did.
+	Hidden HiddenValues
 }
 
 // Completed reports whether the submission is complete.

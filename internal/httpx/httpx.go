@@ -32,6 +32,7 @@ var status = map[form.Code]struct {
 	form.NotFound:            {http.StatusNotFound, "not_found"},
 	form.Conflict:            {http.StatusConflict, "conflict"},
 	form.AlreadyCompleted:    {http.StatusConflict, "already_completed"},
+	form.Closed:              {http.StatusGone, "form_closed"},
 	form.TooLarge:            {http.StatusRequestEntityTooLarge, "payload_too_large"},
 	form.RateLimited:         {http.StatusTooManyRequests, "rate_limit_exceeded"},
 	form.ProviderFailed:      {http.StatusBadGateway, "ai_provider_error"},

@@ -10,8 +10,10 @@ import (
 )
 
 // Complete validates a respondent's answers and completes them authoritatively: it
-// returns a submission holding the valid answers to visible questions and the
-// form's score (nil without scoring); the caller gives it its identity and times.
+// returns a submission holding the valid answers to visible questions, the
+// form's score (nil without scoring) and hidden, the submission's hidden-field
+// values (validated by the caller: form.Settings.CheckHidden), which conditions
+// may read; the caller gives it its identity and times.
 // raw maps question ids (decimal strings) to JSON answers. Every answer is checked
 // with form.ValidateAnswer, the form's logic then decides which questions are
 // visible on the valid answers, answers to hidden questions are dropped (invalid
@@ -19,10 +21,10 @@ import (
 // question must be answered. The error is a form.Invalid *form.Error listing every
 // problem in form order, each under the field "answers.<questionId>"; keys that are
 // not questions of the form come last.
-func Complete(questions []form.Question, raw map[string]json.RawMessage) (*form.Submission, error) {
+func Complete(questions []form.Question, raw map[string]json.RawMessage, hidden form.HiddenValues) (*form.Submission, error) {
 	ordered := form.InOrder(questions)
 	answers, invalid := validateAll(ordered, raw)
-	result := Evaluate(questions, logicAnswers(answers))
+	result := Evaluate(questions, logicAnswers(answers), hidden)
 	var p form.Problems
 	for _, q := range ordered {
 		switch {
@@ -39,6 +41,9 @@ func Complete(questions []form.Question, raw map[string]json.RawMessage) (*form.
 		return nil, err
 	}
 	sub := &form.Submission{Answers: answers}
+	if len(hidden) > 0 {
+		sub.Hidden = hidden
+	}
 	if result.HasScore {
 		score := result.Score
 		sub.Score = &score
@@ -65,18 +70,18 @@ func Validate(questions []form.Question, raw map[string]json.RawMessage) (map[in
 	return answers, nil
 }
 
-// Visibility evaluates the logic on a respondent's answers in progress, as
-// Complete would: invalid answers count as unanswered, but an answer to no
-// question of the form is an error. It returns, for every question id, whether
-// the question is shown.
-func Visibility(questions []form.Question, raw map[string]json.RawMessage) (map[int64]bool, error) {
+// Visibility evaluates the logic on a respondent's answers in progress and
+// hidden-field values, as Complete would: invalid answers count as unanswered,
+// but an answer to no question of the form is an error. It returns, for every
+// question id, whether the question is shown.
+func Visibility(questions []form.Question, raw map[string]json.RawMessage, hidden form.HiddenValues) (map[int64]bool, error) {
 	var p form.Problems
 	addUnknownKeys(questions, raw, &p)
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
 	answers, _ := validateAll(form.InOrder(questions), raw)
-	return Evaluate(questions, logicAnswers(answers)).Visible, nil
+	return Evaluate(questions, logicAnswers(answers), hidden).Visible, nil
 }
 
 // validateAll validates the answer to each question that raw holds. It returns the

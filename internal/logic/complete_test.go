@@ -93,7 +93,7 @@ func TestCompleteAccepts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sub, err := Complete(completeForm(t), rawAnswers(t, c.answers))
+			sub, err := Complete(completeForm(t), rawAnswers(t, c.answers), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +137,7 @@ func TestCompleteRejects(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sub, err := Complete(completeForm(t), rawAnswers(t, c.answers))
+			sub, err := Complete(completeForm(t), rawAnswers(t, c.answers), nil)
 			if err == nil {
 				t.Fatalf("accepted: %#v", sub)
 			}
@@ -154,14 +154,14 @@ func TestCompleteRejects(t *testing.T) {
 
 func TestCompleteWithoutScoring(t *testing.T) {
 	qs := []form.Question{{ID: 10, Order: 1, Type: form.Number, Text: "n", Required: true}}
-	sub, err := Complete(qs, rawAnswers(t, `{"10":3}`))
+	sub, err := Complete(qs, rawAnswers(t, `{"10":3}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sub.Score != nil || !reflect.DeepEqual(sub.Answers, map[int64]any{10: 3.0}) {
 		t.Errorf("got %#v, score %v", sub.Answers, sub.Score)
 	}
-	sub, err = Complete(nil, nil)
+	sub, err = Complete(nil, nil, nil)
 	if err != nil || sub.Answers == nil || len(sub.Answers) != 0 {
 		t.Errorf("empty form: %#v, %v", sub, err)
 	}
@@ -172,7 +172,7 @@ func TestCompleteWithoutScoring(t *testing.T) {
 func TestCompleteUsesQuestionOrder(t *testing.T) {
 	qs := completeForm(t)
 	qs[0], qs[5] = qs[5], qs[0]
-	_, err := Complete(qs, rawAnswers(t, `{}`))
+	_, err := Complete(qs, rawAnswers(t, `{}`), nil)
 	fields := fieldsOf(t, err)
 	if len(fields) != 3 || fields[0].Field != "answers.1" || fields[2].Field != "answers.6" {
 		t.Errorf("fields = %v", fields)
@@ -190,14 +190,14 @@ func TestCompleteHiddenByAdvancedLogic(t *testing.T) {
 		{ID: 2, Order: 2, Type: form.Text, Text: "Why not y?", Required: true},
 		{ID: 3, Order: 3, Type: form.Text, Text: "Done"},
 	}
-	sub, err := Complete(qs, rawAnswers(t, `{"1":["y"],"2":"skipped anyway"}`))
+	sub, err := Complete(qs, rawAnswers(t, `{"1":["y"],"2":"skipped anyway"}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := sub.Answers[2]; ok || sub.Score == nil || *sub.Score != 10 {
 		t.Errorf("answers %#v, score %v", sub.Answers, sub.Score)
 	}
-	_, err = Complete(qs, rawAnswers(t, `{"1":["x"]}`))
+	_, err = Complete(qs, rawAnswers(t, `{"1":["x"]}`), nil)
 	if f := fieldsOf(t, err); len(f) != 1 || f[0].Field != "answers.2" {
 		t.Errorf("fields = %v", f)
 	}

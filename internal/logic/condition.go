@@ -38,9 +38,12 @@ func (p *pass) groupHolds(g form.ConditionGroup) bool {
 
 func (p *pass) conditionHolds(c form.Condition) bool {
 	var left any
-	if c.ValueType == form.ValueScore {
+	switch {
+	case c.HiddenField != "":
+		left = p.values[c.HiddenField]
+	case c.ValueType == form.ValueScore:
 		left = p.score
-	} else {
+	default:
 		left = p.answer(c.QuestionID)
 	}
 	switch c.Operator {

@@ -29,8 +29,9 @@
 //
 // A rule holds when every condition group holds; a group with operator OR holds when
 // one of its conditions does, any other group when all of them do. A condition
-// compares its left side (the answer to questionId, or the running score for
-// valueType score) with its right side (value for static and score, the answer to
+// compares its left side (the answer to questionId, the running score for
+// valueType score, or the value of hiddenField, a text that is unanswered when
+// the submission has none) with its right side (value for static and score, the answer to
 // the question whose id is value for dynamic). is_empty and is_not_empty look at
 // the left side only. Otherwise, when either side is unanswered the condition is
 // false, except not_equals, which is true.
@@ -102,10 +103,11 @@ type Result struct {
 	HasScore bool
 }
 
-// Evaluate runs the form's logic over answers, following the order documented on
-// the package. questions may be in any order; they are visited by Order.
-func Evaluate(questions []form.Question, answers Answers) Result {
-	p := newPass(questions, answers)
+// Evaluate runs the form's logic over answers and the submission's hidden-field
+// values, following the order documented on the package. questions may be in
+// any order; they are visited by Order.
+func Evaluate(questions []form.Question, answers Answers, hidden form.HiddenValues) Result {
+	p := newPass(questions, answers, hidden)
 	for i := range p.questions {
 		p.visit(i)
 	}
@@ -116,6 +118,7 @@ func Evaluate(questions []form.Question, answers Answers) Result {
 type pass struct {
 	questions  []form.Question      // in form order
 	answers    Answers              // as given
+	values     form.HiddenValues    // the hidden fields' values, as given
 	position   map[int64]int        // question id -> index in questions
 	visible    map[int64]bool       // decided questions
 	showable   map[int64]bool       // targets of some show_question action
@@ -132,10 +135,10 @@ type scoreEntry struct {
 	rule  form.ScoreRule
 }
 
-func newPass(questions []form.Question, answers Answers) *pass {
+func newPass(questions []form.Question, answers Answers, hidden form.HiddenValues) *pass {
 	qs := form.InOrder(questions)
 	p := &pass{
-		questions: qs, answers: answers,
+		questions: qs, answers: answers, values: hidden,
 		position: make(map[int64]int, len(qs)), visible: make(map[int64]bool, len(qs)),
 		showable: map[int64]bool{}, shown: map[int64]bool{}, hidden: map[int64]bool{},
 		scoreTurns: map[int][]scoreEntry{},

@@ -2,10 +2,10 @@
 // Both implement the same evaluation order (documented in the Go package) and pass
 // the same test vectors (internal/logic/testdata/vectors.json); change them together.
 //
-// FormaLogic.evaluate(questions, answers) takes the questions as the public form
-// definition gives them ({id, order, type, question, options, conditionalLogic}) and
-// the answers keyed by question id, and returns
-// {visible: {<id>: boolean}, score: number, hasScore: boolean}.
+// FormaLogic.evaluate(questions, answers, hidden) takes the questions as the public
+// form definition gives them ({id, order, type, question, options, conditionalLogic}),
+// the answers keyed by question id and the hidden fields' values keyed by name, and
+// returns {visible: {<id>: boolean}, score: number, hasScore: boolean}.
 var FormaLogic = (function () {
   "use strict";
 
@@ -14,18 +14,18 @@ var FormaLogic = (function () {
   var TIME = /^\d{2}:\d{2}$/;
   var INTEGER = /^[+-]?\d+$/;
 
-  function evaluate(questions, answers) {
-    var p = newPass(questions, answers || {});
+  function evaluate(questions, answers, hidden) {
+    var p = newPass(questions, answers || {}, hidden || {});
     for (var i = 0; i < p.questions.length; i++) {
       visit(p, i);
     }
     return { visible: p.visible, score: p.score, hasScore: hasScoring(p.questions) };
   }
 
-  function newPass(questions, answers) {
+  function newPass(questions, answers, values) {
     var qs = questions.slice().sort(function (a, b) { return (a.order || 0) - (b.order || 0); });
     var p = {
-      questions: qs, answers: answers, position: {}, visible: {},
+      questions: qs, answers: answers, values: values, position: {}, visible: {},
       showable: {}, shown: {}, hidden: {}, scoreTurns: {},
       score: 0, scoreSet: false
     };
@@ -155,8 +155,18 @@ var FormaLogic = (function () {
     return g.operator === "OR" ? conditions.some(holds) : conditions.every(holds);
   }
 
+  // leftSide is what a condition compares: a hidden field's value (unanswered when
+  // the submission has none), the score, or an answer.
+  function leftSide(p, c) {
+    if (c.hiddenField) {
+      var v = Object.prototype.hasOwnProperty.call(p.values, c.hiddenField) ? p.values[c.hiddenField] : null;
+      return typeof v === "string" ? v : null;
+    }
+    return c.valueType === "score" ? p.score : answer(p, c.questionId);
+  }
+
   function conditionHolds(p, c) {
-    var left = c.valueType === "score" ? p.score : answer(p, c.questionId);
+    var left = leftSide(p, c);
     if (c.operator === "is_empty") return unanswered(left);
     if (c.operator === "is_not_empty") return !unanswered(left);
     var right = conditionValue(p, c);

@@ -17,7 +17,9 @@ type vector struct {
 	Name      string           `json:"name"`
 	Questions []vectorQuestion `json:"questions"`
 	Answers   map[string]any   `json:"answers"`
-	Expect    expectation      `json:"expect"`
+	// Hidden holds the submission's hidden-field values, by name.
+	Hidden form.HiddenValues `json:"hidden,omitempty"`
+	Expect expectation       `json:"expect"`
 }
 
 // vectorQuestion is a question in the JSON shape of the API (openapi.json).
@@ -131,7 +133,7 @@ func TestVectorsAreWellFormed(t *testing.T) {
 func TestEvaluateVectors(t *testing.T) {
 	for _, v := range loadVectors(t) {
 		t.Run(v.Name, func(t *testing.T) {
-			r := Evaluate(v.questions(), v.answers(t))
+			r := Evaluate(v.questions(), v.answers(t), v.Hidden)
 			if msg := v.Expect.mismatch(outcome(r)); msg != "" {
 				t.Error(msg)
 			}
@@ -141,7 +143,7 @@ func TestEvaluateVectors(t *testing.T) {
 
 func TestEvaluateDoesNotReorderInput(t *testing.T) {
 	qs := []form.Question{{ID: 2, Order: 2}, {ID: 1, Order: 1}}
-	Evaluate(qs, nil)
+	Evaluate(qs, nil, nil)
 	if qs[0].ID != 2 {
 		t.Error("Evaluate sorted the caller's slice")
 	}

@@ -20,13 +20,14 @@ const fs = require("fs"), vm = require("vm");
 const [logicPath, inputPath] = process.argv.slice(2);
 vm.runInThisContext(fs.readFileSync(logicPath, "utf8"), { filename: logicPath });
 const cases = JSON.parse(fs.readFileSync(inputPath, "utf8"));
-process.stdout.write(JSON.stringify(cases.map(c => FormaLogic.evaluate(c.questions, c.answers))));
+process.stdout.write(JSON.stringify(cases.map(c => FormaLogic.evaluate(c.questions, c.answers, c.hidden))));
 `
 
 // jsCase is the input of one evaluation in logic.js.
 type jsCase struct {
-	Questions []vectorQuestion `json:"questions"`
-	Answers   map[string]any   `json:"answers"`
+	Questions []vectorQuestion  `json:"questions"`
+	Answers   map[string]any    `json:"answers"`
+	Hidden    form.HiddenValues `json:"hidden,omitempty"`
 }
 
 // jsResult is what FormaLogic.evaluate returns.
@@ -88,7 +89,7 @@ func TestScriptVectors(t *testing.T) {
 	vs := loadVectors(t)
 	cases := make([]jsCase, len(vs))
 	for i, v := range vs {
-		cases[i] = jsCase{v.Questions, v.Answers}
+		cases[i] = jsCase{v.Questions, v.Answers, v.Hidden}
 	}
 	results := runJS(t, cases)
 	for i, v := range vs {
@@ -111,7 +112,7 @@ func TestScriptMatchesEvaluate(t *testing.T) {
 	results := runJS(t, cases)
 	for i, c := range cases {
 		v := vector{Questions: c.Questions, Answers: c.Answers}
-		want := outcome(Evaluate(v.questions(), v.answers(t)))
+		want := outcome(Evaluate(v.questions(), v.answers(t), c.Hidden))
 		if fmt.Sprint(want) != fmt.Sprint(results[i]) {
 			input, _ := json.Marshal(c)
 			t.Errorf("case %d: Go %v, JS %v\n%s", i, want, results[i], input)
@@ -131,6 +132,9 @@ var (
 	randomActions    = []string{form.ActionShow, form.ActionHide, form.ActionSkipToQuestion,
 		form.ActionSkipToSection, form.ActionEndForm, form.ActionSetScore}
 	randomPoints = []float64{0, 1, 2.5, 0.1, 0.2, -3}
+	// randomHidden are the hidden fields a random condition may read; the cases
+	// give values to the first two only.
+	randomHidden = []string{"src", "uid", "never"}
 )
 
 func pick[T any](rng *rand.Rand, list []T) T { return list[rng.IntN(len(list))] }
@@ -143,7 +147,12 @@ func rawJSON(v any) json.RawMessage {
 func randomCase(rng *rand.Rand) jsCase {
 	n := 2 + rng.IntN(7)
 	ids := rng.Perm(n)
-	c := jsCase{Answers: map[string]any{}}
+	c := jsCase{Answers: map[string]any{}, Hidden: form.HiddenValues{}}
+	for _, name := range randomHidden[:2] {
+		if rng.IntN(3) > 0 {
+			c.Hidden[name] = fmt.Sprint(pick(rng, randomScalars))
+		}
+	}
 	for i := range n {
 		id := int64(ids[i] + 1)
 		q := vectorQuestion{ID: id, Order: 1 + rng.IntN(n), Type: form.Text, Question: "q"}
@@ -220,6 +229,9 @@ func randomRule(rng *rand.Rand, n int) *form.AdvancedLogic {
 func randomCondition(rng *rand.Rand, n int) form.Condition {
 	c := form.Condition{ID: "c", QuestionID: randomID(rng, n), Operator: pick(rng, randomOperators),
 		ValueType: pick(rng, randomValueTypes)}
+	if rng.IntN(5) == 0 && c.ValueType != form.ValueScore {
+		c.QuestionID, c.HiddenField = 0, pick(rng, randomHidden)
+	}
 	switch c.ValueType {
 	case form.ValueDynamic:
 		c.Value = rawJSON(randomID(rng, n))

@@ -88,7 +88,7 @@ func TestDatasetFollowsResponses(t *testing.T) {
 			t.Fatalf("node b: %v", got)
 		}
 
-		must(t, a.st.CreateSubmission(ctx, &form.Submission{ID: "s3", FormID: f.ID, Answers: map[int64]any{}}))
+		must(t, a.st.CreateSubmission(ctx, &form.Submission{ID: "s3", FormID: f.ID, Answers: map[int64]any{}}, nil))
 		for i, n := range nodes {
 			if got := ids(t, n, f); fmt.Sprint(got) != "[s0 s1 s2 s3]" {
 				t.Errorf("node %d after a submission on node 0: %v", i, got)
@@ -105,7 +105,7 @@ func TestDatasetFollowsResponses(t *testing.T) {
 			}
 		}
 
-		_, err = b.st.StartSession(ctx, f.ID, "open1", "hash")
+		_, err = b.st.StartSession(ctx, f.ID, "open1", "hash", nil)
 		must(t, err)
 		ds, err := a.r.Dataset(ctx, f)
 		must(t, err)

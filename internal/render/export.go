@@ -35,26 +35,27 @@ func ParseFormat(v string) (Format, bool) {
 	return "", false
 }
 
-// Export answers a download of the responses of form formID in format f: each
+// Export answers a download of the responses of form fm in format f: each
 // calls its argument with every submission to export, in order (store.EachResponse),
 // and they are streamed row by row, so that any number exports in bounded memory.
-// The status is sent before the first row: a failure truncates the body, which is
-// the signal, and is logged.
-func (s *Submissions) Export(ctx context.Context, w http.ResponseWriter, f Format, formID int64, questions []form.Question,
+// questions are fm's questions followed by its deleted ones. The status is sent
+// before the first row: a failure truncates the body, which is the signal, and is
+// logged.
+func (s *Submissions) Export(ctx context.Context, w http.ResponseWriter, f Format, fm *form.Form, questions []form.Question,
 	each func(func(*form.Submission) error) error) {
 	contentType := "text/csv; charset=utf-8"
 	if f == JSON {
 		contentType = "application/json; charset=utf-8"
 	}
 	w.Header().Set("Content-Type", contentType)
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="form-%d-responses.%s"`, formID, f))
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="form-%d-responses.%s"`, fm.ID, f))
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var write func(*form.Submission) error
 	var finish func() error
 	if f == JSON {
 		write, finish = s.jsonWriter(ctx, bw, questions)
 	} else {
-		write, finish = s.csvWriter(ctx, bw, questions)
+		write, finish = s.csvWriter(ctx, bw, questions, fm.Settings.HiddenFields)
 	}
 	err := each(write)
 	if err == nil {
@@ -68,15 +69,17 @@ func (s *Submissions) Export(ctx context.Context, w http.ResponseWriter, f Forma
 	}
 }
 
-// csvWriter writes a header row (id, submittedAt, score, then one column per
-// question key) and one row per submission.
-func (s *Submissions) csvWriter(ctx context.Context, out io.Writer, questions []form.Question) (func(*form.Submission) error, func() error) {
+// csvWriter writes a header row (id, submittedAt, score, one column per
+// question key, then one per hidden field: hiddenColumns) and one row per
+// submission.
+func (s *Submissions) csvWriter(ctx context.Context, out io.Writer, questions []form.Question, hidden []string) (func(*form.Submission) error, func() error) {
 	cw := csv.NewWriter(out)
 	keys := form.DataKeys(questions)
 	header := []string{"id", "submittedAt", "score"}
 	for _, q := range questions {
 		header = append(header, safeCell(keys[q.ID]))
 	}
+	header = append(header, hiddenColumns(hidden, header)...)
 	headerErr := cw.Write(header)
 	row := make([]string, len(header))
 	write := func(sub *form.Submission) error {
@@ -98,6 +101,9 @@ func (s *Submissions) csvWriter(ctx context.Context, out io.Writer, questions []
 		for i, q := range questions {
 			row[3+i] = safeCell(AnswerText(byID[q.ID]))
 		}
+		for i, name := range hidden {
+			row[3+len(questions)+i] = safeCell(sub.Hidden[name])
+		}
 		return cw.Write(row)
 	}
 	finish := func() error {
@@ -107,32 +113,37 @@ func (s *Submissions) csvWriter(ctx context.Context, out io.Writer, questions []
 	return write, finish
 }
 
-// AnswerText renders an answer of Data as plain text, as in a spreadsheet cell:
-// choices joined with commas, Yes or No, numbers in full, a file as its link.
-func AnswerText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		if x {
-			return "Yes"
-		}
-		return "No"
-	case []any:
-		parts := make([]string, len(x))
-		for i, p := range x {
-			parts[i] = AnswerText(p)
-		}
-		return strings.Join(parts, ", ")
-	case form.FileAnswer:
-		return x.URL
+// hiddenColumns names the CSV columns of the hidden fields names, after the
+// columns taken: each is its field's name, unless that is taken (by a question
+// of the same text), when it is "<name> (hidden field)", numbered like a
+// repeated question text (form.DataKeys) if even that is.
+func hiddenColumns(names, taken []string) []string {
+	used := map[string]bool{}
+	for _, t := range taken {
+		used[t] = true
 	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	out := make([]string, len(names))
+	for i, name := range names {
+		col := name
+		for n := 1; used[col]; n++ {
+			col = name + " (hidden field)"
+			if n > 1 {
+				col = fmt.Sprintf("%s (hidden field %d)", name, n)
+			}
+		}
+		used[col] = true
+		out[i] = col
+	}
+	return out
+}
+
+// AnswerText renders an answer of Data as plain text, as in a spreadsheet cell:
+// a file as its link, anything else as form.AnswerText says.
+func AnswerText(v any) string {
+	if f, ok := v.(form.FileAnswer); ok {
+		return f.URL
+	}
+	return form.AnswerText(v)
 }
 
 // safeCell neutralises cells a spreadsheet would run as a formula (starting with =,

@@ -30,18 +30,21 @@ func NewSubmissions(st *store.Store, links *blob.Links, blobs blob.Store) *Submi
 }
 
 // Response is a completed submission as readers see it: the wire shape of the API's
-// responses and JSON exports.
+// responses and JSON exports. Hidden, beside data (which maps question texts
+// only), holds the values of hidden fields it came with; it is absent when none
+// did.
 type Response struct {
-	ID          string    `json:"id"`
-	SubmittedAt string    `json:"submittedAt"`
-	Data        form.Data `json:"data"`
-	Score       *float64  `json:"score,omitempty"`
+	ID          string            `json:"id"`
+	SubmittedAt string            `json:"submittedAt"`
+	Data        form.Data         `json:"data"`
+	Hidden      form.HiddenValues `json:"hidden,omitempty"`
+	Score       *float64          `json:"score,omitempty"`
 }
 
 // Response renders a completed submission with Data.
 func (s *Submissions) Response(ctx context.Context, questions []form.Question, sub *form.Submission) (Response, error) {
 	data, err := s.Data(ctx, questions, sub)
-	return Response{ID: sub.ID, SubmittedAt: form.Timestamp(*sub.CompletedAt), Data: data, Score: sub.Score}, err
+	return Response{ID: sub.ID, SubmittedAt: form.Timestamp(*sub.CompletedAt), Data: data, Hidden: sub.Hidden, Score: sub.Score}, err
 }
 
 // Data renders a submission's answers. questions are the form's questions in order

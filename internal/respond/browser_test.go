@@ -65,6 +65,27 @@ type browserEnv struct {
 }
 
 func TestBrowser(t *testing.T) {
+	b := startBrowser(t, 3*time.Minute)
+	t.Run("SinglePageAllTypes", b.testSinglePageAllTypes)
+	t.Run("LiveShowHide", b.testLiveShowHide)
+	t.Run("ScoreDecidedByServer", b.testScoreDecidedByServer)
+	t.Run("MultiStepSkipEndFormResume", b.testMultiStep)
+	t.Run("ServerErrorsKeepAnswers", b.testServerErrors)
+	t.Run("NoJavaScript", b.testNoJavaScript)
+	t.Run("ModulesFailToLoad", b.testModulesFailToLoad)
+	t.Run("PrefillAndHiddenValues", b.testPrefill)
+	t.Run("HiddenFieldsMultiStep", b.testHiddenFieldsMultiStep)
+	t.Run("HiddenFieldsWithoutJavaScript", b.testHiddenFieldsWithoutJavaScript)
+	t.Run("LogicVectorsInBrowser", b.testLogicVectors)
+	t.Run("SameSentenceServerAndScript", b.testSameSentences)
+	t.Run("CatalogueSentencesInScript", b.testCatalogueInScript)
+	t.Run("Screenshots", b.testScreenshots)
+}
+
+// startBrowser starts a server and a headless Chromium that its test may use
+// for at most timeout; the test is skipped, saying why, without Chromium or in
+// -short mode.
+func startBrowser(t *testing.T, timeout time.Duration) *browserEnv {
 	exe := chromiumPath()
 	if exe == "" {
 		t.Skip("browser tests skipped: no Chromium found (looked for chromium, chromium-browser, google-chrome and /usr/bin/chromium); install it with `apt-get install chromium` or set CHROMIUM")
@@ -73,8 +94,8 @@ func TestBrowser(t *testing.T) {
 		t.Skip("browser tests skipped in -short mode")
 	}
 	env := servertest.New(t, store.SQLite)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
@@ -93,9 +114,9 @@ func TestBrowser(t *testing.T) {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900),
 	)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	browser, cancelBrowser := chromedp.NewContext(alloc)
-	defer cancelBrowser()
+	t.Cleanup(cancelBrowser)
 	if err := chromedp.Do(browser); err != nil {
 		t.Fatalf("start %s: %v", exe, err)
 	}
@@ -105,19 +126,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b := &browserEnv{env: env, key: env.NewKey(), browser: browser, files: files}
-
-	t.Run("SinglePageAllTypes", b.testSinglePageAllTypes)
-	t.Run("LiveShowHide", b.testLiveShowHide)
-	t.Run("ScoreDecidedByServer", b.testScoreDecidedByServer)
-	t.Run("MultiStepSkipEndFormResume", b.testMultiStep)
-	t.Run("ServerErrorsKeepAnswers", b.testServerErrors)
-	t.Run("NoJavaScript", b.testNoJavaScript)
-	t.Run("ModulesFailToLoad", b.testModulesFailToLoad)
-	t.Run("LogicVectorsInBrowser", b.testLogicVectors)
-	t.Run("SameSentenceServerAndScript", b.testSameSentences)
-	t.Run("CatalogueSentencesInScript", b.testCatalogueInScript)
-	t.Run("Screenshots", b.testScreenshots)
+	return &browserEnv{env: env, key: env.NewKey(), browser: browser, files: files}
 }
 
 // waitThanks waits for the thank-you page, saying what the page shows instead.
@@ -753,7 +762,7 @@ func (b *browserEnv) testLogicVectors(t *testing.T) {
 		HasScore bool            `json:"hasScore"`
 	}
 	results := eval[[]result](t, ctx, `(function (cases) {
-		return cases.map(function (c) { return FormaLogic.evaluate(c.questions, c.answers || {}); });
+		return cases.map(function (c) { return FormaLogic.evaluate(c.questions, c.answers || {}, c.hidden); });
 	})(`+string(raw)+`)`)
 	if len(results) != len(vs) {
 		t.Fatalf("%d results for %d vectors", len(results), len(vs))

@@ -34,6 +34,17 @@ var pageTemplates = template.Must(template.New("pages").ParseFS(templateFiles, "
 const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors *"
 
+// pagePolicy is the Content-Security-Policy of f's form page: pageCSP, whose
+// form may also lead to f's thank-you redirect (a browser applies form-action
+// to the redirect that answers the post).
+func pagePolicy(f *form.Form) string {
+	origin := f.Settings.ThankYou.RedirectOrigin()
+	if origin == "" {
+		return pageCSP
+	}
+	return strings.Replace(pageCSP, "form-action 'self'", "form-action 'self' "+origin, 1)
+}
+
 // previewCSP is the policy of a preview (Preview): that of the page, except that
 // the form may post nowhere and only this server's own pages (the builder) may
 // frame it, since it is a signed-in owner's page.
@@ -54,6 +65,19 @@ type pageState struct {
 	Message string
 	// StartToken goes into the hidden _started input.
 	StartToken string
+	// Hidden holds the values of the form's hidden fields, from the page's
+	// address or posted back, each carried by a hidden input (hiddenInputPrefix).
+	Hidden form.HiddenValues
+}
+
+// hiddenInputPrefix starts the name of the input that carries a hidden field's
+// value in the form post, so that no field name can clash with the others
+// (q_<id>, website, _started).
+const hiddenInputPrefix = "h_"
+
+// hiddenInput is an input carrying the value of the hidden field Field.
+type hiddenInput struct {
+	Name, Field, Value string
 }
 
 // pageView is the data of the form page template.
@@ -70,6 +94,7 @@ type pageView struct {
 	Summary     []summaryItem
 	HasRequired bool
 	Questions   []questionView
+	Hidden      []hiddenInput
 	Assets      pageAssets
 	Thanks      thanksView
 	// Preview marks the owner's preview: a banner, no action, the submit button
@@ -123,12 +148,6 @@ type optionView struct {
 	Checked bool
 }
 
-// thanksView is the data of the thank-you content.
-type thanksView struct {
-	Title     string
-	AgainHref string
-}
-
 // renderForm writes the form page with status: the questions, filled with
 // st.Values, and st's errors.
 func (h *Handler) renderForm(w http.ResponseWriter, r *http.Request, status int, f *form.Form, st pageState) {
@@ -138,7 +157,7 @@ func (h *Handler) renderForm(w http.ResponseWriter, r *http.Request, status int,
 		serverError(w, r, "render form page", err)
 		return
 	}
-	writeTemplate(w, r, status, "form", v)
+	writePage(w, r, status, "form", v, pagePolicy(f))
 }
 
 // Preview writes the page of f as its owner sees it in the builder, drafts
@@ -167,15 +186,19 @@ func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView
 		Title: f.Title, Description: f.Description, PageTitle: f.Title,
 		Action: "/f/" + f.ShareToken + "/submissions", ShareToken: f.ShareToken,
 		MultiStep: f.DisplayMode == form.MultiStep, StartToken: st.StartToken,
-		Message: st.Message, Assets: pageAssetURLs,
-		Thanks: thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken},
+		Message: st.Message, Assets: pageAssetURLs, Thanks: thanksOf(f, nil),
 	}
 	b, err := json.Marshal(def)
 	if err != nil {
 		return v, err
 	}
 	v.Definition = string(b)
-	visible := logic.Evaluate(f.Questions, stateAnswers(f, st)).Visible
+	for _, name := range f.Settings.HiddenFields {
+		if value := st.Hidden[name]; value != "" {
+			v.Hidden = append(v.Hidden, hiddenInput{Name: hiddenInputPrefix + name, Field: name, Value: value})
+		}
+	}
+	visible := logic.Evaluate(f.Questions, stateAnswers(f, st), st.Hidden).Visible
 	targets := logicTargets(f)
 	for _, q := range form.InOrder(f.Questions) {
 		qv := buildQuestion(&q, st, h.cfg.MaxUploadBytes)
@@ -195,13 +218,14 @@ func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView
 	return v, nil
 }
 
-// renderThanks writes the page shown after a completed submission.
-func (h *Handler) renderThanks(w http.ResponseWriter, r *http.Request, f *form.Form) {
+// renderThanks writes the page shown after a completed submission, with the
+// answers texts piped into its screen.
+func (h *Handler) renderThanks(w http.ResponseWriter, r *http.Request, f *form.Form, texts map[int64]string) {
 	v := struct {
 		PageTitle string
 		Assets    pageAssets
 		Thanks    thanksView
-	}{"Thank you: " + f.Title, pageAssetURLs, thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken}}
+	}{"Thank you: " + f.Title, pageAssetURLs, thanksOf(f, texts)}
 	writeTemplate(w, r, http.StatusOK, "thanks", v)
 }
 

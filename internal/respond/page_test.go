@@ -142,6 +142,12 @@ type upload struct {
 // postPage posts the HTML form as a browser without JavaScript does.
 func postPage(t testing.TB, env *servertest.Env, share string, values [][2]string, files ...upload) *servertest.Response {
 	t.Helper()
+	return env.Send(pageRequest(t, env, share, values, files...))
+}
+
+// pageRequest is the HTML form's post of values and files.
+func pageRequest(t testing.TB, env *servertest.Env, share string, values [][2]string, files ...upload) *http.Request {
+	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	for _, kv := range values {
@@ -165,7 +171,7 @@ func postPage(t testing.TB, env *servertest.Env, share string, values [][2]strin
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	return env.Send(req)
+	return req
 }
 
 // responses lists the completed submissions of a form.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,12 +22,18 @@ const honeypotField = "website"
 // startField carries the signed time the form was shown.
 const startField = "_started"
 
-// page serves GET /f/{token}: the form, only while published, rendered once per
-// version of the form; only its start token is made per request.
+// page serves GET /f/{token}: the form, only while published. The page a
+// first-time visitor gets is rendered once per version of the form, only its
+// start token made per request; an address that prefills questions or carries
+// hidden values (linkState) gets a page of its own.
 func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
-	rd, err := h.publishedRendition(r)
+	f, rd, err := h.openRendition(r)
 	if err != nil {
-		h.pageError(w, r, err)
+		h.pageError(w, r, f, err)
+		return
+	}
+	if st, own := h.linkState(f, r.URL.Query()); own {
+		h.renderForm(w, r, http.StatusOK, f, st)
 		return
 	}
 	page := pages.Get().(*bytes.Buffer)
@@ -35,35 +42,92 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 	page.Write(rd.head)
 	page.WriteString(h.fill.startToken(rd.shareToken, time.Now()))
 	page.Write(rd.tail)
-	writeHTML(w, http.StatusOK, pageCSP, page.Bytes())
+	writeHTML(w, http.StatusOK, rd.policy, page.Bytes())
 }
 
 // pages are the buffers the page is put together in, to be sent with one write
 // (a write costs a system call; copying the page costs less).
 var pages = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
+// linkState is the state of a page opened at an address with a query: the
+// values of the form's hidden fields it names, and the questions it prefills,
+// each as q<questionId>=value (repeated for the choices of a multi_select). A
+// value that is not a valid answer is left out, never an error: the link is not
+// the respondent's to fix. own reports whether the query held any of these.
+func (h *Handler) linkState(f *form.Form, query url.Values) (st pageState, own bool) {
+	st = h.freshState(f)
+	st.Hidden = f.Settings.HiddenFrom(query, "")
+	for i := range f.Questions {
+		q := &f.Questions[i]
+		if vals := prefill(q, query["q"+strconv.FormatInt(q.ID, 10)]); vals != nil {
+			st.Values[q.ID] = vals
+		}
+	}
+	return st, len(st.Hidden) > 0 || len(st.Values) > 0
+}
+
+// prefill is the answer to q that a link's values give, as the page's inputs
+// take it, or nil when they give no valid answer (form.ValidateAnswer). Files
+// cannot be prefilled.
+func prefill(q *form.Question, values []string) []string {
+	if len(values) == 0 || q.Type == form.FileUpload {
+		return nil
+	}
+	raw, err := form.ParseFormValue(q, values)
+	if err != nil {
+		return nil
+	}
+	v, err := form.ValidateAnswer(q, raw)
+	if err != nil {
+		return nil
+	}
+	return inputValues(v)
+}
+
+// inputValues is a valid answer as the page's inputs hold it: the value of each
+// choice, true or false for yes_no, numbers in full.
+func inputValues(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case float64:
+		return []string{num(x)}
+	case bool:
+		return []string{strconv.FormatBool(x)}
+	case []string:
+		return x
+	}
+	return nil
+}
+
 func (h *Handler) freshState(f *form.Form) pageState {
 	return pageState{Values: map[int64][]string{}, Errors: map[int64]string{}, Files: map[int64]string{}, StartToken: h.fill.startToken(f.ShareToken, time.Now())}
 }
 
-// thanks serves GET /f/{token}/thanks: the page after a completed submission.
+// thanks serves GET /f/{token}/thanks: the page after a completed submission,
+// also when the submission closed the form. ?response=<submission id> names the
+// response whose answers its screen pipes (thanksTexts).
 func (h *Handler) thanks(w http.ResponseWriter, r *http.Request) {
 	c, err := h.publishedForm(r)
 	if err != nil {
-		h.pageError(w, r, err)
+		h.pageError(w, r, nil, err)
 		return
 	}
-	h.renderThanks(w, r, c.Form)
+	h.renderThanks(w, r, c.Form, h.thanksTexts(r, c.Form))
 }
 
-// pageError answers a page request that failed: the not-found page, or a 500
-// whose cause is logged with the request id.
-func (h *Handler) pageError(w http.ResponseWriter, r *http.Request, err error) {
-	if form.ErrorCode(err) == form.NotFound {
+// pageError answers a page request of form f (nil when none was found) that
+// failed: the not-found page, the closed page, or a 500 whose cause is logged
+// with the request id.
+func (h *Handler) pageError(w http.ResponseWriter, r *http.Request, f *form.Form, err error) {
+	switch {
+	case form.ErrorCode(err) == form.NotFound:
 		renderNotFound(w, r)
-		return
+	case form.ErrorCode(err) == form.Closed && f != nil:
+		renderClosed(w, r, f)
+	default:
+		serverError(w, r, "form page failed", err)
 	}
-	serverError(w, r, "form page failed", err)
 }
 
 // serverError answers an unexpected failure of a page with a plain 500 that names
@@ -80,10 +144,14 @@ func serverError(w http.ResponseWriter, r *http.Request, what string, err error)
 func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 	c, err := h.publishedForm(r)
 	if err != nil {
-		h.pageError(w, r, err)
+		h.pageError(w, r, nil, err)
 		return
 	}
 	f := c.Form
+	if err := h.checkOpen(r.Context(), f); err != nil {
+		h.pageError(w, r, f, err)
+		return
+	}
 	if err := h.sameOrigin.Check(r); err != nil {
 		renderForbidden(w, r)
 		return
@@ -106,7 +174,7 @@ func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 	}
 	raw, err := h.collectAnswers(r, f, &st)
 	if err != nil {
-		h.pageError(w, r, err)
+		h.pageError(w, r, f, err)
 		return
 	}
 	if len(st.Errors) == 0 && h.completePage(w, r, f, raw, &st) {
@@ -149,9 +217,11 @@ func parsePost(r *http.Request) error {
 	return r.ParseForm()
 }
 
-// postedState keeps what the respondent sent, to show it again.
+// postedState keeps what the respondent sent, to show it again, and the hidden
+// values the page carried (invalid ones are left out, as from its address).
 func (h *Handler) postedState(r *http.Request, f *form.Form) pageState {
 	st := h.freshState(f)
+	st.Hidden = f.Settings.HiddenFrom(r.PostForm, hiddenInputPrefix)
 	for _, q := range f.Questions {
 		if v := r.PostForm[fieldName(q.ID)]; len(v) > 0 {
 			st.Values[q.ID] = v
@@ -195,7 +265,7 @@ func (h *Handler) screen(r *http.Request, f *form.Form) (string, int) {
 // expiredMessage when the token was used already; a 500); false when the answers
 // have errors, which it put in st.
 func (h *Handler) completePage(w http.ResponseWriter, r *http.Request, f *form.Form, raw map[string]json.RawMessage, st *pageState) bool {
-	sub, err := h.completeAnswers(r.Context(), f, raw)
+	sub, err := h.completeAnswers(r.Context(), f, raw, st.Hidden)
 	if err == nil {
 		err = h.claimStart(r, f)
 	}
@@ -205,12 +275,12 @@ func (h *Handler) completePage(w http.ResponseWriter, r *http.Request, f *form.F
 	switch {
 	case err == nil:
 		// Post/redirect/get: reloading the thank-you page must not submit again.
-		http.Redirect(w, r, "/f/"+f.ShareToken+"/thanks", http.StatusSeeOther)
+		http.Redirect(w, r, h.afterSubmit(r.Context(), f, sub), http.StatusSeeOther)
 	case errors.Is(err, errStartUsed):
 		st.Message = expiredMessage
 		h.renderForm(w, r, http.StatusBadRequest, f, *st)
 	case !fieldErrors(err, st):
-		h.pageError(w, r, err)
+		h.pageError(w, r, f, err)
 	default:
 		return false
 	}

@@ -21,20 +21,27 @@ type rendition struct {
 	// head and tail are the page before and after its start token, the one
 	// part that differs per request.
 	head, tail []byte
+	// policy is the page's Content-Security-Policy (pagePolicy).
+	policy string
 }
 
 // startMarker stands for the start token in a page rendered ahead: random, so
 // that no text of a form can contain it.
 var startMarker = []byte(newID())
 
-// publishedRendition returns the rendition of the published form of the {token}
-// path parameter (publishedForm), made on first use.
-func (h *Handler) publishedRendition(r *http.Request) (*rendition, error) {
+// openRendition returns the published form of the {token} path parameter
+// (publishedForm) and its rendition, made on first use; a closed form's error is
+// its Closed error (checkOpen), returned with the form.
+func (h *Handler) openRendition(r *http.Request) (*form.Form, *rendition, error) {
 	c, err := h.publishedForm(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return store.Derived(c, h, h.render)
+	if err := h.checkOpen(r.Context(), c.Form); err != nil {
+		return c.Form, nil, err
+	}
+	rd, err := store.Derived(c, h, h.render)
+	return c.Form, rd, err
 }
 
 // render makes the rendition of the published form f.
@@ -56,5 +63,5 @@ func (h *Handler) render(f *form.Form) (*rendition, error) {
 	if !found || bytes.Contains(tail, startMarker) {
 		return nil, errors.New("the form page must show its start token exactly once")
 	}
-	return &rendition{shareToken: f.ShareToken, definition: body, head: head, tail: tail}, nil
+	return &rendition{shareToken: f.ShareToken, definition: body, head: head, tail: tail, policy: pagePolicy(f)}, nil
 }

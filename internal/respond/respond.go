@@ -88,11 +88,11 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /f/{token}/thanks", h.thanks)
 	mux.HandleFunc("GET /f/{token}/definition", cors(h.definition))
 	mux.HandleFunc("POST /f/{token}/submissions", h.submit)
-	mux.HandleFunc("POST /f/{token}/sessions", cors(h.published(h.startSession)))
+	mux.HandleFunc("POST /f/{token}/sessions", cors(h.published(h.accepting(h.startSession))))
 	mux.HandleFunc("GET /f/{token}/sessions/{id}", cors(h.published(h.getSession)))
-	mux.HandleFunc("PATCH /f/{token}/sessions/{id}", cors(h.published(h.saveSession)))
-	mux.HandleFunc("POST /f/{token}/sessions/{id}/complete", cors(h.published(h.completeSession)))
-	mux.HandleFunc("POST /f/{token}/uploads", cors(h.published(h.upload)))
+	mux.HandleFunc("PATCH /f/{token}/sessions/{id}", cors(h.published(h.accepting(h.saveSession))))
+	mux.HandleFunc("POST /f/{token}/sessions/{id}/complete", cors(h.published(h.accepting(h.completeSession))))
+	mux.HandleFunc("POST /f/{token}/uploads", cors(h.published(h.accepting(h.upload))))
 	mux.HandleFunc("POST /f/{token}/evaluate", cors(h.published(h.evaluate)))
 	mux.HandleFunc("OPTIONS /f/{token}/{rest...}", cors(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
@@ -151,9 +151,10 @@ func newID() string {
 }
 
 // definition serves GET /f/{token}/definition: what a front-end needs to render
-// the form and run its logic, encoded once per version of the form.
+// the form and run its logic, encoded once per version of the form; Closed once
+// the form is closed.
 func (h *Handler) definition(w http.ResponseWriter, r *http.Request) {
-	rd, err := h.publishedRendition(r)
+	_, rd, err := h.openRendition(r)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -161,12 +162,14 @@ func (h *Handler) definition(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteRawJSON(w, http.StatusOK, rd.definition)
 }
 
-// Definition is the public JSON shape of a published form.
+// Definition is the public JSON shape of a published form. HiddenFields are
+// the names a submission's hidden object may carry.
 type Definition struct {
-	Title       string              `json:"title"`
-	Description string              `json:"description"`
-	DisplayMode form.DisplayMode    `json:"displayMode"`
-	Questions   []form.QuestionJSON `json:"questions"`
+	Title        string              `json:"title"`
+	Description  string              `json:"description"`
+	DisplayMode  form.DisplayMode    `json:"displayMode"`
+	HiddenFields []string            `json:"hiddenFields,omitempty"`
+	Questions    []form.QuestionJSON `json:"questions"`
 }
 
 // publicDefinition is f as respondents may see it: its logic without the scoring
@@ -178,7 +181,8 @@ func publicDefinition(f *form.Form) Definition {
 // formDefinition is f with the logic of each question passed through keep (nil:
 // all of it).
 func formDefinition(f *form.Form, keep func(*form.ConditionalLogic) *form.ConditionalLogic) Definition {
-	d := Definition{Title: f.Title, Description: f.Description, DisplayMode: f.DisplayMode, Questions: []form.QuestionJSON{}}
+	d := Definition{Title: f.Title, Description: f.Description, DisplayMode: f.DisplayMode,
+		HiddenFields: f.Settings.HiddenFields, Questions: []form.QuestionJSON{}}
 	for i := range f.Questions {
 		q := f.Questions[i].JSON()
 		if keep != nil {
@@ -210,9 +214,10 @@ func publicLogic(l *form.ConditionalLogic) *form.ConditionalLogic {
 	return out
 }
 
-// evaluate serves POST /f/{token}/evaluate with {"answers": {...}}: the ids of
-// the questions the logic shows, in form order, for pages whose conditions
-// compare the score (which the public definition cannot compute). Invalid
+// evaluate serves POST /f/{token}/evaluate with {"answers": {...}} (and the
+// optional hidden values): the ids of the questions the logic shows, in form
+// order, for pages whose conditions compare the score (which the public
+// definition cannot compute). Invalid
 // answers count as unanswered; the score itself is not revealed. Each call counts
 // against the client's save budget.
 func (h *Handler) evaluate(w http.ResponseWriter, r *http.Request, f *form.Form) {
@@ -224,9 +229,13 @@ func (h *Handler) evaluate(w http.ResponseWriter, r *http.Request, f *form.Form)
 	if err == nil {
 		err = boundAnswers(f, body.Answers)
 	}
+	var hidden form.HiddenValues
+	if err == nil {
+		hidden, err = f.Settings.CheckHidden(body.Hidden)
+	}
 	var shown map[int64]bool
 	if err == nil {
-		shown, err = logic.Visibility(f.Questions, body.Answers)
+		shown, err = logic.Visibility(f.Questions, body.Answers, hidden)
 	}
 	if err != nil {
 		httpx.WriteError(w, r, err)

@@ -31,15 +31,34 @@ func resumeHash(r *http.Request) string {
 	return hashResumeToken(r.Header.Get(resumeTokenHeader))
 }
 
-// startSession serves POST /f/{token}/sessions: a respondent begins filling in.
-// The answer holds the session's resume token, which nothing else ever shows.
+// startBody is the optional JSON body of a session's start: the values of the
+// form's hidden fields, taken from the page's address.
+type startBody struct {
+	Hidden map[string]string `json:"hidden"`
+}
+
+// startSession serves POST /f/{token}/sessions: a respondent begins filling in,
+// with the hidden values of an optional body. The answer holds the session's
+// resume token, which nothing else ever shows.
 func (h *Handler) startSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	if err := h.starts.allow(h.clientKey(r, f.ID)); err != nil {
+	var body startBody
+	var hidden form.HiddenValues
+	var err error
+	if r.ContentLength != 0 {
+		err = httpx.DecodeJSON(w, r, &body)
+	}
+	if err == nil {
+		hidden, err = f.Settings.CheckHidden(body.Hidden)
+	}
+	if err == nil {
+		err = h.starts.allow(h.clientKey(r, f.ID))
+	}
+	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
 	secret := newID()
-	sub, err := h.store.StartSession(r.Context(), f.ID, newID(), hashResumeToken(secret))
+	sub, err := h.store.StartSession(r.Context(), f.ID, newID(), hashResumeToken(secret), hidden)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -68,25 +87,30 @@ func (h *Handler) getSession(w http.ResponseWriter, r *http.Request, f *form.For
 	})
 }
 
-// saveSession serves PATCH /f/{token}/sessions/{id}: merges answers into the saved
-// progress. Answers are validated one by one; a null answer removes one. Both what
-// is sent and what is saved after the merge are bounded (boundAnswers).
+// saveSession serves PATCH /f/{token}/sessions/{id}: merges answers and hidden
+// values into the saved progress. Answers are validated one by one; a null
+// answer removes one. Both what is sent and what is saved after the merge are
+// bounded (boundAnswers).
 func (h *Handler) saveSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	answers, err := h.readAnswers(w, r, f, h.saves, false)
+	body, err := h.readAnswers(w, r, f, h.saves, false)
 	if err == nil {
-		err = boundAnswers(f, answers)
+		err = boundAnswers(f, body.Answers)
 	}
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+	var hidden form.HiddenValues
+	if err == nil {
+		hidden, err = f.Settings.CheckHidden(body.Hidden)
 	}
-	valid, err := logic.Validate(f.Questions, answers)
+	var valid map[int64]any
+	if err == nil {
+		valid, err = logic.Validate(f.Questions, body.Answers)
+	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
 	sub, err := h.store.UpdateSession(r.Context(), f.ID, r.PathValue("id"), resumeHash(r), func(saved *form.Submission) error {
-		return mergeValid(f, saved, answers, valid)
+		saved.Hidden = saved.Hidden.Merge(hidden)
+		return mergeValid(f, saved, body.Answers, valid)
 	})
 	if err != nil {
 		httpx.WriteError(w, r, err)
@@ -113,32 +137,37 @@ func mergeValid(f *form.Form, saved *form.Submission, sent map[string]json.RawMe
 	return boundAnswers(f, raw)
 }
 
-// completeSession serves POST /f/{token}/sessions/{id}/complete: the saved answers,
-// plus any sent with the request, are completed exactly as a one-shot submission.
+// completeSession serves POST /f/{token}/sessions/{id}/complete: the saved answers
+// and hidden values, plus any sent with the request, are completed exactly as a
+// one-shot submission.
 func (h *Handler) completeSession(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	sent, err := h.readAnswers(w, r, f, h.limiter, true)
+	var hidden form.HiddenValues
+	if err == nil {
+		hidden, err = f.Settings.CheckHidden(sent.Hidden)
+	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	sub, err := h.store.CompleteSession(r.Context(), f.ID, r.PathValue("id"), resumeHash(r), func(saved *form.Submission) error {
-		raw, err := mergeRaw(saved.Answers, sent)
+	sub, err := h.store.CompleteSession(r.Context(), f.ID, r.PathValue("id"), resumeHash(r), f.Settings.MaxResponses, func(saved *form.Submission) error {
+		raw, err := mergeRaw(saved.Answers, sent.Answers)
 		if err != nil {
 			return err
 		}
-		done, err := h.completeAnswers(r.Context(), f, raw)
+		done, err := h.completeAnswers(r.Context(), f, raw, saved.Hidden.Merge(hidden))
 		if err != nil {
 			return err
 		}
-		saved.Answers, saved.Score = done.Answers, done.Score
+		saved.Answers, saved.Score, saved.Hidden = done.Answers, done.Score, done.Hidden
 		return nil
 	})
 	if err != nil {
-		httpx.WriteError(w, r, err)
+		httpx.WriteError(w, r, closedAs(f, err))
 		return
 	}
 	h.committed()
-	httpx.WriteJSON(w, http.StatusOK, completion(sub))
+	httpx.WriteJSON(w, http.StatusOK, h.completion(r.Context(), f, sub))
 }
 
 // mergeRaw combines saved answers with those sent at completion (which win).

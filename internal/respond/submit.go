@@ -12,9 +12,11 @@ import (
 	"forma/internal/logic"
 )
 
-// answersBody is the JSON body of submissions and session saves.
+// answersBody is the JSON body of submissions and session saves: the answers
+// and the values of hidden fields.
 type answersBody struct {
 	Answers map[string]json.RawMessage `json:"answers"`
+	Hidden  map[string]string          `json:"hidden"`
 }
 
 // submit serves POST /f/{token}/submissions: JSON from scripts and embeds, or the
@@ -25,34 +27,39 @@ func (h *Handler) submit(w http.ResponseWriter, r *http.Request) {
 		h.submitPage(w, r)
 		return
 	}
-	cors(h.published(h.submitJSON))(w, r)
+	cors(h.published(h.accepting(h.submitJSON)))(w, r)
 }
 
 func (h *Handler) submitJSON(w http.ResponseWriter, r *http.Request, f *form.Form) {
-	answers, err := h.readAnswers(w, r, f, h.limiter, false)
+	body, err := h.readAnswers(w, r, f, h.limiter, false)
+	var hidden form.HiddenValues
+	if err == nil {
+		hidden, err = f.Settings.CheckHidden(body.Hidden)
+	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	sub, err := h.createSubmission(r.Context(), f, answers)
+	sub, err := h.createSubmission(r.Context(), f, body.Answers, hidden)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, completion(sub))
+	httpx.WriteJSON(w, http.StatusCreated, h.completion(r.Context(), f, sub))
 }
 
-// readAnswers decodes the answers a request sends and counts the request in lim
-// (once it is well-formed: a malformed request costs nothing). With optional, no
-// body at all is no answers (a completion may add none to the saved ones).
-func (h *Handler) readAnswers(w http.ResponseWriter, r *http.Request, f *form.Form, lim *limiter, optional bool) (map[string]json.RawMessage, error) {
+// readAnswers decodes the answers (and hidden values) a request sends and counts
+// the request in lim (once it is well-formed: a malformed request costs
+// nothing). With optional, no body at all is no answers (a completion may add
+// none to the saved ones).
+func (h *Handler) readAnswers(w http.ResponseWriter, r *http.Request, f *form.Form, lim *limiter, optional bool) (answersBody, error) {
 	var body answersBody
 	if !optional || r.ContentLength != 0 {
 		if err := decodeAnswers(w, r, &body, optional); err != nil {
-			return nil, err
+			return body, err
 		}
 	}
-	return body.Answers, lim.allow(h.clientKey(r, f.ID))
+	return body, lim.allow(h.clientKey(r, f.ID))
 }
 
 // decodeAnswers reads a body of answers; unless optional, it must have them (an
@@ -67,19 +74,11 @@ func decodeAnswers(w http.ResponseWriter, r *http.Request, body *answersBody, op
 	return nil
 }
 
-// completion is the body answering a completed submission.
-func completion(sub *form.Submission) map[string]any {
-	out := map[string]any{"id": sub.ID, "submittedAt": form.Timestamp(*sub.CompletedAt)}
-	if sub.Score != nil {
-		out["score"] = *sub.Score
-	}
-	return out
-}
-
 // createSubmission validates raw answers for completion and stores a one-shot
-// submission; its webhook job (if any) is queued in the same transaction.
-func (h *Handler) createSubmission(ctx context.Context, f *form.Form, raw map[string]json.RawMessage) (*form.Submission, error) {
-	sub, err := h.completeAnswers(ctx, f, raw)
+// submission with its hidden values; its webhook job (if any) is queued in the
+// same transaction.
+func (h *Handler) createSubmission(ctx context.Context, f *form.Form, raw map[string]json.RawMessage, hidden form.HiddenValues) (*form.Submission, error) {
+	sub, err := h.completeAnswers(ctx, f, raw, hidden)
 	if err != nil {
 		return nil, err
 	}
@@ -89,11 +88,12 @@ func (h *Handler) createSubmission(ctx context.Context, f *form.Form, raw map[st
 	return sub, nil
 }
 
-// storeSubmission stores a completed one-shot submission of f under a new id.
+// storeSubmission stores a completed one-shot submission of f under a new id;
+// Closed, with f's message, when f's responses are full by then.
 func (h *Handler) storeSubmission(ctx context.Context, f *form.Form, sub *form.Submission) error {
 	sub.ID, sub.FormID = newID(), f.ID
-	if err := h.store.CreateSubmission(ctx, sub); err != nil {
-		return err
+	if err := h.store.CreateSubmission(ctx, sub, f.Settings.MaxResponses); err != nil {
+		return closedAs(f, err)
 	}
 	h.committed()
 	return nil
@@ -130,12 +130,13 @@ func boundAnswers(f *form.Form, raw map[string]json.RawMessage) error {
 }
 
 // completeAnswers runs the authoritative completion (validation, logic, required
-// questions, score) and checks that uploaded files belong to the form.
-func (h *Handler) completeAnswers(ctx context.Context, f *form.Form, raw map[string]json.RawMessage) (*form.Submission, error) {
+// questions, score) with the submission's hidden values and checks that uploaded
+// files belong to the form.
+func (h *Handler) completeAnswers(ctx context.Context, f *form.Form, raw map[string]json.RawMessage, hidden form.HiddenValues) (*form.Submission, error) {
 	if err := boundAnswers(f, raw); err != nil {
 		return nil, err
 	}
-	sub, err := logic.Complete(f.Questions, raw)
+	sub, err := logic.Complete(f.Questions, raw, hidden)
 	if err != nil {
 		return nil, err
 	}

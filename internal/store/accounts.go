@@ -195,7 +195,7 @@ func (s *Store) CountRequest(ctx context.Context, keyID int64, day int64, limit 
 	if limit < 1 {
 		return 0, false, nil
 	}
-	err = s.commit(ctx, fmt.Sprintf("request_counts %d %d", keyID, day), func(ctx context.Context, tx querier) error {
+	err = s.commit(ctx, fmt.Sprintf("request_counts %d %d", keyID, day), 0, func(ctx context.Context, tx querier) error {
 		count, ok = limit, false
 		err := tx.QueryRowContext(ctx,
 			`INSERT INTO request_counts (key_id, utc_day, n) VALUES ($1, $2, 1)

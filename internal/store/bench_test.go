@@ -33,7 +33,7 @@ func BenchmarkSubmitParallel(b *testing.B) {
 		var n atomic.Int64
 		runParallel(b, func() error {
 			return st.CreateSubmission(context.Background(),
-				&form.Submission{ID: fmt.Sprintf("b%d", n.Add(1)), FormID: f.ID, Answers: answers})
+				&form.Submission{ID: fmt.Sprintf("b%d", n.Add(1)), FormID: f.ID, Answers: answers}, nil)
 		})
 	})
 }

@@ -9,14 +9,14 @@ import (
 	"forma/internal/form"
 )
 
-// loadRows is how many submissions one INSERT of LoadSubmissions carries (seven
+// loadRows is how many submissions one INSERT of LoadSubmissions carries (eight
 // parameters each). SQLite finds $N parameters by name, in a list, so a
 // statement's cost grows with the square of its parameters: at 500 rows the
 // lookups took most of the time, at 50 they are a small part of it.
 const loadRows = 50
 
 // LoadSubmissions stores completed submissions of form formID as they are (ids,
-// times, answers, scores) with multi-row INSERTs in one transaction: all or none.
+// times, answers, scores, hidden values) with multi-row INSERTs in one transaction: all or none.
 // It is how a large data set is loaded fast (the benchmark harness loads a million
 // responses with it: CreateSubmissions runs three statements per submission), so
 // it takes only submissions that set nothing off: it refuses (Invalid) a form
@@ -66,11 +66,15 @@ func loadable(ctx context.Context, tx *sql.Tx, formID int64) error {
 // insertRows inserts completed submissions with one statement.
 func insertRows(ctx context.Context, tx *sql.Tx, subs []form.Submission) error {
 	var q strings.Builder
-	q.WriteString(`INSERT INTO sessions (id, form_id, started_at, updated_at, completed_at, answers, score) VALUES `)
-	args := make([]any, 0, 7*len(subs))
+	q.WriteString(`INSERT INTO sessions (id, form_id, started_at, updated_at, completed_at, answers, score, hidden) VALUES `)
+	args := make([]any, 0, 8*len(subs))
 	for i := range subs {
 		sub := &subs[i]
 		answers, err := encodeAnswers(sub.Answers)
+		if err != nil {
+			return err
+		}
+		hidden, err := encodeHidden(sub.Hidden)
 		if err != nil {
 			return err
 		}
@@ -78,8 +82,8 @@ func insertRows(ctx context.Context, tx *sql.Tx, subs []form.Submission) error {
 			q.WriteString(", ")
 		}
 		n := len(args)
-		fmt.Fprintf(&q, "($%d, $%d, $%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5, n+6, n+7)
-		args = append(args, sub.ID, sub.FormID, ms(sub.StartedAt), ms(sub.UpdatedAt), ms(*sub.CompletedAt), answers, sub.Score)
+		fmt.Fprintf(&q, "($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8)
+		args = append(args, sub.ID, sub.FormID, ms(sub.StartedAt), ms(sub.UpdatedAt), ms(*sub.CompletedAt), answers, sub.Score, hidden)
 	}
 	_, err := tx.ExecContext(ctx, q.String(), args...)
 	return translate(err, "Submission")

@@ -44,6 +44,11 @@
 //     API key's counter for a day) run after those that only insert, in the order
 //     of that row, so that concurrent batches on PostgreSQL (other writers, other
 //     nodes) never wait for each other in a cycle.
+//   - Completions of a form with a response limit count its responses in the
+//     batch's transaction (checkRoom). On PostgreSQL the batch first locks those
+//     forms' rows, in id order, before anything else (lockLimitedForms): the
+//     count stays exact until the COMMIT, and the order keeps batches out of
+//     cycles. Forms without a limit take no such lock.
 //   - Close stops queueing, commits what is queued, then closes the connections.
 //
 // Other writes (forms, questions, keys, credits, the outbox workers) are rarer and

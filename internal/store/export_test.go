@@ -36,7 +36,7 @@ func (s *Store) HoldWriters() (release func()) {
 	gate := make(chan struct{})
 	for range n {
 		started := make(chan struct{})
-		go s.commit(context.Background(), "", func(context.Context, querier) error {
+		go s.commit(context.Background(), "", 0, func(context.Context, querier) error {
 			close(started)
 			<-gate
 			return nil

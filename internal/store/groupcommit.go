@@ -43,7 +43,10 @@ type pending struct {
 	ctx context.Context
 	// lock names the existing row the write locks, if any (lockOrder).
 	lock string
-	fn   func(ctx context.Context, tx querier) error
+	// limited is the form whose response limit the write checks, if any: its
+	// row is locked at the start of the batch's transaction (lockLimitedForms).
+	limited int64
+	fn      func(ctx context.Context, tx querier) error
 	// state moves from queued to begun (by a writer) or to cancelled (by the
 	// caller), never both.
 	state atomic.Int32
@@ -74,13 +77,14 @@ func (s *Store) startGroupCommit(n int) {
 
 // commit runs fn in the transaction of the next batch and returns once that
 // transaction has committed (nil), or fn's own error. lock names the existing row
-// fn locks, "" for none (lockOrder). fn may run more than once (writeBatch): only its
-// last run counts, so it sets its results afresh each time. It must not write
-// through the store itself.
+// fn locks, "" for none (lockOrder); limited the form whose response limit fn
+// checks, 0 for none (lockLimitedForms). fn may run more than once (writeBatch):
+// only its last run counts, so it sets its results afresh each time. It must not
+// write through the store itself.
 // Until a writer begins fn, a cancelled ctx withdraws it (ctx.Err()); after that,
 // the caller waits for the batch.
-func (s *Store) commit(ctx context.Context, lock string, fn func(ctx context.Context, tx querier) error) error {
-	p := &pending{ctx: ctx, lock: lock, fn: fn, done: make(chan error, 1)}
+func (s *Store) commit(ctx context.Context, lock string, limited int64, fn func(ctx context.Context, tx querier) error) error {
+	p := &pending{ctx: ctx, lock: lock, limited: limited, fn: fn, done: make(chan error, 1)}
 	if err := s.group.add(p); err != nil {
 		return err
 	}
@@ -174,7 +178,42 @@ func (s *Store) writeBatch(batch []*pending) {
 // alone commits p in a transaction of its own.
 func (s *Store) alone(p *pending) error {
 	ctx := context.WithoutCancel(p.ctx)
-	return s.inTx(ctx, func(tx *sql.Tx) error { return p.run(ctx, tx) })
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockLimitedForms(ctx, tx, []*pending{p}); err != nil {
+			return err
+		}
+		return p.run(ctx, tx)
+	})
+}
+
+// lockLimitedForms locks, on PostgreSQL, the rows of the forms whose response
+// limits the batch's writes check, in the order of their ids, before any write
+// runs. A write that completes a submission of such a form counts the form's
+// responses and refuses when they are full (checkRoom): the lock, held until the
+// COMMIT, makes every other transaction (other writers, other nodes) that would
+// count them wait until this one's submissions are committed, so the limit is
+// exact. Taking these locks first, and in one order, keeps batches that also lock
+// sessions (lockOrder) from waiting for each other in a cycle. FOR NO KEY UPDATE
+// does not conflict with the key-share locks that inserting a session takes on
+// its form, so forms without a limit never wait. SQLite needs no lock: its write
+// transactions are exclusive.
+func (s *Store) lockLimitedForms(ctx context.Context, tx querier, batch []*pending) error {
+	if s.dialect != Postgres {
+		return nil
+	}
+	var ids []int64
+	for _, p := range batch {
+		if p.limited != 0 && !slices.Contains(ids, p.limited) {
+			ids = append(ids, p.limited)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, `SELECT id FROM forms WHERE id = $1 FOR NO KEY UPDATE`, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // tryBatch runs the batch's writes in one transaction and commits it. Without
@@ -192,12 +231,19 @@ func (s *Store) tryBatch(batch []*pending, savepoints bool) (written []*pending,
 	if err != nil {
 		return batch, nil, err
 	}
-	// The few statements that every write of a batch runs are parsed once per
-	// batch, not once per write: with SQLite, parsing costs as much as running
-	// them. pgx keeps its own cache of prepared statements.
+	// The few statements that every write runs are parsed once for the writer's
+	// connection, not once per batch or per write: with SQLite, parsing costs as
+	// much as running them, and batches are often small. pgx keeps its own cache
+	// of prepared statements.
 	var tx querier = sqlTx
 	if s.dialect == SQLite {
-		tx = &statements{prepare: sqlTx.PrepareContext, direct: sqlTx}
+		var missed []string
+		defer func() { s.keep(missed) }()
+		tx = s.batchStatements(sqlTx, &missed)
+	}
+	if err := s.lockLimitedForms(ctx, tx, batch); err != nil {
+		sqlTx.Rollback()
+		return batch, nil, err
 	}
 	for i, p := range batch {
 		own, err := writeOne(tx, p, savepoints)
@@ -218,6 +264,30 @@ func (s *Store) tryBatch(batch []*pending, savepoints bool) (written []*pending,
 		return written, nil, err
 	}
 	return written, nil, nil
+}
+
+// batchStatements prepares the queries of a batch's transaction tx: from the
+// write pool's statements, which the single writer connection keeps prepared
+// (database/sql's Tx.StmtContext reuses a statement prepared on the
+// transaction's connection), or, for a query met for the first time, in tx
+// alone. Such queries are added to missed, for keep to prepare on the pool once
+// the transaction has given the connection back.
+func (s *Store) batchStatements(tx *sql.Tx, missed *[]string) *statements {
+	return &statements{direct: tx, prepare: func(ctx context.Context, query string) (*sql.Stmt, error) {
+		if st, ok := s.write.cached(query); ok {
+			return tx.StmtContext(ctx, st), nil
+		}
+		*missed = append(*missed, query)
+		return tx.PrepareContext(ctx, query)
+	}}
+}
+
+// keep prepares queries on the write pool for the next batches. A query that
+// fails to prepare is left out: its batch's own preparation reports the error.
+func (s *Store) keep(queries []string) {
+	for _, q := range queries {
+		_, _ = s.write.stmt(context.Background(), q)
+	}
 }
 
 // writeOne runs p, inside a savepoint when asked. own is p's own failure (rolled

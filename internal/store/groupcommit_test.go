@@ -171,7 +171,7 @@ func TestBatchWhoseCommitFailsRetriesEachAlone(t *testing.T) {
 		failCommitOf(t, st, "bad")
 		subs := []*form.Submission{submission(f, "a", "Ada"), submission(f, "bad", "Bob"), submission(f, "c", "Cy")}
 		wantAnswers(t, st.SubmitTogether(subs), 1)
-		if err := st.CreateSubmission(context.Background(), submission(f, "d", "Di")); err != nil {
+		if err := st.CreateSubmission(context.Background(), submission(f, "d", "Di"), nil); err != nil {
 			t.Fatalf("a submission after the failed commit: %v", err)
 		}
 		wantStored(t, st, f, "a", "c", "d")
@@ -188,14 +188,14 @@ func TestCancelledWhileQueuedIsNotWritten(t *testing.T) {
 		release := st.HoldWriters()
 		ctx, cancel := context.WithCancel(context.Background())
 		answer := make(chan error)
-		go func() { answer <- st.CreateSubmission(ctx, submission(f, "gone", "Ada")) }()
+		go func() { answer <- st.CreateSubmission(ctx, submission(f, "gone", "Ada"), nil) }()
 		waitQueued(t, st, 1)
 		cancel()
 		if err := <-answer; !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled caller answered %v, want context.Canceled", err)
 		}
 		release()
-		if err := st.CreateSubmission(context.Background(), submission(f, "next", "Bob")); err != nil {
+		if err := st.CreateSubmission(context.Background(), submission(f, "next", "Bob"), nil); err != nil {
 			t.Fatal(err)
 		}
 		wantStored(t, st, f, "next")
@@ -210,11 +210,11 @@ func TestCancelledAfterItsWriteBeganIsCommitted(t *testing.T) {
 		st := servertest.OpenStore(t, d)
 		f := hookedForm(t, st, 1)
 		bg := context.Background()
-		if _, err := st.StartSession(bg, f.ID, "s1", "h1"); err != nil {
+		if _, err := st.StartSession(bg, f.ID, "s1", "h1", nil); err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(bg)
-		_, err := st.CompleteSession(ctx, f.ID, "s1", "h1", func(sub *form.Submission) error {
+		_, err := st.CompleteSession(ctx, f.ID, "s1", "h1", nil, func(sub *form.Submission) error {
 			cancel() // the respondent goes away while the completion is being written
 			sub.Answers[f.Questions[0].ID] = "Ada"
 			return nil
@@ -239,7 +239,7 @@ func TestCloseCommitsQueuedWrites(t *testing.T) {
 		release := st.HoldWriters()
 		answers := make(chan error, 3)
 		for _, id := range []string{"a", "b", "c"} {
-			go func() { answers <- st.CreateSubmission(context.Background(), submission(f, id, "Ada")) }()
+			go func() { answers <- st.CreateSubmission(context.Background(), submission(f, id, "Ada"), nil) }()
 		}
 		waitQueued(t, st, 3)
 		closed := make(chan error)
@@ -253,7 +253,7 @@ func TestCloseCommitsQueuedWrites(t *testing.T) {
 				t.Errorf("a write queued before Close answered %v", err)
 			}
 		}
-		if err := st.CreateSubmission(context.Background(), submission(f, "late", "Bob")); err == nil {
+		if err := st.CreateSubmission(context.Background(), submission(f, "late", "Bob"), nil); err == nil {
 			t.Error("a write after Close succeeded")
 		}
 		st, err = store.Open(context.Background(), url, dir)

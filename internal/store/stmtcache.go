@@ -38,6 +38,15 @@ type statements struct {
 	cache  sync.Map // query text → *sql.Stmt
 }
 
+// cached returns the statement already prepared for query, if any.
+func (p *statements) cached(query string) (*sql.Stmt, bool) {
+	s, ok := p.cache.Load(query)
+	if !ok {
+		return nil, false
+	}
+	return s.(*sql.Stmt), true
+}
+
 func (p *statements) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if s, ok := p.cache.Load(query); ok {
 		return s.(*sql.Stmt), nil

@@ -52,6 +52,9 @@ type Store struct {
 	forms *formCache
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
+	// MatchScan bounds the submissions a page of a list with a Match filter
+	// reads (ResponseFilter.Match): DefaultMatchScan; tests may lower it.
+	MatchScan int
 }
 
 // Open connects to the database named by databaseURL (a postgres:// URL), or, when
@@ -69,7 +72,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 }
 
 func connect(databaseURL, dataDir string) (*Store, error) {
-	s := &Store{forms: newFormCache(), Now: func() time.Time { return time.Now().UTC() }}
+	s := &Store{forms: newFormCache(), Now: func() time.Time { return time.Now().UTC() }, MatchScan: DefaultMatchScan}
 	switch {
 	case databaseURL == "":
 		if err := s.openSQLite(dataDir); err != nil {
@@ -123,7 +126,12 @@ func (s *Store) openSQLite(dataDir string) error {
 		write.Close()
 		return fmt.Errorf("open SQLite: %w", err)
 	}
+	// Every reader connection is kept: database/sql keeps only 2 idle ones by
+	// default, and a new SQLite connection parses the whole schema again and
+	// re-prepares the pool's statements, which under load cost more than the
+	// queries themselves.
 	read.SetMaxOpenConns(8)
+	read.SetMaxIdleConns(8)
 	s.dialect, s.read, s.write = SQLite, newPool(read), newPool(write)
 	if err := write.Ping(); err != nil {
 		write.Close()

@@ -12,18 +12,24 @@ import (
 	"forma/internal/form"
 )
 
-const submissionColumns = `id, form_id, started_at, updated_at, completed_at, answers, score`
+const submissionColumns = `id, form_id, started_at, updated_at, completed_at, answers, score, hidden`
 
-// StartSession records a new, empty session of a form. resumeHash is the hash of
-// the secret its respondent holds (never stored itself): GetSession, UpdateSession
-// and CompleteSession find the session only with it.
-func (s *Store) StartSession(ctx context.Context, formID int64, id, resumeHash string) (*form.Submission, error) {
+// StartSession records a new session of a form, with no answers yet and the
+// hidden-field values it was started with (validated by the caller; nil for
+// none). resumeHash is the hash of the secret its respondent holds (never
+// stored itself): GetSession, UpdateSession and CompleteSession find the
+// session only with it.
+func (s *Store) StartSession(ctx context.Context, formID int64, id, resumeHash string, hidden form.HiddenValues) (*form.Submission, error) {
 	now := s.Now()
-	sub := &form.Submission{ID: id, FormID: formID, StartedAt: now, UpdatedAt: now, Answers: map[int64]any{}}
-	err := s.commit(ctx, "", func(ctx context.Context, tx querier) error {
+	sub := &form.Submission{ID: id, FormID: formID, StartedAt: now, UpdatedAt: now, Answers: map[int64]any{}, Hidden: hidden}
+	values, err := encodeHidden(hidden)
+	if err != nil {
+		return nil, err
+	}
+	err = s.commit(ctx, "", 0, func(ctx context.Context, tx querier) error {
 		_, err := tx.ExecContext(ctx,
-			`INSERT INTO sessions (id, form_id, started_at, updated_at, answers, resume_hash) VALUES ($1, $2, $3, $3, '{}', $4)`,
-			id, formID, ms(now), resumeHash)
+			`INSERT INTO sessions (id, form_id, started_at, updated_at, answers, resume_hash, hidden) VALUES ($1, $2, $3, $3, '{}', $4, $5)`,
+			id, formID, ms(now), resumeHash, values)
 		return translate(err, "Session")
 	})
 	return sub, err
@@ -48,16 +54,24 @@ func (s *Store) GetSession(ctx context.Context, formID int64, id, resumeHash str
 // commit (doc.go), where change may run more than once (on a fresh copy of the
 // session each time); change must not write through the store.
 func (s *Store) UpdateSession(ctx context.Context, formID int64, id, resumeHash string, change func(sub *form.Submission) error) (*form.Submission, error) {
-	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, false, change)
+	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, nil, change)
 }
 
 // CompleteSession loads an open session of a form started with resumeHash
 // (NotFound otherwise), lets complete set its final answers and score (or
 // refuse), and saves it as completed with its files (bindUploads) and completion
 // jobs (queueCompletionJobs), all or nothing, in a group commit as UpdateSession
-// does. A second completion is AlreadyCompleted.
-func (s *Store) CompleteSession(ctx context.Context, formID int64, id, resumeHash string, complete func(sub *form.Submission) error) (*form.Submission, error) {
-	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, true, complete)
+// does. A second completion is AlreadyCompleted. When maxResponses is set and the
+// form has that many completed submissions, nothing changes and the answer is
+// Closed (checkRoom).
+func (s *Store) CompleteSession(ctx context.Context, formID int64, id, resumeHash string, maxResponses *int, complete func(sub *form.Submission) error) (*form.Submission, error) {
+	return s.updateSession(ctx, sessionRef{formID, id, resumeHash}, &completion{maxResponses}, complete)
+}
+
+// completion is how a session save completes the session: under the form's
+// limit of completed submissions, if any.
+type completion struct {
+	maxResponses *int
 }
 
 // sessionRef names a session as its respondent does: its form, its id and the
@@ -68,12 +82,17 @@ type sessionRef struct {
 	resumeHash string
 }
 
-func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool, change func(sub *form.Submission) error) (*form.Submission, error) {
+// updateSession saves a change of a session, completing it when complete is set.
+func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete *completion, change func(sub *form.Submission) error) (*form.Submission, error) {
 	if !wellFormedID(ref.id) {
 		return nil, missing("Submission")
 	}
 	var sub *form.Submission
-	err := s.commit(ctx, "sessions "+ref.id, func(ctx context.Context, tx querier) error {
+	var limited int64
+	if complete != nil && complete.maxResponses != nil {
+		limited = ref.formID
+	}
+	err := s.commit(ctx, "sessions "+ref.id, limited, func(ctx context.Context, tx querier) error {
 		var err error
 		sub, err = scanSubmission(tx.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM sessions
 			WHERE id = $1 AND form_id = $2 AND resume_hash = $3`+s.forUpdate(), ref.id, ref.formID, ref.resumeHash))
@@ -83,12 +102,17 @@ func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool
 		if sub.Completed() {
 			return form.Errorf(form.AlreadyCompleted, "This submission was already completed")
 		}
+		if complete != nil {
+			if err := s.checkRoom(ctx, tx, ref.formID, complete.maxResponses); err != nil {
+				return err
+			}
+		}
 		if err := change(sub); err != nil {
 			return err
 		}
 		now := s.Now()
 		sub.UpdatedAt = now
-		if complete {
+		if complete != nil {
 			sub.CompletedAt = &now
 		}
 		if err := saveSession(ctx, tx, sub); err != nil {
@@ -97,7 +121,7 @@ func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool
 		if err := bindUploads(ctx, tx, sub); err != nil {
 			return err
 		}
-		if complete {
+		if complete != nil {
 			return s.queueCompletionJobs(ctx, tx, sub)
 		}
 		return nil
@@ -111,11 +135,73 @@ func (s *Store) updateSession(ctx context.Context, ref sessionRef, complete bool
 // CreateSubmission stores a one-shot submission, started and completed now, with
 // its files (bindUploads: Invalid when another submission has one) and completion
 // jobs (queueCompletionJobs), all or nothing, in a group commit (doc.go): it
-// returns once they are committed.
-func (s *Store) CreateSubmission(ctx context.Context, sub *form.Submission) error {
+// returns once they are committed. When maxResponses is set and the form has that
+// many completed submissions, nothing is stored and the answer is Closed
+// (checkRoom).
+func (s *Store) CreateSubmission(ctx context.Context, sub *form.Submission, maxResponses *int) error {
 	now := s.Now()
 	sub.StartedAt, sub.UpdatedAt, sub.CompletedAt = now, now, &now
-	return s.commit(ctx, "", func(ctx context.Context, tx querier) error { return s.insertCompleted(ctx, tx, sub) })
+	var limited int64
+	if maxResponses != nil {
+		limited = sub.FormID
+	}
+	return s.commit(ctx, "", limited, func(ctx context.Context, tx querier) error {
+		if err := s.checkRoom(ctx, tx, sub.FormID, maxResponses); err != nil {
+			return err
+		}
+		return s.insertCompleted(ctx, tx, sub)
+	})
+}
+
+// checkRoom refuses, with Closed, a completion that the form's completed
+// submissions leave no room for: maxResponses of them (nil: no limit). It runs
+// in the transaction that completes the submission, which holds the form's lock
+// on PostgreSQL (lockLimitedForms); SQLite's write transactions are exclusive. So
+// no other transaction can complete one of the form's submissions between the
+// count and the commit, and the limit is exact across writers and nodes. The
+// message is the default one: the caller knows the form's own.
+func (s *Store) checkRoom(ctx context.Context, tx querier, formID int64, maxResponses *int) error {
+	if maxResponses == nil {
+		return nil
+	}
+	n, err := s.countResponsesUpTo(ctx, tx, formID, *maxResponses)
+	if err != nil {
+		return err
+	}
+	if n >= *maxResponses {
+		return form.Errorf(form.Closed, "%s", form.DefaultClosedMessage)
+	}
+	return nil
+}
+
+// countResponsesUpTo counts a form's completed submissions, but no further than
+// max. SQLite reads the count its triggers keep (form_counts, migration 00009);
+// PostgreSQL counts entries of the index sessions_completed, at most max of them,
+// so a check costs a read of the index that grows with the limit, not with the
+// form's responses.
+func (s *Store) countResponsesUpTo(ctx context.Context, q querier, formID int64, max int) (int, error) {
+	query := `SELECT COUNT(*) FROM (SELECT 1 FROM sessions WHERE form_id = $1 AND completed_at IS NOT NULL LIMIT $2) AS up_to`
+	if s.dialect == SQLite {
+		query = `SELECT MIN(COALESCE((SELECT responses FROM form_counts WHERE form_id = $1), 0), $2)`
+	}
+	var n int
+	err := q.QueryRowContext(ctx, query, formID, max).Scan(&n)
+	return n, err
+}
+
+// FormClosed reports whether f takes no more submissions now
+// (form.Settings.Closed), reading its count of responses only when it has a
+// limit (countResponsesUpTo). A submission is refused under the same rule, with
+// an exact count, in its own transaction (checkRoom).
+func (s *Store) FormClosed(ctx context.Context, f *form.Form) (bool, error) {
+	responses := 0
+	if max := f.Settings.MaxResponses; max != nil {
+		var err error
+		if responses, err = s.countResponsesUpTo(ctx, s.read, f.ID, *max); err != nil {
+			return false, err
+		}
+	}
+	return f.Settings.Closed(s.Now(), responses), nil
 }
 
 // CreateSubmissions stores completed submissions as they are (ids, times,
@@ -142,10 +228,14 @@ func (s *Store) insertCompleted(ctx context.Context, tx querier, sub *form.Submi
 	if err != nil {
 		return err
 	}
+	hidden, err := encodeHidden(sub.Hidden)
+	if err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx,
-		`INSERT INTO sessions (id, form_id, started_at, updated_at, completed_at, answers, score)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		sub.ID, sub.FormID, ms(sub.StartedAt), ms(sub.UpdatedAt), ms(*sub.CompletedAt), answers, sub.Score); err != nil {
+		`INSERT INTO sessions (id, form_id, started_at, updated_at, completed_at, answers, score, hidden)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		sub.ID, sub.FormID, ms(sub.StartedAt), ms(sub.UpdatedAt), ms(*sub.CompletedAt), answers, sub.Score, hidden); err != nil {
 		return translate(err, "Submission")
 	}
 	if err := bindUploads(ctx, tx, sub); err != nil {
@@ -171,9 +261,13 @@ func saveSession(ctx context.Context, tx querier, sub *form.Submission) error {
 	if err != nil {
 		return err
 	}
+	hidden, err := encodeHidden(sub.Hidden)
+	if err != nil {
+		return err
+	}
 	_, err = tx.ExecContext(ctx,
-		`UPDATE sessions SET answers = $1, score = $2, updated_at = $3, completed_at = $4 WHERE id = $5`,
-		answers, sub.Score, ms(sub.UpdatedAt), msOrNil(sub.CompletedAt), sub.ID)
+		`UPDATE sessions SET answers = $1, score = $2, updated_at = $3, completed_at = $4, hidden = $5 WHERE id = $6`,
+		answers, sub.Score, ms(sub.UpdatedAt), msOrNil(sub.CompletedAt), hidden, sub.ID)
 	return err
 }
 
@@ -186,14 +280,31 @@ func encodeAnswers(a map[int64]any) (string, error) {
 	return string(b), err
 }
 
+// encodeHidden is the stored form of hidden-field values: a JSON object, or
+// NULL when there are none.
+func encodeHidden(h form.HiddenValues) (*string, error) {
+	if len(h) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(h)
+	s := string(b)
+	return &s, err
+}
+
 func scanSubmission(row scanner) (*form.Submission, error) {
 	var sub form.Submission
 	var started, updated int64
 	var completed sql.NullInt64
 	var answers string
 	var score sql.NullFloat64
-	if err := row.Scan(&sub.ID, &sub.FormID, &started, &updated, &completed, &answers, &score); err != nil {
+	var hidden sql.NullString
+	if err := row.Scan(&sub.ID, &sub.FormID, &started, &updated, &completed, &answers, &score, &hidden); err != nil {
 		return nil, translate(err, "Submission")
+	}
+	if hidden.Valid {
+		if err := json.Unmarshal([]byte(hidden.String), &sub.Hidden); err != nil {
+			return nil, fmt.Errorf("decode stored hidden values of session %s: %w", sub.ID, err)
+		}
 	}
 	sub.StartedAt, sub.UpdatedAt, sub.CompletedAt = fromMS(started), fromMS(updated), nullMS(completed)
 	if score.Valid {
@@ -217,7 +328,18 @@ type ResponseFilter struct {
 	// After, when set, keeps only the submissions that follow it in the order:
 	// keyset pagination, which seeks instead of skipping.
 	After *ResponseKey
+	// Match, when set, keeps only the submissions it accepts (a filter on
+	// their answers and hidden values, form.AnswerFilter). SQL cannot apply
+	// it: each submission of the time range is read and tested, so a list
+	// page with Match reads at most Store.MatchScan of them.
+	Match func(*form.Submission) bool
 }
+
+// DefaultMatchScan is the most submissions a page of a list with a Match filter
+// reads: all those of its time range (to count them), so a page of a form with
+// more in that range is refused. At some 10 to 30 µs a submission, a page then
+// takes at most one to three seconds. Exports stream and have no bound.
+const DefaultMatchScan = 100_000
 
 // ResponseKey is where a completed submission stands in the order of the
 // responses lists: by completion time, then by id.
@@ -237,14 +359,22 @@ func (f ResponseFilter) where(formID int64) (string, []any) {
 		where += ` AND completed_at < $` + itoa(len(args))
 	}
 	if f.After != nil {
-		cmp := `<`
-		if f.Ascending {
-			cmp = `>`
-		}
 		args = append(args, ms(f.After.CompletedAt), f.After.ID)
-		where += ` AND (completed_at, id) ` + cmp + ` ($` + itoa(len(args)-1) + `, $` + itoa(len(args)) + `)`
+		where += ` AND ` + f.follows(len(args))
 	}
 	return where, args
+}
+
+// follows is the SQL condition that a row comes after the key held by
+// parameters $n-1 (completion time) and $n (id) in the filter's order. The
+// database compares the ids, as its ORDER BY does (PostgreSQL by the
+// collation, which byte order may not match).
+func (f ResponseFilter) follows(n int) string {
+	cmp := `<`
+	if f.Ascending {
+		cmp = `>`
+	}
+	return `(completed_at, id) ` + cmp + ` ($` + itoa(n-1) + `, $` + itoa(n) + `)`
 }
 
 // orderBy is the filter's order, or the opposite one when reverse.
@@ -260,7 +390,14 @@ func (f ResponseFilter) orderBy(reverse bool) string {
 // snapshot (readPage). The page skips its offset on the index alone, from the
 // nearer end of the list (pageWindow), or seeks past filter.After, and then
 // reads only its own rows.
+//
+// With filter.Match, the page is found by reading every submission of the time
+// range in order instead (matchResponses); more than s.MatchScan of them is
+// Invalid, naming filter.
 func (s *Store) ListResponses(ctx context.Context, formID int64, filter ResponseFilter, limit, offset int) ([]form.Submission, int, error) {
+	if filter.Match != nil {
+		return s.matchResponses(ctx, formID, filter, limit, offset)
+	}
 	var list []form.Submission
 	total, err := s.readPage(ctx, limit, offset, filter.After == nil,
 		func(q querier) (int, error) { return s.countResponses(ctx, q, formID, filter) },
@@ -316,6 +453,77 @@ func listResponses(ctx context.Context, q querier, formID int64, filter Response
 	return list, rows.Err()
 }
 
+// matchResponses is ListResponses with filter.Match: in one snapshot, it counts
+// the submissions of the time range on the index (refusing more than
+// s.MatchScan), then reads them all in order, counting those Match accepts
+// and keeping the page of them at offset, or of those after filter.After.
+func (s *Store) matchResponses(ctx context.Context, formID int64, filter ResponseFilter, limit, offset int) ([]form.Submission, int, error) {
+	list, total := []form.Submission{}, 0
+	err := s.snapshot(ctx, func(q querier) error {
+		if err := s.checkMatchScan(ctx, q, formID, filter); err != nil {
+			return err
+		}
+		return eachMatch(ctx, q, formID, filter, func(sub *form.Submission, follows bool) {
+			total++
+			if len(list) < limit && (filter.After == nil && total > offset || filter.After != nil && follows) {
+				list = append(list, *sub)
+			}
+		})
+	})
+	return list, total, err
+}
+
+// checkMatchScan refuses a Match filter whose time range holds more than
+// s.MatchScan submissions: Invalid, naming filter.
+func (s *Store) checkMatchScan(ctx context.Context, q querier, formID int64, filter ResponseFilter) error {
+	n, err := s.countResponses(ctx, q, formID, ResponseFilter{Since: filter.Since, Until: filter.Until})
+	if err == nil && n > s.MatchScan {
+		err = form.FieldInvalid("filter", "reads every response of its time range, at most %d; this one has %d: narrow it with from and to",
+			s.MatchScan, n)
+	}
+	return err
+}
+
+// eachMatch calls fn, in the filter's order, with every completed submission of
+// the filter's time range that its Match accepts, and whether it follows
+// filter.After (false without one).
+func eachMatch(ctx context.Context, q querier, formID int64, filter ResponseFilter, fn func(sub *form.Submission, follows bool)) error {
+	after := filter.After
+	filter.After = nil
+	where, args := filter.where(formID)
+	follows := `0 = 1`
+	if after != nil {
+		args = append(args, ms(after.CompletedAt), after.ID)
+		follows = filter.follows(len(args))
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+submissionColumns+`, `+follows+` FROM sessions WHERE `+where+filter.orderBy(false), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var isAfter bool
+		sub, err := scanSubmission(withColumn{rows, &isAfter})
+		if err != nil {
+			return err
+		}
+		if filter.Match(sub) {
+			fn(sub, isAfter)
+		}
+	}
+	return rows.Err()
+}
+
+// withColumn scans a row of the submission's columns followed by one more,
+// into extra.
+type withColumn struct {
+	row   scanner
+	extra any
+}
+
+// Scan implements scanner.
+func (w withColumn) Scan(dest ...any) error { return w.row.Scan(append(dest, w.extra)...) }
+
 // EachResponse calls fn for every completed submission of a form matching filter,
 // reading them one by one so that any number can be exported in bounded memory.
 func (s *Store) EachResponse(ctx context.Context, formID int64, filter ResponseFilter, fn func(*form.Submission) error) error {
@@ -329,6 +537,9 @@ func (s *Store) EachResponse(ctx context.Context, formID int64, filter ResponseF
 		sub, err := scanSubmission(rows)
 		if err != nil {
 			return err
+		}
+		if filter.Match != nil && !filter.Match(sub) {
+			continue
 		}
 		if err := fn(sub); err != nil {
 			return err

@@ -414,7 +414,7 @@ func (s *Store) FormByID(ctx context.Context, formID int64) (*form.Form, error) 
 // sent again (ReleaseExpiredClaims). It is NotFound when the worker no longer
 // holds the job, which must then not be sent.
 func (s *Store) StartWebhookJob(ctx context.Context, id int64, worker string) error {
-	return s.commit(ctx, "", func(ctx context.Context, tx querier) error {
+	return s.commit(ctx, "", 0, func(ctx context.Context, tx querier) error {
 		res, err := tx.ExecContext(ctx, `UPDATE webhook_jobs SET started_at = $1 WHERE id = $2 AND claimed_by = $3`,
 			ms(s.Now()), id, worker)
 		if err != nil {

@@ -33,6 +33,9 @@ type Payload struct {
 	SubmissionID string    `json:"submission_id"`
 	SubmittedAt  string    `json:"submitted_at"`
 	Data         form.Data `json:"data"`
+	// Hidden (an extension) holds the submission's hidden-field values, beside
+	// data, which maps question texts only; absent when it has none.
+	Hidden form.HiddenValues `json:"hidden,omitempty"`
 }
 
 // Options tune a Deliverer.

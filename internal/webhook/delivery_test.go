@@ -329,10 +329,12 @@ func TestWebhookTestEndpoint(t *testing.T) {
 		t.Errorf("failure body: %s", r.Body)
 	}
 	// Configured URL is used when none is given; test deliveries are not logged.
-	env.Do("PATCH", path, key, map[string]any{"webhookUrl": rc.URL + "/configured"})
+	// The sample shows the form's hidden fields too.
+	env.Do("PATCH", path, key, map[string]any{"webhookUrl": rc.URL + "/configured", "hiddenFields": []string{"utm_source"}})
 	env.Do("POST", path+"/webhook/test", key, "")
-	if got := rc.got(); !strings.Contains(string(got[len(got)-1].body), "test_") {
-		t.Error("configured URL not tested")
+	if got := rc.got(); !strings.Contains(string(got[len(got)-1].body), "test_") ||
+		!strings.Contains(string(got[len(got)-1].body), `"hidden":{"utm_source":"example"}`) {
+		t.Errorf("configured URL not tested, or without the sample hidden values: %s", got[len(got)-1].body)
 	}
 	if s := env.Do("GET", path+"/webhook/status", key, nil).JSON(t); s["lastDelivery"] != nil {
 		t.Errorf("a test delivery changed lastDelivery: %v", s)

@@ -92,5 +92,5 @@ func (d *Deliverer) payload(ctx context.Context, t *target, sub *form.Submission
 		return nil, err
 	}
 	return json.Marshal(Payload{FormID: t.form.ID, FormName: t.form.Title, SubmissionID: sub.ID,
-		SubmittedAt: form.Timestamp(*sub.CompletedAt), Data: data})
+		SubmittedAt: form.Timestamp(*sub.CompletedAt), Data: data, Hidden: sub.Hidden})
 }

@@ -32,7 +32,7 @@ func (d *Deliverer) SendTest(ctx context.Context, f *form.Form, url string) (Tes
 	_, _ = rand.Read(b)
 	id := "test_" + hex.EncodeToString(b)
 	body, err := json.Marshal(Payload{FormID: f.ID, FormName: f.Title, SubmissionID: id,
-		SubmittedAt: form.Timestamp(time.Now()), Data: sampleData(f.Questions)})
+		SubmittedAt: form.Timestamp(time.Now()), Data: sampleData(f.Questions), Hidden: sampleHidden(f.Settings.HiddenFields)})
 	if err != nil {
 		return TestResult{}, err
 	}
@@ -88,6 +88,15 @@ func sampleData(questions []form.Question) form.Data {
 		answers[q.ID] = sampleAnswer(q)
 	}
 	return form.BuildData(questions, answers, nil)
+}
+
+// sampleHidden gives every hidden field the value "example".
+func sampleHidden(names []string) form.HiddenValues {
+	out := form.HiddenValues{}
+	for _, name := range names {
+		out[name] = "example"
+	}
+	return out
 }
 
 func sampleAnswer(q form.Question) any {

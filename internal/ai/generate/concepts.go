@@ -1,6 +1,8 @@
 package generate
 
 import (
+	"slices"
+
 	"forma/internal/ai/text"
 	"forma/internal/form"
 )
@@ -22,7 +24,7 @@ type concept struct {
 }
 
 func c(key string, typ form.QuestionType, list, label string) concept {
-	return concept{key: key, typ: typ, phrases: text.Phrases(list), label: label}
+	return concept{key: key, typ: typ, phrases: phrases(list), label: label}
 }
 
 func (k concept) withOptions(opts ...string) concept { k.options = opts; return k }
@@ -53,7 +55,7 @@ var concepts = []concept{
 		"policy number|zip|zip code|postal code|postcode|model number|handle|username|user name", ""),
 	c("email", form.Email, "email|e-mail|email address|e-mail address", "Email address").essentialField().synonyms(),
 	c("phone", form.Phone, "phone|phone number|telephone|telephone number|tel|mobile|mobile number|mobile phone|"+
-		"cell|cell phone|cellphone|cell number|contact number|whatsapp|whatsapp number", "Phone number"),
+		"cell|cell phone|cellphone|cell number|contact number|whatsapp|whatsapp number|emergency contact", "Phone number"),
 	c("linkedin", form.URL, "linkedin|linkedin profile|linkedin url|linkedin profile url", "LinkedIn profile URL").synonyms(),
 	c("github", form.URL, "github|github profile|github url|github link", "GitHub profile URL").synonyms(),
 	c("portfolio", form.URL, "portfolio|portfolio link|portfolio url|portfolio website", "Portfolio URL").synonyms(),
@@ -82,7 +84,7 @@ var concepts = []concept{
 	c("age", form.Number, "age|how old", "Age").synonyms(),
 	c("experience", form.Number, "years of experience|years experience|experience in years|years", "Years of experience").synonyms(),
 	c("quantity", form.Number, "quantity|qty|how many|number of|headcount|party size|team size|group size|"+
-		"guests|attendees|occupants|children|gpa|weight|height|how much time|square feet|square foot|sq ft|"+
+		"guests|attendees|occupants|children|gpa|weight|height|how much time|square feet|square foot|sq ft|count|"+
 		"square meters|square metres|acres|hectares|miles|kilometers|kilometres|km", ""),
 	c("terms", form.YesNo, "terms|terms and conditions|terms of service|privacy policy|waiver|rules|code of conduct",
 		"I agree to the terms and conditions").essentialField(),
@@ -93,16 +95,18 @@ var concepts = []concept{
 	c("yesno", form.YesNo, "first time|first visit|new patient|new customer|returning customer|over 18|"+
 		"18 or older|relocate|sponsorship|authorized to work|work authorization|driver's license|"+
 		"drivers license|anonymous|smoke|smoker|follow up|follow-up|come back|yes or no", ""),
-	c("message", form.Textarea, "message|your message", "Message").synonyms(),
+	c("message", form.Textarea, "message|your message|msg", "Message").synonyms(),
 	c("comments", form.Textarea, "comment|feedback|suggestion|notes|note|additional information|additional info|"+
 		"additional details|anything else|other information|questions|any questions|special requests|"+
-		"special request|instructions|requests|remarks|concerns|complaint", ""),
+		"special request|instructions|requests|remarks|concerns|complaint|thoughts|other thoughts", ""),
 	c("description", form.Textarea, "describe|description|explain|details|detail|what happened|"+
 		"steps to reproduce|expected behavior|expected behaviour|expected result|actual behavior|"+
 		"actual behaviour|actual result|reason|why|motivation|cover letter|bio|biography|about yourself|"+
 		"about you|personal statement|statement|abstract|story|improve|improvement|better|"+
-		"medical conditions|medications|allergies|allergy|liked|like most|like best|enjoy|enjoyed|disliked|"+
-		"expected to learn|went wrong|go wrong|challenge|hope|hope to|goals|expectations|review|review text", ""),
+		"medical conditions|medical issues|medical information|medical history|health issues|health conditions|"+
+		"health problems|medications|allergies|allergy|liked|like most|like best|enjoy|enjoyed|disliked|"+
+		"expected to learn|went wrong|go wrong|challenge|hope|hope to|goals|expectations|review|review text|discuss|"+
+		"tell us|tell me|did you like|you liked|like about|achieve", ""),
 	c("hear", form.Select, "hear about us|heard about us|hear about|heard about|find us|found us|"+
 		"found out about us|referral source|referred by", "How did you hear about us?").withOptions(referralOptions...).synonyms(),
 	c("gender", form.Select, "gender", "Gender").withOptions("Female", "Male", "Non-binary", "Prefer not to say").synonyms(),
@@ -139,8 +143,25 @@ var concepts = []concept{
 	c("jobtitle", form.Text, "job title|title|role|job role|position|current role|occupation|profession", ""),
 	c("firstname", form.Text, "first name|given name|forename", "First name").essentialField().synonyms(),
 	c("lastname", form.Text, "last name|surname|family name", "Last name").essentialField().synonyms(),
+	c("contactname", form.Text, "contact name|emergency contact name|contact person", ""),
 	c("name", form.Text, "name|full name|your name", "Full name").essentialField().synonyms(),
 }
+
+// conceptPhrases are the phrases of each concept (by its index in concepts) that
+// are tried on a prompt in each language: the English ones, and those of the
+// prompt's language (foreignConceptLists).
+var conceptPhrases = func() map[language][][]text.Phrase {
+	byLang := map[language][][]text.Phrase{}
+	for _, lang := range append([]language{english}, foreignLanguages...) {
+		for _, k := range concepts {
+			byLang[lang] = append(byLang[lang], slices.Concat(k.phrases, phrases(foreignConceptLists[k.key][lang])))
+		}
+	}
+	for key := range foreignConceptLists {
+		conceptByKey(key) // a key without a concept is a mistake in the table
+	}
+	return byLang
+}()
 
 // conceptByKey returns the concept with the given key.
 func conceptByKey(key string) concept {

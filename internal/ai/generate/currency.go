@@ -35,7 +35,7 @@ var currencyNames = []struct {
 	{"SEK", `swedish kronor|swedish krona|sek`},
 	{"NOK", `norwegian kroner|norwegian krone|nok`},
 	{"DKK", `danish kroner|danish krone|dkk`},
-	{"MXN", `mexican pesos?|mxn`},
+	{"MXN", `mexican pesos?|pesos|mxn`},
 	{"ZAR", `south african rand|zar`},
 	{"KRW", `korean won|krw|₩`},
 	{"PLN", `polish zloty|zlotys?|złoty|pln|zł`},
@@ -154,14 +154,14 @@ func findCurrency(s string) (code string, loc []int, ok bool) {
 }
 
 var (
-	inBeforeRe     = regexp.MustCompile(`(?i)\bin\s+$`)
+	inBeforeRe     = regexp.MustCompile(`(?i)\b(in|en)\s+$`)
 	openBeforeRe   = regexp.MustCompile(`\(\s*$`)
 	closeAfterRe   = regexp.MustCompile(`^\s*\)`)
 	inParenRelaxRe = regexp.MustCompile(`(?i)\(\s*in\s+$`)
 )
 
-// widen extends the location of a currency name over "in " before it and over
-// parentheses around it.
+// widen extends the location of a currency name over "in " (or the "en " of French
+// and Spanish) before it and over parentheses around it.
 func widen(s string, loc []int) []int {
 	from, to := loc[0], loc[1]
 	before := s[:from]

@@ -22,8 +22,11 @@ var genericNouns = text.Set("form forms sheet")
 // makeTitle names the form after the first header that names it ("job application
 // form" → "Job Application", "a feedback form for my yoga class" → "Yoga Class
 // Feedback"), else after a short header ("Employee exit interview"), else after its
-// intent.
-func makeTitle(headers []string, in *intent) string {
+// intent. A foreign form takes its first header as written (foreignTitle).
+func makeTitle(headers []string, in *intent, lang language) string {
+	if lang != english {
+		return foreignTitle(headers, lang)
+	}
 	for _, h := range headers {
 		t := titleFrom(text.SplitWords(h))
 		if t == "" {
@@ -128,10 +131,30 @@ func purposeAfter(ws []string) string {
 	return strings.Join(out, " ")
 }
 
+// foreignTitle names a foreign form after its first header with content, without
+// the filler that opens it ("Ich brauche ein Kontaktformular" → "Kontaktformular"),
+// else with the language's word for a form.
+func foreignTitle(headers []string, lang language) string {
+	for _, h := range headers {
+		fs := strings.Fields(h)
+		for len(fs) > 0 && !hasContent(fs[0]) {
+			fs = fs[1:]
+		}
+		if len(fs) > 0 {
+			return truncate(capitalizeSentence(strings.Trim(strings.Join(fs, " "), " ,;:-")), 80)
+		}
+	}
+	return fallbackTitles[lang]
+}
+
 // makeDescription writes the one-sentence description of a form: its intent's, when
-// the title is about that intent, else a plain invitation.
-func makeDescription(title string, in *intent) string {
-	ws := text.Words(title)
+// the title is about that intent, else a plain invitation (in a foreign language,
+// always the invitation).
+func makeDescription(title string, in *intent, lang language) string {
+	if lang != english {
+		return descriptions[lang]
+	}
+	ws := words(title)
 	switch {
 	case in != nil && (title == in.title || text.AnyForms(ws[max(0, len(ws)-2):], in.phrases)):
 		return in.description

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"forma/internal/ai/text"
 	"forma/internal/form"
 )
 
@@ -58,9 +59,11 @@ func (f *fragment) takeParens() {
 			f.required = &req
 			return ""
 		}
-		if multiHintRe.MatchString(inner) {
+		if loc := multiHintRe.FindStringIndex(inner); loc != nil {
 			f.multi = true
-			return ""
+			if inner = strings.Trim(inner[:loc[0]]+inner[loc[1]:], " ,;:-"); inner == "" {
+				return ""
+			}
 		}
 		if sc, loc, ok := findScale(inner); ok && onlyScale(inner[:loc[0]]+inner[loc[1]:]) {
 			f.scale = &sc
@@ -75,15 +78,29 @@ func (f *fragment) takeParens() {
 }
 
 // onlyScale reports whether what is left beside a scale says nothing more: no
-// other numbers ("1-10, 11-50" are choices) and no words.
+// other numbers ("1-10, 11-50" are choices) and no words but those of scales
+// ("design score 1-10" names a field).
 func onlyScale(rest string) bool {
-	return !hasContent(rest) && strings.IndexFunc(rest, unicode.IsDigit) < 0
+	for _, w := range words(rest) {
+		if !scaleWords[w] {
+			return false
+		}
+	}
+	return strings.IndexFunc(rest, unicode.IsDigit) < 0
 }
 
+// scaleWords may stand around a scale in a parenthesis: "(on a scale of 1-5)".
+var scaleWords = text.Set("on a an the scale of from rated rate score stars star points point out")
+
 var (
-	requiredRe    = regexp.MustCompile(`(?i)^(required|mandatory|must|compulsory)$`)
-	optionalRe    = regexp.MustCompile(`(?i)^(optional|not required|if any|if applicable|optionally)$`)
-	requirementRe = regexp.MustCompile(`(?i)(^\s*(optional|required|mandatory)\b|\b(optional|required|mandatory|if any|if applicable)\s*$)`)
+	requiredRe = regexp.MustCompile(`(?i)^(required|mandatory|must|compulsory|pflicht|pflichtfeld|erforderlich|` +
+		`obligatorisch|obligatoire|requis|obligatorio|requerido)$`)
+	optionalRe = regexp.MustCompile(`(?i)^(optional|not required|if any|if applicable|optionally|freiwillig|` +
+		`falls zutreffend|facultatif|facultative|optionnel|optionnelle|éventuel|éventuelle|éventuels|éventuelles|` +
+		`le cas échéant|opcional|si aplica|si hay)$`)
+	requirementRe = regexp.MustCompile(`(?i)(^\s*(optional|required|mandatory)\b|(^|\s)(optional|required|mandatory|` +
+		`if any|if applicable|freiwillig|pflicht|pflichtfeld|facultatif|obligatoire|éventuel|éventuelle|` +
+		`éventuels|éventuelles|opcional|obligatorio)\s*$)`)
 )
 
 // requirement reads "required" or "optional".
@@ -117,24 +134,30 @@ var hints = []struct {
 	typ form.QuestionType
 }{
 	{multiHintRe, form.MultiSelect},
-	{hintRe(`drop[- ]?down|select box|radio( buttons?)?|single choice|multiple choice|single select|pick one|choose one`), form.Select},
+	{hintRe(`drop[- ]?down|select box|radio( buttons?)?|single choice|multiple choice|single select|pick one|choose one|` +
+		`auswahlliste|einfachauswahl|liste déroulante|choix unique|lista desplegable|menú desplegable|opción única`), form.Select},
 	{hintRe(`(range )?slider`), form.Slider},
 	{hintRe(`star rating`), form.Rating},
-	{hintRe(`yes/no|yes or no|y/n|toggle`), form.YesNo},
-	{hintRe(`text ?box|text area|textarea|long answer|paragraph|free text|open text|long text|open-?ended`), form.Textarea},
+	{hintRe(`yes/no|yes or no|y/n|toggle|ja/nein|ja or nein|oui/non|oui or non|s[ií]/no|s[ií] or no`), form.YesNo},
+	{hintRe(`text ?box|text area|textarea|long answer|paragraph|free text|open text|long text|open-?ended|` +
+		`freitext|texte libre|texto libre`), form.Textarea},
 	{hintRe(`short answer|short text|text field|single line`), form.Text},
 	{hintRe(`date ?picker`), form.Date},
 	{hintRe(`time ?picker`), form.Time},
 	{hintRe(`numeric|number field|as a number`), form.Number},
-	{hintRe(`file upload|upload|attachment`), form.FileUpload},
+	{hintRe(`file upload|upload|attachment|hochladen|datei-upload|télécharger|téléverser|joindre|pièce jointe|` +
+		`subir|sube|suba|adjuntar|adjunta|adjunte|cargar`), form.FileUpload},
 }
 
-var multiHintRe = hintRe(`check ?boxe?s?|multi-?select|multiple select|(select|check|pick|choose|tick) all( that (apply|work|applies))?|` +
-	`all that apply|multiple answers|select multiple|one or more`)
+var multiHintRe = hintRe(`check ?boxe?s?|multi-?select|multiple select|(select|check|pick|choose|tick) (all|any)( that (apply|work|applies))?|` +
+	`all that apply|any that apply|multiple answers|select multiple|one or more|mehrfachauswahl|mehrfachnennungen?|` +
+	`mehrere (antworten )?möglich|plusieurs (choix|réponses) possibles?|plusieurs réponses|varias opciones|` +
+	`varias respuestas|selección múltiple|todas las que apliquen`)
 
-// hintRe matches the naming words alts with the "as a"/"with a" that may lead them.
+// hintRe matches the naming words alts with the "as a"/"with a" that may lead them
+// (and the "à" of "à joindre").
 func hintRe(alts string) *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(\b(as|with|in|using)\s+)?(\ban?\s+)?\b(` + alts + `)\b`)
+	return regexp.MustCompile(`(?i)(\b(as|with|in|using|zum|para)\s+|à\s+)?(\ban?\s+)?\b(` + alts + `)\b`)
 }
 
 // takeHints records the first type the text names and removes the naming words,
@@ -180,36 +203,41 @@ func (s scale) String() string { return fmt.Sprintf("%d-%d", s.lo, s.hi) }
 // isRating reports whether the scale is the 1 to 5 of a star rating.
 func (s scale) isRating() bool { return s.lo == 1 && s.hi == 5 }
 
+// starWords name the points of a scale, in the four languages.
+const starWords = `stars?|points?|scale|point scale|sternen|sterne|punkten|punkte|étoiles|estrellas|puntos`
+
+// scaleRes find a scale: from lo to hi, or out of hi (from 1). "A scale of",
+// "von 1 bis 5", "de 1 à 5", "del 1 al 5" and the like.
 var scaleRes = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b((on )?a scale (of|from) |scale (of|from) |from |rated? |score |on an? )?` +
-		`(\d{1,3}) ?(-|to) ?(\d{1,3})\b( ?(stars?|points?|scale|point scale))?`),
-	regexp.MustCompile(`(?i)\b(on a scale )?between (\d{1,3}) and (\d{1,3})\b`),
-	regexp.MustCompile(`(?i)\b(rated? |score )?out of (\d{1,3})\b( ?stars?)?`),
-	regexp.MustCompile(`(?i)\b(\d{1,2})[- ]?(stars?|point scale)\b`),
+	regexp.MustCompile(`(?i)\b((on )?a scale (of|from) |scale (of|from) |from |rated? |score |on an? |` +
+		`(auf einer skala |sur une [ée]chelle |en una escala )?(von|de|del) )?` +
+		`(?P<lo>\d{1,3}) ?(-|to|bis|à|a|al) ?(?P<hi>\d{1,3})\b( ?(` + starWords + `))?`),
+	regexp.MustCompile(`(?i)\b(on a scale )?between (?P<lo>\d{1,3}) and (?P<hi>\d{1,3})\b`),
+	regexp.MustCompile(`(?i)\b(rated? |score )?(out of|sur) (?P<hi>\d{1,3})\b( ?(stars?|étoiles))?`),
+	regexp.MustCompile(`(?i)\b(?P<hi>\d{1,2})[- ]?(stars?|point scale|sternen|sterne|étoiles|estrellas)\b`),
 }
 
 // findScale finds a numeric range in s and returns it with its location.
 func findScale(s string) (scale, []int, bool) {
-	for i, re := range scaleRes {
+	for _, re := range scaleRes {
 		m := re.FindStringSubmatchIndex(s)
 		if m == nil {
 			continue
 		}
-		num := func(g int) int { n, _ := strconv.Atoi(s[m[2*g]:m[2*g+1]]); return n }
-		var sc scale
-		switch i {
-		case 0:
-			sc = scale{num(5), num(7)}
-		case 1:
-			sc = scale{num(2), num(3)}
-		case 2:
-			sc = scale{1, num(2)}
-		case 3:
-			sc = scale{1, num(1)}
+		sc := scale{lo: 1, hi: group(s, re, m, "hi")}
+		if re.SubexpIndex("lo") >= 0 {
+			sc.lo = group(s, re, m, "lo")
 		}
 		if sc.lo < sc.hi {
 			return sc, m[:2], true
 		}
 	}
 	return scale{}, nil, false
+}
+
+// group returns the number a named group of a match captured.
+func group(s string, re *regexp.Regexp, m []int, name string) int {
+	i := re.SubexpIndex(name)
+	n, _ := strconv.Atoi(s[m[2*i]:m[2*i+1]])
+	return n
 }

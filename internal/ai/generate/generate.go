@@ -1,23 +1,31 @@
-// Package generate is Forma's offline form generator: it turns a plain-English
-// request ("a job application form asking for name, email, phone and a resume
-// upload") into a form, with deterministic standard-library code and no model.
+// Package generate is Forma's offline form generator: it turns a request in plain
+// English, German, French or Spanish ("a job application form asking for name,
+// email, phone and a resume upload") into a form in the request's language, with
+// deterministic standard-library code and no model.
 //
-// Form reads a prompt in five steps:
+// Form reads a prompt in six steps:
 //
+//  0. read the language (language.go): tell it by its clues, correct the
+//     misspelt field words of an English prompt (typos.go), and write a foreign
+//     prompt's connectives as English ones; words are compared with accents
+//     folded, French elisions and German compounds taken apart (vocabulary.go),
+//     with the foreign phrases of foreign.go;
 //  1. parse (parse.go): normalise the typography, then split the prompt into
 //     header sentences, which describe the form, and items, one per field, from
 //     lists, bullets and prose (items.go puts back what the splitting separated:
-//     choices, qualifiers, rating groups);
+//     choices, qualifiers, rating groups, quoted text);
 //  2. take apart (fragment.go): read each item's choices, scale, type hints,
 //     currency and "required"/"optional", and clean its words (label.go);
 //  3. recognise (concepts.go, infer.go): match the field to a known kind of field
-//     (email, phone, rating…) and infer its type;
-//  4. word (label.go, options.go, question.go): phrase the question, give choice
-//     questions their options and sliders their range;
-//  5. settle (this file, templates.go, describe.go): decide what is required,
-//     enrich a thin prompt with the template of the kind of form it names (contact,
-//     job application, RSVP…), drop repeats, cap the questions, and write the title
-//     and description.
+//     (email, phone, rating…) and infer its type, reading a foreign field's
+//     question words in English (gloss);
+//  4. word (label.go, options.go, question.go): phrase the question (a foreign
+//     field keeps its words), give choice questions their options and sliders
+//     their range;
+//  5. settle (this file, templates.go, describe.go, translations.go): decide what
+//     is required, enrich a thin prompt with the template of the kind of form it
+//     names (contact, job application, RSVP…, translated for a foreign prompt),
+//     drop repeats, cap the questions, and write the title and description.
 package generate
 
 import (
@@ -30,11 +38,13 @@ import (
 	"forma/internal/form"
 )
 
-// Form turns a plain-English request ("a job application form asking for name,
-// email, phone and a resume upload") into a form that form.NewForm accepts: a
-// title, a one-sentence description, and up to ai.MaxGeneratedQuestions questions
-// with types, choices and required flags. A prompt that names a common kind of form
-// without listing fields gets a template. The same prompt always gives the same form.
+// Form turns a request in plain English, German, French or Spanish ("a job
+// application form asking for name, email, phone and a resume upload") into a form
+// that form.NewForm accepts, in the request's language: a title, a one-sentence
+// description, and up to ai.MaxGeneratedQuestions questions with types, choices and
+// required flags. A prompt that names a common kind of form without listing fields
+// gets a template; one that names another kind gets name, email and comments. The
+// same prompt always gives the same form.
 //
 // It returns a *form.Error with code form.Invalid, naming the field "prompt", when
 // the prompt is empty, not valid UTF-8, longer than ai.MaxPromptLen characters, or
@@ -43,33 +53,50 @@ func Form(prompt string) (form.FormInput, error) {
 	if err := checkPrompt(prompt); err != nil {
 		return form.FormInput{}, err
 	}
-	p := parsePrompt(prompt)
-	in := findIntent(text.Words(strings.Join(p.headers, " ")))
-	cur := promptCurrency(prompt)
-	qs := parsedQuestions(p.items, cur)
-	if len(qs) == 0 && in == nil {
-		return form.FormInput{}, form.FieldInvalid("prompt", "does not say what the form should ask; %s", ai.PromptExample)
+	lang := languageOf(prompt)
+	if lang == english {
+		prompt = fixTypos(prompt)
 	}
-	title := makeTitle(p.headers, in)
-	out := form.FormInput{Title: &title, DisplayMode: form.SinglePage}
-	description := makeDescription(title, in)
-	out.Description = &description
+	p := parsePrompt(prompt, lang)
+	in := findIntent(words(strings.Join(p.headers, " ")), lang)
+	qs := parsedQuestions(p.items, promptCurrency(prompt), lang)
+	if len(qs) == 0 && in == nil {
+		if !namesForm(p.headers, lang) {
+			return form.FormInput{}, form.FieldInvalid("prompt", "does not say what the form should ask; %s", ai.PromptExample)
+		}
+		in = genericIntent
+	}
+	title := lang.fromEnglish(makeTitle(p.headers, in, lang))
+	description := makeDescription(title, in, lang)
+	out := form.FormInput{Title: &title, Description: &description, DisplayMode: form.SinglePage}
 	if p.multiStep {
 		out.DisplayMode = form.MultiStep
 	}
-	for _, q := range selectQuestions(qs, in, p.only) {
-		out.Questions = append(out.Questions, q.input())
+	for _, q := range selectQuestions(qs, in, p.only, lang) {
+		out.Questions = append(out.Questions, q.input(lang))
 	}
 	return out, nil
 }
 
+// namesForm reports whether a header names a form of some kind ("a pizza form"):
+// a form noun and a word of content besides it.
+func namesForm(headers []string, lang language) bool {
+	for _, h := range headers {
+		ws := words(h)
+		if hasFormNoun(ws, lang) && slices.ContainsFunc(ws, func(w string) bool { return !isFormNoun(w, lang) && hasContent(w) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // selectQuestions settles the questions of the form: required flags, the intent's
-// template for a thin prompt (unless it said "only"), no repeats, at most
-// ai.MaxGeneratedQuestions.
-func selectQuestions(qs []question, in *intent, only bool) []question {
+// template (in the prompt's language) for a thin prompt (unless it said "only"),
+// no repeats, at most ai.MaxGeneratedQuestions.
+func selectQuestions(qs []question, in *intent, only bool, lang language) []question {
 	qs = markRequired(qs, in)
 	if in != nil && (len(qs) == 0 || len(qs) < 3 && in.enrich && !only) {
-		qs = mergeTemplate(in.template, qs)
+		qs = mergeTemplate(localize(in.template, lang), qs)
 	}
 	qs = dedupe(qs)
 	return qs[:min(len(qs), ai.MaxGeneratedQuestions)]
@@ -128,7 +155,7 @@ func essential(q question, repeated bool) bool {
 	case k.typ == form.YesNo:
 		return true
 	}
-	return !repeated && !text.AnyForms(text.Words(q.text), optionalWords)
+	return !repeated && !text.AnyForms(words(q.text), optionalWords)
 }
 
 // mergeTemplate fills a thin prompt out with its intent's template: a parsed question

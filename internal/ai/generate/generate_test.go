@@ -156,11 +156,11 @@ func TestCurrency(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	for _, c := range loadPrompts(t) {
+	for _, c := range suiteCases(t) {
 		a, errA := generate.Form(c.Prompt)
 		b, errB := generate.Form(c.Prompt)
 		if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(errA, errB) {
-			t.Errorf("Form(%q) differs between two calls", c.Prompt)
+			t.Errorf("Form(%s) differs between two calls", c.name)
 		}
 	}
 }
@@ -268,19 +268,23 @@ func TestWording(t *testing.T) {
 	}
 }
 
-// TestWellFormed checks every form of the suite for tidy text: capitalised question
-// texts without surrounding space, trimmed options.
+// TestWellFormed checks every form of the suites for tidy text: capitalised
+// question texts without surrounding space, trimmed options. (Refused prompts
+// count as misses in the quality tests.)
 func TestWellFormed(t *testing.T) {
-	for _, c := range loadPrompts(t) {
-		in := mustForm(t, c.Prompt)
+	for _, c := range suiteCases(t) {
+		in, err := generate.Form(c.Prompt)
+		if err != nil {
+			continue
+		}
 		for _, q := range in.Questions {
 			text := *q.Question
 			if first := []rune(text)[0]; text != strings.TrimSpace(text) || unicode.IsLower(first) {
-				t.Errorf("%q: question text %q", short(c.Prompt), text)
+				t.Errorf("%s: untidy question text", c.name)
 			}
 			for _, o := range q.Options {
 				if o != strings.TrimSpace(o) || o == "" {
-					t.Errorf("%q: option %q", short(c.Prompt), o)
+					t.Errorf("%s: untidy option", c.name)
 				}
 			}
 		}

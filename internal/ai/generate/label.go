@@ -29,8 +29,10 @@ var (
 )
 
 // cleanText strips the words around a field that are not part of it, drops typing
-// noise, and speaks to the respondent ("their phone" becomes "your phone").
-func cleanText(s string) string {
+// noise, and speaks to the respondent ("their phone" becomes "your phone"). In a
+// foreign language it also drops the article or possessive that opens a field that
+// is not a question ("die Lieferadresse", "votre e-mail").
+func cleanText(s string, lang language) string {
 	var kept []string
 	for _, f := range strings.Fields(s) {
 		if ws := text.Words(f); len(ws) == 1 && gibberish(ws[0]) {
@@ -42,11 +44,11 @@ func cleanText(s string) string {
 	s = quotedRe.ReplaceAllString(s, "$1")
 	for prev := ""; prev != s; {
 		prev = s
-		s = leadingFillerRe.ReplaceAllString(s, "")
-		if !strings.HasSuffix(s, "?") {
-			s = anyRe.ReplaceAllString(s, "")
-		}
+		s = stripLeading(s, lang)
 		s = trailingNoiseRe.ReplaceAllString(s, "")
+	}
+	if lang != english {
+		return s
 	}
 	return pronounRe.ReplaceAllStringFunc(s, func(m string) string {
 		if swap, ok := pronounSwaps[strings.ToLower(m)]; ok {
@@ -64,13 +66,18 @@ var (
 // phrasing turns a cleaned field into a question text: a question stays a question
 // (made direct: "how they heard about us" asks "How did you hear about us?"), "rate
 // the food" asks "How would you rate the food?", and a noun phrase stays a label.
-func phrasing(s string) string {
+// A foreign text keeps its words and gets a capital.
+func phrasing(s string, lang language) string {
 	if strings.Contains(s, " ") && s == strings.ToUpper(s) {
 		s = strings.ToLower(s)
 	}
 	switch {
 	case s == "":
 		return ""
+	case lang == french:
+		return truncate(capitalizeSentence(s), maxQuestionText)
+	case lang != english:
+		return truncate(capitalizeSentence(spaceBeforeMarkRe.ReplaceAllString(s, "$1")), maxQuestionText)
 	case rateRe.MatchString(s):
 		s = questionMark("How would you rate " + rateRe.ReplaceAllString(s, ""))
 	case agreeRe.MatchString(s):
@@ -189,4 +196,54 @@ func participle(fs []string) bool {
 func questionMark(s string) string {
 	s = strings.TrimRight(s, " ?.")
 	return text.Capitalize(s) + "?"
+}
+
+// stripLeading removes the words that open a field without being part of it: the
+// filler of an English field, and "any" unless it asks a question; the connective
+// of a foreign one, and its article or possessive unless it asks a question.
+func stripLeading(s string, lang language) string {
+	question := strings.HasSuffix(s, "?")
+	switch {
+	case lang != english:
+		s = foreignLeadingRe.ReplaceAllString(s, "")
+		if !question {
+			s = dropForeignArticle(s)
+		}
+	default:
+		s = leadingFillerRe.ReplaceAllString(s, "")
+		if !question {
+			s = anyRe.ReplaceAllString(s, "")
+		}
+	}
+	return s
+}
+
+// foreignLeadingRe matches the connectives that open a field of a foreign prompt
+// (written in English by language.toEnglish) and a "please".
+var foreignLeadingRe = regexp.MustCompile(`(?i)^(and|or|with|plus|also|including|bitte|auch|aussi|también)\s+`)
+
+// spaceBeforeMarkRe finds a space before a question or exclamation mark, which only
+// French typography keeps ("Lieferung (1-5)?" loses its scale as "Lieferung ?").
+var spaceBeforeMarkRe = regexp.MustCompile(`\s+([?!])`)
+
+// dropForeignArticle removes an article or possessive that opens s (see
+// foreignArticles), when words follow it.
+func dropForeignArticle(s string) string {
+	first, rest, ok := strings.Cut(s, " ")
+	if !ok || !foreignArticles[strings.ToLower(first)] || !hasContent(rest) {
+		return s
+	}
+	return strings.TrimSpace(rest)
+}
+
+// capitalizeSentence upper-cases the first letter of s, after a Spanish opening
+// mark ("¿tienes pareja?" → "¿Tienes pareja?").
+func capitalizeSentence(s string) string {
+	if rest, ok := strings.CutPrefix(s, "¿"); ok {
+		return "¿" + text.Capitalize(rest)
+	}
+	if rest, ok := strings.CutPrefix(s, "¡"); ok {
+		return "¡" + text.Capitalize(rest)
+	}
+	return text.Capitalize(s)
 }

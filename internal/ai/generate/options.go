@@ -8,25 +8,46 @@ import (
 	"forma/internal/form"
 )
 
-var alternativesRe = regexp.MustCompile(`(?i)^(do|does|are|is|will|would|can|could|should|have)\s+(you|we)\b.*?\b(\w+) or (\w+)\s*\??$`)
+var alternativesRe = regexp.MustCompile(`(?i)^(do|does|are|is|will|would|can|could|should|have)\s+(you|we)\b.*?\b(\w+) or (\w+)` +
+	`(\s+(your|the|a|an|their|my|our|his|her|this|that|it)(\s+\w+)?)?\s*\??$`)
 
 // determinersOfAlternatives before "X or Y" make it one thing asked about ("any
 // allergies or intolerances").
 var determinersOfAlternatives = text.Set("any a an the some")
 
 // alternatives reads the choices of a question that offers two ("do you own or
-// rent?"), which is not a yes/no question. "Any allergies or intolerances" and "or
+// rent your home?"), which is not a yes/no question. "Any allergies or intolerances" and "or
 // not" stay yes/no.
 func alternatives(s string) []string {
-	m := alternativesRe.FindStringSubmatch(strings.TrimSpace(s))
+	s = strings.TrimSpace(s)
+	if opts := shortAlternatives(s); opts != nil {
+		return opts
+	}
+	m := alternativesRe.FindStringSubmatch(s)
 	if m == nil || strings.EqualFold(m[4], "not") {
 		return nil
 	}
-	before := text.Words(s[:strings.LastIndex(strings.ToLower(s), strings.ToLower(m[3]+" or"))])
+	before := words(s[:strings.LastIndex(strings.ToLower(s), strings.ToLower(m[3]+" or"))])
 	if len(before) > 0 && determinersOfAlternatives[before[len(before)-1]] {
 		return nil
 	}
 	return []string{text.Capitalize(m[3]), text.Capitalize(m[4])}
+}
+
+var shortAlternativesRe = regexp.MustCompile(`(?i)^([\p{L}'-]+(?: [\p{L}'-]+){0,2}) or ([\p{L}'-]+(?: [\p{L}'-]+){0,2})\s*\?$`)
+
+// shortAlternatives reads the two choices of a short question that is nothing but
+// them ("video or in person?", "beginner or experienced?"); "any allergies or
+// intolerances?" asks whether there are any, and names no choice.
+func shortAlternatives(s string) []string {
+	m := shortAlternativesRe.FindStringSubmatch(s)
+	if m == nil || strings.EqualFold(m[2], "not") {
+		return nil
+	}
+	if ws := words(m[1]); len(ws) == 0 || determinersOfAlternatives[ws[0]] || noAndSplit[ws[0]] {
+		return nil
+	}
+	return []string{text.Capitalize(m[1]), text.Capitalize(m[2])}
 }
 
 var introRe = regexp.MustCompile(`(?i)^\s*(such as|including|like|one of|either|options:?|choices:?|choose from)\s+`)

@@ -20,13 +20,16 @@ type question struct {
 	currency string // ISO 4217 code of a currency question
 }
 
-// input converts q into the domain's input type, with fresh copies of its parts.
-func (q question) input() form.QuestionInput {
-	wording := q.text
+// input converts q into the domain's input type, with fresh copies of its parts,
+// in the prompt's language (see language.fromEnglish).
+func (q question) input(lang language) form.QuestionInput {
+	wording := lang.fromEnglish(q.text)
 	in := form.QuestionInput{Type: q.typ, Question: &wording, Required: q.required}
 	switch q.typ {
 	case form.Select, form.MultiSelect:
-		in.Options = append([]string(nil), q.options...)
+		for _, o := range q.options {
+			in.Options = append(in.Options, lang.fromEnglish(o))
+		}
 	case form.Slider:
 		s := *q.slider
 		in.SliderConfig = &s
@@ -36,11 +39,12 @@ func (q question) input() form.QuestionInput {
 	return in
 }
 
-// parsedQuestions builds the questions of the items that are fields.
-func parsedQuestions(items []item, currency string) []question {
+// parsedQuestions builds the questions of the items that are fields, in a prompt of
+// the given language.
+func parsedQuestions(items []item, currency string, lang language) []question {
 	var qs []question
 	for _, it := range items {
-		if q, ok := buildQuestion(it, currency); ok {
+		if q, ok := buildQuestion(it, currency, lang); ok {
 			qs = append(qs, q)
 		}
 	}
@@ -49,24 +53,25 @@ func parsedQuestions(items []item, currency string) []question {
 
 // buildQuestion turns one item into a question; ok is false when the item is not a
 // field (filler, noise, or a sentence about something else).
-func buildQuestion(it item, currency string) (question, bool) {
+func buildQuestion(it item, currency string, lang language) (question, bool) {
 	f := analyse(it.text)
-	f.text = cleanText(f.text)
-	ws := text.Words(f.text)
-	k, known := matchConcept(ws)
-	if !isField(it, f, ws, known) {
+	f.text = cleanText(f.text, lang)
+	ws := words(f.text)
+	k, known := matchConcept(ws, lang)
+	read := gloss(ws, f.text, lang)
+	if !isField(it, f, read, known) {
 		return question{}, false
 	}
-	q := question{typ: inferType(f, ws, k, known), options: f.options, currency: f.currency}
+	q := question{typ: inferType(f, read, k, known, lang), options: f.options, currency: f.currency}
 	if f.required != nil {
 		q.required, q.explicit = *f.required, true
 	}
-	q.text = phrasing(f.text)
+	q.text = phrasing(f.text, lang)
 	if known {
 		q.concept = k.key
 		if k.names(ws) {
 			q.key = k.key
-			if k.label != "" {
+			if k.label != "" && lang == english {
 				q.text = k.label
 			}
 		}
@@ -77,17 +82,17 @@ func buildQuestion(it item, currency string) (question, bool) {
 	if q.key == "" {
 		q.key = "text:" + strings.ToLower(q.text)
 	}
-	q.completeAnswers(f, k, known, currency)
+	q.completeAnswers(f, k, known, currency, lang)
 	return q, true
 }
 
-// completeAnswers gives q what its type needs: default choices, a slider range, a
-// currency (the field's own, else the prompt's).
-func (q *question) completeAnswers(f fragment, k concept, known bool, currency string) {
+// completeAnswers gives q what its type needs: default choices (in the prompt's
+// language), a slider range, a currency (the field's own, else the prompt's).
+func (q *question) completeAnswers(f fragment, k concept, known bool, currency string, lang language) {
 	switch q.typ {
 	case form.Select, form.MultiSelect:
 		if len(q.options) < 2 && known && k.typ.HasOptions() {
-			q.options = k.options
+			q.options = translateOptions(k.options, lang)
 		}
 		if len(q.options) < 2 {
 			q.typ, q.options = form.Text, nil

@@ -16,6 +16,7 @@ var keyboardRows = []string{"qwertyuiop", "asdfghjkl", "zxcvbnm"}
 // word: a run along a keyboard row, five letters without a vowel (four are an
 // acronym such as RSVP), a long consonant run or one letter repeated.
 func gibberish(w string) bool {
+	w = accentFolder.Replace(w)
 	if utf8.RuneCountInString(w) < 4 || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
 		return false
 	}

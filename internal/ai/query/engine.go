@@ -273,13 +273,14 @@ type QuestionInfo struct {
 // response count and questions with the metrics that apply to each.
 func (e *Engine) Catalog() json.RawMessage {
 	type catalog struct {
-		Title     string         `json:"title"`
-		Responses int            `json:"responses"`
-		Questions []QuestionInfo `json:"questions"`
+		Title        string         `json:"title"`
+		Responses    int            `json:"responses"`
+		Questions    []QuestionInfo `json:"questions"`
+		HiddenFields []string       `json:"hiddenFields,omitempty"`
 	}
 	c := catalog{Responses: len(e.ds.Responses), Questions: []QuestionInfo{}}
 	if e.ds.Form != nil {
-		c.Title = e.ds.Form.Title
+		c.Title, c.HiddenFields = e.ds.Form.Title, e.ds.Form.Settings.HiddenFields
 		for _, q := range e.ds.Form.Questions {
 			c.Questions = append(c.Questions, QuestionInfo{ID: q.ID, Type: q.Type, Text: q.Text,
 				Options: q.Options, Metrics: MetricsFor(q.Type)})

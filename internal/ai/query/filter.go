@@ -3,6 +3,7 @@ package query
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -47,6 +48,9 @@ func and(preds []predicate) predicate {
 
 // compile turns one filter into a predicate.
 func (e *Engine) compile(f Filter) (predicate, error) {
+	if f.HiddenField != "" {
+		return e.compileHidden(f)
+	}
 	switch f.Field {
 	case FieldSubmittedAt:
 		return e.compileSubmitted(f)
@@ -230,6 +234,29 @@ func stringOrderTest(f Filter, parse func(any) (string, bool), want string) (val
 		return func(v any) bool { return strings.Contains(asText(v), s) }, nil
 	}
 	return orderTest(f, parse, want)
+}
+
+// compileHidden compiles a filter on the value of a hidden field: text, compared
+// as numbers by the ordering operators.
+func (e *Engine) compileHidden(f Filter) (predicate, error) {
+	if e.ds.Form == nil || !slices.Contains(e.ds.Form.Settings.HiddenFields, f.HiddenField) {
+		return nil, fmt.Errorf("the form has no hidden field %q", f.HiddenField)
+	}
+	rs := e.ds.Responses
+	value := func(i int) string { return rs[i].Hidden[f.HiddenField] }
+	if f.Op == IsEmpty || f.Op == IsNotEmpty {
+		want := f.Op == IsNotEmpty
+		return func(i int) bool { return (value(i) != "") == want }, nil
+	}
+	test, err := textTest(f)
+	switch f.Op {
+	case GT, GTE, LT, LTE, Between:
+		test, err = numberTest(f)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("hidden field %s: %w", f.HiddenField, err)
+	}
+	return func(i int) bool { return value(i) != "" && test(value(i)) }, nil
 }
 
 // compileScore compiles a filter on the submission score.

@@ -106,12 +106,16 @@ const (
 	Month = "month"
 )
 
-// Filter is one condition on a response. Exactly one of Question and Field is set.
-// Unanswered questions match only is_empty.
+// Filter is one condition on a response. Exactly one of Question, Field and
+// HiddenField is set. Unanswered questions, and hidden fields without a value,
+// match only is_empty.
 type Filter struct {
 	Question int64  `json:"question,omitempty"`
 	Field    string `json:"field,omitempty"`
-	Op       Op     `json:"op"`
+	// HiddenField names a hidden field of the form (form.Settings.HiddenFields)
+	// whose value is tested: as text, or as a number by the ordering operators.
+	HiddenField string `json:"hiddenField,omitempty"`
+	Op          Op     `json:"op"`
 	// Value is the operand: a number, string, boolean ("yes"/"no" also work for
 	// yes_no), date "YYYY-MM-DD", time "HH:MM" or RFC 3339 time for submittedAt.
 	Value any `json:"value,omitempty"`

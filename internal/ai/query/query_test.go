@@ -236,6 +236,41 @@ func TestFilters(t *testing.T) {
 	}
 }
 
+func TestHiddenFieldFilters(t *testing.T) {
+	ds := testData()
+	ds.Form.Settings.HiddenFields = []string{"utm_source", "visits"}
+	ds.Responses[0].Hidden = form.HiddenValues{"utm_source": "Newsletter", "visits": "12"}
+	ds.Responses[1].Hidden = form.HiddenValues{"utm_source": "ads", "visits": "3"}
+	ds.Responses[4].Hidden = form.HiddenValues{"utm_source": "newsletter-may"}
+	e := New(ds)
+	for _, c := range []struct {
+		name string
+		f    Filter
+		want int
+	}{
+		{"equals ignores case", Filter{HiddenField: "utm_source", Op: Equals, Value: "newsletter"}, 1},
+		{"contains", Filter{HiddenField: "utm_source", Op: Contains, Value: "NEWS"}, 2},
+		{"not equals needs a value", Filter{HiddenField: "utm_source", Op: NotEquals, Value: "ads"}, 2},
+		{"numbers", Filter{HiddenField: "visits", Op: GT, Value: 5}, 1},
+		{"empty", Filter{HiddenField: "visits", Op: IsEmpty}, 6},
+		{"not empty", Filter{HiddenField: "utm_source", Op: IsNotEmpty}, 3},
+	} {
+		res, err := e.Run(Query{Metric: Count, Filters: []Filter{c.f}})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		wantValue(t, c.name, res, float64(c.want))
+	}
+	if _, err := e.Run(Query{Metric: Count, Filters: []Filter{{HiddenField: "campaign", Op: IsEmpty}}}); err == nil ||
+		!strings.Contains(err.Error(), "no hidden field") {
+		t.Errorf("unknown hidden field: %v", err)
+	}
+	if !strings.Contains(string(e.Catalog()), `"hiddenFields":["utm_source","visits"]`) {
+		t.Errorf("the catalog does not list the hidden fields: %s", e.Catalog())
+	}
+}
+
 func TestFiltersAreANDedWithRange(t *testing.T) {
 	res := run(t, Query{Metric: Count, From: "2025-02-01", To: "2025-03-03"})
 	wantValue(t, "from-to", res, 3) // r4 r5 r6

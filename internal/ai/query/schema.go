@@ -27,10 +27,11 @@ const schema = `{
   "$defs": {
     "filter": {
       "type": "object",
-      "description": "One condition. Set question (an answer) or field (submittedAt, score). Unanswered questions match only is_empty.",
+      "description": "One condition. Set question (an answer), field (submittedAt, score) or hiddenField. Unanswered questions and hidden fields without a value match only is_empty.",
       "properties": {
         "question": {"type": "integer", "description": "Id of the question whose answer is tested."},
         "field": {"type": "string", "enum": ["submittedAt", "score"]},
+        "hiddenField": {"type": "string", "description": "Name of a hidden field of the form (listed as hiddenFields) whose value is tested: as text (equals, not_equals, contains), or as a number (gt, gte, lt, lte, between)."},
         "op": {
           "type": "string",
           "enum": ["equals", "not_equals", "contains", "gt", "gte", "lt", "lte", "between", "before", "after", "is_empty", "is_not_empty", "sentiment"],

@@ -565,11 +565,11 @@ func TestFormContents(t *testing.T) {
 		f := newForm(t, st, ada, "Counted", "Name")
 		other := newForm(t, st, ada, "Other", "Name")
 		for _, id := range []string{"s1", "s2", "s3"} {
-			_, err := st.StartSession(ctx, f.ID, id, "h")
+			_, err := st.StartSession(ctx, f.ID, id, "h", nil)
 			must(t, err)
 		}
 		for _, id := range []string{"s1", "s2"} {
-			_, err := st.CompleteSession(ctx, f.ID, id, "h", func(*form.Submission) error { return nil })
+			_, err := st.CompleteSession(ctx, f.ID, id, "h", nil, func(*form.Submission) error { return nil })
 			must(t, err)
 		}
 		for i, size := range []int64{100, 23} {

@@ -48,7 +48,7 @@ func loadResponses(t *testing.T, st *store.Store, f *form.Form, n int) {
 			CompletedAt: &at, Answers: map[int64]any{}}
 	}
 	must(t, st.CreateSubmissions(ctx, subs))
-	_, err := st.StartSession(ctx, f.ID, "open-one", "hash")
+	_, err := st.StartSession(ctx, f.ID, "open-one", "hash", nil)
 	must(t, err)
 }
 
@@ -110,7 +110,7 @@ func TestDeepPagesEqualThePlainQuery(t *testing.T) {
 		acct := newAccount(t, st, "ada@example.com")
 		f, other := newForm(t, st, acct, "Big", "Q"), newForm(t, st, acct, "Other", "Q")
 		loadResponses(t, st, f, 251)
-		must(t, st.CreateSubmission(ctx, &form.Submission{ID: "elsewhere", FormID: other.ID, Answers: map[int64]any{}}))
+		must(t, st.CreateSubmission(ctx, &form.Submission{ID: "elsewhere", FormID: other.ID, Answers: map[int64]any{}}, nil))
 		since := time.Date(2026, 5, 1, 8, 0, 3, 0, time.UTC)
 		for _, filter := range []store.ResponseFilter{{}, {Ascending: true}, {Since: &since}, {Until: &since, Ascending: true}} {
 			where, args := `form_id = $1 AND completed_at IS NOT NULL`, []any{f.ID}
@@ -249,12 +249,12 @@ func TestTotalsFollowEveryWrite(t *testing.T) {
 		hooked(t, st, acct, f, "https://hooks.example/")
 		queueJobs(t, st, f, "one-shot", 3)
 		agree("one-shot submissions")
-		_, err := st.StartSession(ctx, f.ID, "multi", "hash")
+		_, err := st.StartSession(ctx, f.ID, "multi", "hash", nil)
 		must(t, err)
-		_, err = st.StartSession(ctx, f.ID, "left-open", "hash")
+		_, err = st.StartSession(ctx, f.ID, "left-open", "hash", nil)
 		must(t, err)
 		agree("sessions started")
-		_, err = st.CompleteSession(ctx, f.ID, "multi", "hash", func(*form.Submission) error { return nil })
+		_, err = st.CompleteSession(ctx, f.ID, "multi", "hash", nil, func(*form.Submission) error { return nil })
 		must(t, err)
 		agree("a session completed")
 		_, err = st.DeleteResponse(ctx, f.ID, "one-shot-001")
@@ -296,7 +296,7 @@ func TestPageTotalsAgreeWithTheirRows(t *testing.T) {
 			for i := range writes {
 				sub := &form.Submission{ID: fmt.Sprintf("w%03d", i), FormID: f.ID, Answers: map[int64]any{}}
 				more := &form.Form{AccountID: acct.ID, Title: "More", DisplayMode: form.SinglePage, ShareToken: fmt.Sprintf("more-%03d", i)}
-				if err := errors.Join(st.CreateSubmission(ctx, sub), st.CreateForm(ctx, more)); err != nil {
+				if err := errors.Join(st.CreateSubmission(ctx, sub, nil), st.CreateForm(ctx, more)); err != nil {
 					t.Error(err)
 					return
 				}

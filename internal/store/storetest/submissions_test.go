@@ -44,8 +44,8 @@ func TestSubmissionQueuesItsWebhookInTheSameTransaction(t *testing.T) {
 		loud := newForm(t, st, acct, "Hook", "Q")
 		hooked(t, st, acct, loud, "https://example.com/hook")
 
-		must(t, st.CreateSubmission(ctx, &form.Submission{ID: "quiet-1", FormID: quiet.ID, Answers: map[int64]any{}}))
-		must(t, st.CreateSubmission(ctx, &form.Submission{ID: "loud-1", FormID: loud.ID, Answers: map[int64]any{}}))
+		must(t, st.CreateSubmission(ctx, &form.Submission{ID: "quiet-1", FormID: quiet.ID, Answers: map[int64]any{}}, nil))
+		must(t, st.CreateSubmission(ctx, &form.Submission{ID: "loud-1", FormID: loud.ID, Answers: map[int64]any{}}, nil))
 		j, err := st.ClaimWebhookJob(ctx, "test", nil)
 		must(t, err)
 		if j == nil || j.SessionID != "loud-1" || j.FormID != loud.ID || j.URL != "https://example.com/hook" {
@@ -56,7 +56,7 @@ func TestSubmissionQueuesItsWebhookInTheSameTransaction(t *testing.T) {
 		}
 
 		// A refused submission (its id is taken) leaves no job behind.
-		err = st.CreateSubmission(ctx, &form.Submission{ID: "loud-1", FormID: loud.ID, Answers: map[int64]any{}})
+		err = st.CreateSubmission(ctx, &form.Submission{ID: "loud-1", FormID: loud.ID, Answers: map[int64]any{}}, nil)
 		wantCode(t, err, form.Conflict)
 		if rest := claimAll(t, st); len(rest) != 0 {
 			t.Fatalf("a refused submission queued jobs: %v", rest)
@@ -107,7 +107,7 @@ func TestSessionSavesAndCompletesOnce(t *testing.T) {
 		f := newForm(t, st, acct, "Steps", "Name", "City")
 		hooked(t, st, acct, f, "https://example.com/hook")
 		name, city := f.Questions[0].ID, f.Questions[1].ID
-		_, err := st.StartSession(ctx, f.ID, "s1", "h1")
+		_, err := st.StartSession(ctx, f.ID, "s1", "h1", nil)
 		must(t, err)
 
 		set := func(id int64, v any) func(*form.Submission) error {
@@ -136,14 +136,14 @@ func TestSessionSavesAndCompletesOnce(t *testing.T) {
 		wantCode(t, err, form.NotFound)
 		_, err = st.UpdateSession(ctx, f.ID, "s1", "", set(city, "x"))
 		wantCode(t, err, form.NotFound)
-		_, err = st.CompleteSession(ctx, f.ID, "s1", "h2", set(city, "x"))
+		_, err = st.CompleteSession(ctx, f.ID, "s1", "h2", nil, set(city, "x"))
 		wantCode(t, err, form.NotFound)
 		if jobs := claimAll(t, st); len(jobs) != 0 {
 			t.Fatalf("saving queued %v", jobs)
 		}
 
 		// A completion that is refused completes nothing.
-		_, err = st.CompleteSession(ctx, f.ID, "s1", "h1", func(*form.Submission) error { return refused })
+		_, err = st.CompleteSession(ctx, f.ID, "s1", "h1", nil, func(*form.Submission) error { return refused })
 		if !errors.Is(err, refused) {
 			t.Fatalf("CompleteSession returned %v", err)
 		}
@@ -151,7 +151,7 @@ func TestSessionSavesAndCompletesOnce(t *testing.T) {
 			t.Fatalf("a refused completion queued %v", jobs)
 		}
 
-		done, err := st.CompleteSession(ctx, f.ID, "s1", "h1", set(city, "Porto"))
+		done, err := st.CompleteSession(ctx, f.ID, "s1", "h1", nil, set(city, "Porto"))
 		must(t, err)
 		if !done.Completed() || done.Answers[city] != "Porto" {
 			t.Fatalf("completed %+v", done)
@@ -159,7 +159,7 @@ func TestSessionSavesAndCompletesOnce(t *testing.T) {
 		if jobs := claimAll(t, st); len(jobs) != 1 || jobs[0] != "s1" {
 			t.Fatalf("jobs after completion %v, want [s1]", jobs)
 		}
-		_, err = st.CompleteSession(ctx, f.ID, "s1", "h1", set(city, "Faro"))
+		_, err = st.CompleteSession(ctx, f.ID, "s1", "h1", nil, set(city, "Faro"))
 		wantCode(t, err, form.AlreadyCompleted)
 		_, err = st.UpdateSession(ctx, f.ID, "s1", "h1", set(city, "Faro"))
 		wantCode(t, err, form.AlreadyCompleted)
@@ -189,10 +189,10 @@ func TestConcurrentCompletionsOfOneSession(t *testing.T) {
 		acct := newAccount(t, stores[0], "ada@example.com")
 		f := newForm(t, stores[0], acct, "Race", "Q")
 		hooked(t, stores[0], acct, f, "https://example.com/hook")
-		_, err := stores[0].StartSession(ctx, f.ID, "race", "h")
+		_, err := stores[0].StartSession(ctx, f.ID, "race", "h", nil)
 		must(t, err)
 		codes := race(10, func(i int) error {
-			_, err := stores[i%2].CompleteSession(ctx, f.ID, "race", "h", func(sub *form.Submission) error {
+			_, err := stores[i%2].CompleteSession(ctx, f.ID, "race", "h", nil, func(sub *form.Submission) error {
 				sub.Answers[f.Questions[0].ID] = fmt.Sprint(i)
 				return nil
 			})

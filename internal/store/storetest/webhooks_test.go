@@ -17,7 +17,7 @@ import (
 func queueJobs(t *testing.T, st *store.Store, f *form.Form, prefix string, n int) {
 	t.Helper()
 	for i := range n {
-		must(t, st.CreateSubmission(ctx, &form.Submission{ID: fmt.Sprintf("%s-%03d", prefix, i), FormID: f.ID, Answers: map[int64]any{}}))
+		must(t, st.CreateSubmission(ctx, &form.Submission{ID: fmt.Sprintf("%s-%03d", prefix, i), FormID: f.ID, Answers: map[int64]any{}}, nil))
 	}
 }
 

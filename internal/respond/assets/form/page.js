@@ -29,6 +29,9 @@ export function createPage(form) {
   return {
     form,
     def,
+    // hiddenValues holds the values of the form's hidden fields that the page's
+    // address carried, from the inputs the server put in the form.
+    hiddenValues: readHiddenValues(form),
     share: form.getAttribute("data-share"),
     // preview: the owner's preview, which never calls the server.
     preview: form.hasAttribute("data-preview"),
@@ -49,6 +52,21 @@ export function createPage(form) {
       status.classList.toggle("error", !!isError);
     },
   };
+}
+
+// readHiddenValues reads the hidden fields' values from their inputs, by name.
+function readHiddenValues(form) {
+  const out = {};
+  toArray(form.querySelectorAll("input[data-hidden-field]")).forEach((input) => {
+    out[input.getAttribute("data-hidden-field")] = input.value;
+  });
+  return out;
+}
+
+// hiddenBody is a JSON body holding the page's hidden values, or undefined
+// (no body) when it has none.
+export function hiddenBody(page) {
+  return Object.keys(page.hiddenValues).length ? { hidden: page.hiddenValues } : undefined;
 }
 
 // control is a question's input (or the first of its group).

@@ -6,6 +6,7 @@
 // respondent was. Without localStorage the session lasts as long as the page.
 
 import { api, failure } from "./api.js";
+import { hiddenBody } from "./page.js";
 
 function localStore() {
   try {
@@ -67,7 +68,7 @@ export function createSession(page) {
     const sid = id();
     if (sid) return Promise.resolve(sid);
     if (pending) return pending;
-    pending = api(page.share, "POST", "/sessions").then((res) => {
+    pending = api(page.share, "POST", "/sessions", hiddenBody(page)).then((res) => {
       pending = null;
       if (!res.ok || !res.body || !res.body.id || !res.body.resumeToken) {
         page.say(failure(res, "Your progress could not be saved."), true);
@@ -109,8 +110,10 @@ export function createSession(page) {
     load() {
       return id() ? call("GET", "") : Promise.resolve(null);
     },
+    // complete completes the session, with the page's hidden values again: a
+    // session resumed from an earlier visit takes those of this address.
     complete() {
-      return call("POST", "/complete");
+      return call("POST", "/complete", hiddenBody(page));
     },
   };
 }

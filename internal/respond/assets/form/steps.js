@@ -118,8 +118,16 @@ export function startSteps(page) {
     });
   }
 
-  function showThanks() {
+  // showThanks shows the thank-you screen; screen, when the server sent one, is
+  // the form's own title and message with the answers piped in (set as text).
+  function showThanks(screen) {
     session.forget();
+    if (screen) {
+      thanks.querySelector("h1").textContent = screen.title;
+      const message = document.getElementById("thanks-message");
+      message.textContent = screen.message;
+      message.hidden = !screen.message;
+    }
     card.hidden = true;
     progress.hidden = true;
     thanks.hidden = false;
@@ -135,8 +143,13 @@ export function startSteps(page) {
       return Promise.resolve();
     }
     return session.complete().then((res) => {
+      if (res.ok && res.body && res.body.redirectUrl) {
+        session.forget();
+        window.location.assign(res.body.redirectUrl);
+        return;
+      }
       if (res.ok || res.status === 409) {
-        showThanks();
+        showThanks(res.ok && res.body ? res.body.thankYou : null);
         return;
       }
       if (res.status === 404 && !retried) {

@@ -8,7 +8,7 @@
 // answer comes, starting from what the server rendered.
 
 import { api } from "./api.js";
-import { controls } from "./page.js";
+import { controls, hiddenBody } from "./page.js";
 import { answer, logicAnswer } from "./questions.js";
 
 function evaluate(page) {
@@ -22,7 +22,7 @@ function evaluate(page) {
     const a = logicAnswer(page, q);
     if (a !== null) answers[String(q.id)] = a;
   });
-  return window.FormaLogic.evaluate(page.def.questions, answers).visible;
+  return window.FormaLogic.evaluate(page.def.questions, answers, page.hiddenValues).visible;
 }
 
 // comparesScore reports whether some condition of the form compares the score.
@@ -56,7 +56,7 @@ function ask(page) {
     if (a !== null) answers[q.id] = a;
   });
   const n = (page.asked = (page.asked || 0) + 1);
-  page.evaluating = api(page.share, "POST", "/evaluate", { answers }).then((res) => {
+  page.evaluating = api(page.share, "POST", "/evaluate", Object.assign({ answers }, hiddenBody(page))).then((res) => {
     if (n !== page.asked || !res.ok || !res.body || !Array.isArray(res.body.visible)) return;
     const shown = {};
     res.body.visible.forEach((id) => { shown[id] = true; });
