@@ -29,7 +29,7 @@ const startField = "_started"
 // hidden values (linkState) gets a page of its own.
 func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 	c, err := h.publishedForm(r)
-	if err == nil {
+	if err == nil && r.URL.RawQuery != "" {
 		if st, own := h.linkState(c.Form, r.URL.Query()); own {
 			h.renderForm(w, r, http.StatusOK, c.Form, st)
 			return
