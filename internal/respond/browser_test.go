@@ -73,7 +73,7 @@ func TestBrowser(t *testing.T) {
 		t.Skip("browser tests skipped in -short mode")
 	}
 	env := servertest.New(t, store.SQLite)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // every subtest shares it
 	defer cancel()
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
 		chromedp.ExecPath(exe),
