@@ -2,10 +2,9 @@ package dashboard
 
 import (
 	"net/http"
+	"net/url"
 	"path"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"forma/internal/form"
@@ -106,22 +105,27 @@ func (h *Handler) responses(w http.ResponseWriter, r *http.Request, s *Session) 
 	render(w, r, http.StatusOK, "responses", "Responses · "+f.Title, s, data)
 }
 
-// links sets the links of the pager and the exports, with the filter's query.
+// links sets the links of the pager and the exports, which keep the filter.
 func (d *responsesData) links() {
-	with := func(link string, extra ...string) string {
-		q := strings.Join(slices.DeleteFunc(append([]string{d.Filter.Query}, extra...), func(s string) bool { return s == "" }), "&")
-		if q == "" {
-			return link
-		}
-		return link + "?" + q
-	}
-	d.CSVLink, d.JSONLink = with(d.Form.Path+"/export.csv"), with(d.Form.Path+"/export.json")
+	d.CSVLink, d.JSONLink = d.link(d.Form.Path+"/export.csv", 0), d.link(d.Form.Path+"/export.json", 0)
 	if d.Prev > 0 {
-		d.PrevLink = with(d.Form.Path, "page="+strconv.Itoa(d.Prev))
+		d.PrevLink = d.link(d.Form.Path, d.Prev)
 	}
 	if d.Next > 0 {
-		d.NextLink = with(d.Form.Path, "page="+strconv.Itoa(d.Next))
+		d.NextLink = d.link(d.Form.Path, d.Next)
 	}
+}
+
+// link is path with the filter's query and, unless it is 0, the page number.
+func (d *responsesData) link(path string, page int) string {
+	q, _ := url.ParseQuery(d.Filter.Query) // encoded by responsesFilter
+	if page > 0 {
+		q.Set("page", strconv.Itoa(page))
+	}
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
 }
 
 // pages returns the previous and next page numbers around page n (0: none).

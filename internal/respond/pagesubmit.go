@@ -32,7 +32,7 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 		h.pageError(w, r, f, err)
 		return
 	}
-	if st, own := h.linkState(f, r.URL.Query()); own {
+	if st, own := h.linkState(f, r.URL.Query()); own && r.URL.RawQuery != "" {
 		h.renderForm(w, r, http.StatusOK, f, st)
 		return
 	}
