@@ -32,9 +32,11 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 		h.pageError(w, r, f, err)
 		return
 	}
-	if st, own := h.linkState(f, r.URL.Query()); own && r.URL.RawQuery != "" {
-		h.renderForm(w, r, http.StatusOK, f, st)
-		return
+	if r.URL.RawQuery != "" {
+		if st, own := h.linkState(f, r.URL.Query()); own {
+			h.renderForm(w, r, http.StatusOK, f, st)
+			return
+		}
 	}
 	page := pages.Get().(*bytes.Buffer)
 	defer pages.Put(page)
