@@ -2,15 +2,14 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"forma/internal/form"
 	"forma/internal/server/servertest"
@@ -20,8 +19,8 @@ import (
 // richForm is a form made through the API with a question of each of the 15
 // types, showIf logic, advanced rules with every action type, every condition
 // value type and score rules (one rule reading its own question), a webhook
-// with a signing secret, and every setting the store holds. Its secrets are
-// what no definition may show.
+// with a signing secret, and settings (hidden fields, closing, a thank-you
+// screen piping answers). Its secrets are what no definition may show.
 type richForm struct {
 	path    string
 	id      int64
@@ -32,8 +31,8 @@ type richForm struct {
 // webhookURL is the rich form's webhook: the definition leaves it out.
 const webhookURL = "https://hooks.example.org/private-receiver-path"
 
-// newRichForm makes the rich form for the account with its key.
-func newRichForm(t *testing.T, env *servertest.Env, acct *store.Account, key string) richForm {
+// newRichForm makes the rich form with the key.
+func newRichForm(t *testing.T, env *servertest.Env, key string) richForm {
 	t.Helper()
 	f := createForm(t, env, key, fullForm)
 	rf := richForm{path: formPath(f), id: wireID(t, f["id"])}
@@ -67,15 +66,10 @@ func newRichForm(t *testing.T, env *servertest.Env, acct *store.Account, key str
 	secret := env.For(t).Do("POST", rf.path+"/webhook/secret", key, nil)
 	expectStatus(t, secret, 200)
 	rf.secrets = []string{webhookURL, "hooks.example.org", secret.JSON(t)["secret"].(string), f["shareUrl"].(string)}
-	closes, limit := time.Date(2030, 6, 1, 12, 30, 0, 0, time.UTC), 250
-	_, err := env.Store.UpdateForm(context.Background(), acct.ID, rf.id, func(f *form.Form) error {
-		f.Settings = form.Settings{HiddenFields: []string{"utm_source", "user_id"}, ClosesAt: &closes, MaxResponses: &limit,
-			ClosedMessage: "Sold out, see you next year", Language: "de", FrameAncestors: []string{"https://example.com"}}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	settings := obj{"hiddenFields": []string{"utm_source", "user_id"}, "closesAt": "2030-06-01T12:30:00Z", "maxResponses": 250,
+		"closedMessage": "Sold out, see you next year",
+		"thankYou":      obj{"title": "Thanks!", "message": fmt.Sprintf("We will write to {{%d}} about {{ %d }}.", q[2], q[3])}}
+	expectStatus(t, env.For(t).Do("PATCH", rf.path, key, settings), 200)
 	return rf
 }
 
@@ -98,7 +92,7 @@ func TestFormDefinitionShape(t *testing.T) {
 		env := servertest.New(t, d)
 		acct := env.Account("free")
 		key := env.Key(acct, nil, nil)
-		rf := newRichForm(t, env, acct, key)
+		rf := newRichForm(t, env, key)
 		expectStatus(t, env.Do("POST", rf.path+"/publish", key, nil), 200)
 		body := export(t, env, key, rf.path)
 		for _, s := range rf.secrets {
@@ -111,13 +105,14 @@ func TestFormDefinitionShape(t *testing.T) {
 			t.Fatal(err)
 		}
 		keys := slices.Sorted(maps.Keys(def))
-		want := []string{"closedMessage", "closesAt", "description", "displayMode", "formaDefinition", "frameAncestors",
-			"hiddenFields", "language", "maxResponses", "questions", "title"}
+		want := []string{"closedMessage", "closesAt", "description", "displayMode", "formaDefinition",
+			"hiddenFields", "maxResponses", "questions", "thankYou", "title"}
 		if !slices.Equal(keys, want) {
 			t.Errorf("definition fields %v, want %v", keys, want)
 		}
 		fields(obj{"formaDefinition": 1, "title": "Customer feedback", "displayMode": "multi-step", "closesAt": "2030-06-01T12:30:00Z",
-			"hiddenFields": []string{"utm_source", "user_id"}, "maxResponses": 250})(t, &servertest.Response{Body: body})
+			"hiddenFields": []string{"utm_source", "user_id"}, "maxResponses": 250,
+			"thankYou": obj{"title": "Thanks!", "message": "We will write to {{3}} about {{4}}."}})(t, &servertest.Response{Body: body})
 		qs := items(t, def, "questions")
 		if len(qs) != 17 {
 			t.Fatalf("%d questions", len(qs))
@@ -161,7 +156,7 @@ func TestFormDefinitionRoundTrip(t *testing.T) {
 		env := servertest.New(t, d)
 		acct := env.Account("free")
 		key := env.Key(acct, nil, nil)
-		rf := newRichForm(t, env, acct, key)
+		rf := newRichForm(t, env, key)
 		first := export(t, env, key, rf.path)
 
 		r := env.Do("POST", apiPrefix+"/forms/import", key, first)
@@ -285,6 +280,12 @@ func TestImportFormRefusals(t *testing.T) {
 				"questions[1].conditionalLogic.advanced.scoreRules[0].questionId"},
 			{`{"formaDefinition": 1, "title": "x", "questions": [` + two + `{"showIf": {"questionId": 1, "operator": "contains", "value": "a"}}}]}`,
 				"questions[1].conditionalLogic.showIf.operator"},
+			{`{"formaDefinition": 1, "title": "x", "thankYou": {"message": "You chose {{3}}"}, "questions": [{"ref": 1, "question": "a"}]}`,
+				"thankYou.message"},
+			{`{"formaDefinition": 1, "title": "x", "thankYou": {"redirectUrl": "javascript:alert(1)"}}`, "thankYou.redirectUrl"},
+			{`{"formaDefinition": 1, "title": "x", "maxResponses": 0}`, "maxResponses"},
+			{`{"formaDefinition": 1, "title": "x", "hiddenFields": ["a b"]}`, "hiddenFields[0]"},
+			{`{"formaDefinition": 1, "title": "x", "language": "de"}`, "language: is not a known field"},
 		} {
 			table = append(table, scenario{Method: "POST", Path: imports, Key: key, Body: c.body, ExpectedStatus: 400,
 				Check: apiError("validation_error", c.field)})
@@ -297,6 +298,14 @@ func TestImportFormRefusals(t *testing.T) {
 				Check: fields(obj{"total": 1})},
 			scenario{Name: "a minimal definition", Method: "POST", Path: imports, Key: key, Body: `{"formaDefinition": 1, "title": "Minimal"}`,
 				ExpectedStatus: 201, Check: fields(obj{"title": "Minimal", "description": "", "displayMode": "single-page", "questions": []any{}})},
+			scenario{Name: "settings naming refs", Method: "POST", Path: imports, Key: key,
+				Body: `{"formaDefinition": 1, "title": "Refs", "thankYou": {"redirectUrl": "https://example.com/done", ` +
+					`"redirectParams": [{"questionId": 7, "name": "day"}]}, "questions": [{"ref": 7, "question": "Day?"}]}`,
+				ExpectedStatus: 201, Check: func(t *testing.T, r *servertest.Response) {
+					f := r.JSON(t)
+					want := obj{"redirectUrl": "https://example.com/done", "redirectParams": []obj{{"questionId": wireID(t, items(t, f, "questions")[0]["id"]), "name": "day"}}}
+					sameJSON(t, "thankYou", f["thankYou"], want)
+				}},
 			scenario{Name: "markup is text", Method: "POST", Path: imports, Key: key,
 				Body:           `{"formaDefinition": 1, "title": "<script>alert(1)</script>", "questions": [{"ref": 1, "question": "<img src=x onerror=alert(1)>"}]}`,
 				ExpectedStatus: 201, NotExpectedContent: []string{"<script>", "<img"},

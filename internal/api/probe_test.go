@@ -67,7 +67,7 @@ func TestNoInputGets500(t *testing.T) {
 			"PATCH /forms/{id}": {"title": "T", "description": "D", "webhookUrl": "https://example.com/h", "webhookEnabled": false},
 			"POST /forms/import": {"formaDefinition": 1, "title": "T", "description": "D", "displayMode": "multi-step",
 				"hiddenFields": []string{"utm"}, "closesAt": "2030-01-01T00:00:00Z", "maxResponses": 3, "closedMessage": "C",
-				"language": "de", "frameAncestors": []string{"https://example.com"}, "questions": []obj{
+				"thankYou": obj{"title": "T", "message": "You chose {{1}}"}, "questions": []obj{
 					{"ref": 1, "type": "select", "question": "Q", "required": true, "options": []string{"A", "B"}},
 					{"ref": 2, "type": "text", "question": "R", "conditionalLogic": obj{"showIf": obj{"questionId": 1, "operator": "equals", "value": "A"},
 						"advanced": obj{"conditionGroups": []obj{{"id": "g", "operator": "AND", "conditions": []obj{

@@ -87,18 +87,16 @@ func (f *Form) Definition() Definition {
 }
 
 // Form validates d and returns the form it describes, without owner or ids:
-// its details, settings and questions are checked by NewForm as POST /forms
-// checks them, the refs must be positive and unique, and the logic is checked
-// as adding a question checks it, with the refs as the ids it may name. The
+// its details and questions are checked by NewForm as POST /forms checks them,
+// the refs must be positive and unique, the logic is checked as adding a
+// question checks it, and the settings as PATCH /forms/{id} checks them
+// (FormPatch.ApplyPatch), with the refs as the question ids both may name. The
 // questions' IDs are their refs, which their logic and the settings still name
 // (store.ImportForm renames them). Its errors are Invalid *Errors naming the
-// fields as the document does (questions[2].conditionalLogic.showIf.questionId).
+// fields as the document does (questions[2].conditionalLogic.showIf.questionId,
+// thankYou.message).
 func (d *Definition) Form() (*Form, error) {
-	in, err := d.input()
-	if err != nil {
-		return nil, err
-	}
-	f, err := NewForm(in)
+	f, err := NewForm(d.input())
 	if err != nil {
 		return nil, err
 	}
@@ -114,29 +112,39 @@ func (d *Definition) Form() (*Form, error) {
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	f.Settings = d.Settings
-	return f, nil
+	return f, d.applySettings(f)
 }
 
-// input is the body of POST /forms that d amounts to, its questions without
-// their logic (which POST /forms cannot take). The settings go in by their JSON
-// names, which the API's form bodies share with Settings, so that NewForm checks
-// every setting as POST /forms checks it.
-func (d *Definition) input() (FormInput, error) {
+// input is the body of POST /forms that d amounts to without its settings and
+// its questions' logic, which POST /forms cannot take (they may name questions,
+// which have no ids on create).
+func (d *Definition) input() FormInput {
 	in := FormInput{Title: &d.Title, Description: &d.Description, DisplayMode: d.DisplayMode,
 		Questions: make([]QuestionInput, len(d.Questions))}
 	for i, q := range d.Questions {
 		in.Questions[i] = QuestionInput{Type: q.Type, Question: &q.Question, Required: q.Required, Options: q.Options,
 			SliderConfig: q.SliderConfig, CurrencyConfig: q.CurrencyConfig}
 	}
+	return in
+}
+
+// applySettings gives f the settings of d as PATCH /forms/{id} gives a form
+// settings: the body of a PATCH carrying them, by their JSON names, which the
+// PATCH body shares with Settings. A setting PATCH does not take is refused,
+// named.
+func (d *Definition) applySettings(f *Form) error {
 	settings, err := json.Marshal(d.Settings)
-	if err == nil {
-		err = json.Unmarshal(settings, &in)
-	}
 	if err != nil {
-		return in, FieldInvalid("body", "the settings are not what POST /forms takes: %v", err)
+		return err
 	}
-	return in, nil
+	var patch FormPatch
+	if err := DecodeStrict(settings, &patch); err != nil {
+		return err
+	}
+	if patch.empty() {
+		return nil
+	}
+	return patch.ApplyPatch(f)
 }
 
 // refs checks the questions' refs and returns the valid ones: the question ids
