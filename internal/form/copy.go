@@ -21,7 +21,7 @@ const copyPrefix = "Copy of "
 // MaxTitleLen characters), its description, display mode and questions with all
 // their settings and logic. It has no id, share token, publication or webhook;
 // its questions have no ids, and their logic still names f's questions until
-// RemapLogic renames them after the copy is stored.
+// RemapCopy renames them after the copy is stored.
 func (f *Form) Copy() *Form {
 	c := &Form{AccountID: f.AccountID, Title: copyTitle(f.Title), Description: f.Description, DisplayMode: f.DisplayMode,
 		Settings: f.Settings.Clone(), Questions: make([]Question, len(f.Questions))}
@@ -59,38 +59,33 @@ func (c *CurrencyConfig) clone() *CurrencyConfig {
 	return &CurrencyConfig{Currency: c.Currency, Min: clonePtr(c.Min), Max: clonePtr(c.Max)}
 }
 
-// RemapLogic gives each of copies, stored copies of originals in the same order
-// (Copy, Definition.Form), the logic of its original with every question id of
-// originals replaced by the id of its copy. It returns the indexes of the copies
-// that have logic, which are the ones to save again, or an Invalid *Error naming
-// questions when their logic, renamed, is larger than MaxFormLogicBytes in all
-// (longer ids take more bytes).
-func RemapLogic(copies, originals []Question) ([]int, error) {
-	ids := CopiedIDs(copies, originals)
+// RemapCopy renames, in c — a stored copy of a form whose questions are copies
+// of originals in the same order (Copy, Definition.Form) — every question id of
+// originals to the id of its copy: in each copy's logic, which it takes from the
+// original, and in c's settings (Settings.RemapQuestions). It returns the
+// indexes of the copies that have logic, which are the ones to save again, or an
+// Invalid *Error naming questions when their logic, renamed, is larger than
+// MaxFormLogicBytes in all (longer ids take more bytes).
+func RemapCopy(c *Form, originals []Question) ([]int, error) {
+	ids := make(map[int64]int64, len(originals))
+	for i := range originals {
+		ids[originals[i].ID] = c.Questions[i].ID
+	}
 	var changed []int
 	total := 0
-	for i := range copies {
+	for i := range c.Questions {
 		if l := originals[i].Logic; l != nil {
-			copies[i].Logic = l.Remap(ids)
+			c.Questions[i].Logic = l.Remap(ids)
 			changed = append(changed, i)
-			total += logicSize(copies[i].Logic)
+			total += logicSize(c.Questions[i].Logic)
 		}
 	}
 	if total > MaxFormLogicBytes {
 		return nil, FieldInvalid("questions", "their conditional logic would be %d bytes in all; at most %d bytes are allowed for all the questions of a form together",
 			total, MaxFormLogicBytes)
 	}
+	c.Settings.RemapQuestions(ids)
 	return changed, nil
-}
-
-// CopiedIDs maps the id of each of originals to the id of its copy in copies
-// (stored copies in the same order).
-func CopiedIDs(copies, originals []Question) map[int64]int64 {
-	ids := make(map[int64]int64, len(originals))
-	for i := range originals {
-		ids[originals[i].ID] = copies[i].ID
-	}
-	return ids
 }
 
 // Remap returns a copy of l in which every question id it refers to (those

@@ -86,21 +86,20 @@ func (s *Store) DuplicateForm(ctx context.Context, accountID, formID int64) (*fo
 // IDs are the definition's refs, which their logic and f's settings name; they
 // are renamed to the ids the questions get (insertCopy). On error nothing is
 // stored: an Invalid error when the renamed logic is too large
-// (form.RemapLogic).
+// (form.RemapCopy).
 func (s *Store) ImportForm(ctx context.Context, f *form.Form) error {
 	refs := slices.Clone(f.Questions)
 	return s.inTx(ctx, func(tx *sql.Tx) error { return s.insertCopy(ctx, tx, f, refs) })
 }
 
 // insertCopy inserts c, whose questions are copies of originals in the same
-// order, then renames the question ids of originals that the copies' logic
-// (form.RemapLogic) and c's settings (form.Settings.RemapQuestions) name to
-// the copies' ids.
+// order, then renames the question ids of originals that the copies' logic and
+// c's settings name to the copies' ids (form.RemapCopy).
 func (s *Store) insertCopy(ctx context.Context, tx *sql.Tx, c *form.Form, originals []form.Question) error {
 	if err := s.insertForm(ctx, tx, c); err != nil {
 		return err
 	}
-	changed, err := form.RemapLogic(c.Questions, originals)
+	changed, err := form.RemapCopy(c, originals)
 	if err != nil {
 		return err
 	}
@@ -109,7 +108,6 @@ func (s *Store) insertCopy(ctx context.Context, tx *sql.Tx, c *form.Form, origin
 			return err
 		}
 	}
-	c.Settings.RemapQuestions(form.CopiedIDs(c.Questions, originals))
 	_, err = tx.ExecContext(ctx, `UPDATE forms SET settings = $1 WHERE id = $2`, settingsJSON(c.Settings), c.ID)
 	return err
 }

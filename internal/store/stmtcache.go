@@ -48,8 +48,8 @@ func (p *statements) cached(query string) (*sql.Stmt, bool) {
 }
 
 func (p *statements) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	if s, ok := p.cache.Load(query); ok {
-		return s.(*sql.Stmt), nil
+	if s, ok := p.cached(query); ok {
+		return s, nil
 	}
 	s, err := p.prepare(ctx, query)
 	if err != nil {
