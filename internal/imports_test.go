@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"quota":             {"form"},
 	"auth":              {"form", "quota"},
 	"blob":              {},
+	"blob/s3test":       {},
 	"httpx":             {"form"},
 	"config":            {},
 	"store":             {"auth", "form", "quota"},

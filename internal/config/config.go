@@ -17,9 +17,12 @@ import (
 
 // Config is the configuration of a Forma process.
 type Config struct {
-	Addr                 string
-	DataDir              string
-	DatabaseURL          string
+	Addr        string
+	DataDir     string
+	DatabaseURL string
+	// BlobURL names an S3-compatible bucket for uploaded files
+	// (s3://bucket/prefix?endpoint=…&region=…); empty keeps them in DataDir/uploads.
+	BlobURL              string
 	PublicURL            string
 	AllowPrivateWebhooks bool
 	// MaxUploadMB bounds one uploaded file.
@@ -80,6 +83,8 @@ func settings() []setting {
 			usage: "data folder: the SQLite file and uploads", set: text(func(c *Config) *string { return &c.DataDir })},
 		{flag: "database", env: "FORMA_DATABASE_URL", def: "", storage: true,
 			usage: "postgres:// URL; empty means SQLite in the data folder", set: text(func(c *Config) *string { return &c.DatabaseURL })},
+		{flag: "blob-url", env: "FORMA_BLOB_URL", def: "", storage: true,
+			usage: "s3://bucket/prefix?endpoint=https://host&region=… for uploaded files (credentials from AWS_* variables); empty means the data folder", set: text(func(c *Config) *string { return &c.BlobURL })},
 		{flag: "addr", env: "FORMA_ADDR", def: ":8080",
 			usage: "listen address", set: text(func(c *Config) *string { return &c.Addr })},
 		{flag: "public-url", env: "FORMA_PUBLIC_URL", def: "http://localhost:8080",
@@ -210,6 +215,9 @@ func (c *Config) ValidateStorage() error {
 	}
 	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
 		return fmt.Errorf("--database (FORMA_DATABASE_URL) must be a postgres:// URL, or empty for SQLite")
+	}
+	if c.BlobURL != "" && !strings.HasPrefix(c.BlobURL, "s3://") {
+		return fmt.Errorf("--blob-url (FORMA_BLOB_URL) must be an s3:// URL, or empty for the data folder")
 	}
 	return nil
 }

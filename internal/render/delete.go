@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"time"
 
 	"forma/internal/httpx"
 )
@@ -36,6 +37,27 @@ func (s *Submissions) RemoveFiles(ctx context.Context, keys []string) {
 	for _, k := range keys {
 		if err := s.blobs.Delete(ctx, k); err != nil {
 			httpx.LogError(ctx, "delete uploaded file", err)
+		}
+	}
+}
+
+// sweepBatch is how many orphan uploads one statement of SweepOrphans removes.
+const sweepBatch = 500
+
+// SweepOrphans deletes the files uploaded before cutoff that no submission uses
+// (a respondent who uploaded and never submitted), records first, and returns how
+// many it removed. Several nodes may sweep at once: each record goes to one.
+func (s *Submissions) SweepOrphans(ctx context.Context, cutoff time.Time) (int, error) {
+	n := 0
+	for {
+		keys, err := s.store.SweepOrphanUploads(ctx, cutoff, sweepBatch)
+		if err != nil {
+			return n, err
+		}
+		s.RemoveFiles(ctx, keys)
+		n += len(keys)
+		if len(keys) < sweepBatch {
+			return n, nil
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package respond
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -13,19 +14,21 @@ import (
 
 	"forma/internal/form"
 	"forma/internal/httpx"
+	"forma/internal/store"
 )
 
 // limiter counts one kind of request (submissions, session starts, session saves)
-// per client and form in fixed windows. It lives in the
-// process: with several nodes each enforces the limit on its own share of traffic,
-// which is enough to blunt floods (the daily API limits, which must be exact, live in
-// the database).
+// per client and form in fixed windows. With a shared store (PostgreSQL, where
+// several nodes may serve one database) the counts are rows in the database, so
+// the limit is exact across nodes. Otherwise (SQLite, which one process owns) they
+// live in the process, which is as exact and costs no write per request.
 type limiter struct {
 	mu     sync.Mutex
 	limit  int
 	window time.Duration
 	what   string // what is counted, for the refusal ("submissions")
 	counts map[string]*windowCount
+	shared *store.Store
 }
 
 type windowCount struct {
@@ -34,18 +37,34 @@ type windowCount struct {
 }
 
 // newLimiter allows limit requests of one kind, named by what, per key and window;
-// a limit of 0 allows everything.
-func newLimiter(limit int, window time.Duration, what string) *limiter {
-	return &limiter{limit: limit, window: window, what: what, counts: map[string]*windowCount{}}
+// a limit of 0 allows everything. A non-nil shared store keeps the counts.
+func newLimiter(limit int, window time.Duration, what string, shared *store.Store) *limiter {
+	return &limiter{limit: limit, window: window, what: what, counts: map[string]*windowCount{}, shared: shared}
 }
 
 // allow records one hit for key, or refuses it with a RateLimited error when the
 // key's window is full.
-func (l *limiter) allow(key string) error {
+func (l *limiter) allow(ctx context.Context, key string) error {
 	if l.limit <= 0 {
 		return nil
 	}
 	now := time.Now()
+	n, start, err := l.count(ctx, key, now)
+	if err != nil {
+		return err
+	}
+	if n > l.limit {
+		wait := start.Add(l.window).Sub(now).Round(time.Minute)
+		return form.Errorf(form.RateLimited, "Too many %s to this form from your network; try again in %s", l.what, max(wait, time.Minute))
+	}
+	return nil
+}
+
+// count adds one hit to key's window and returns the window's hits and start.
+func (l *limiter) count(ctx context.Context, key string, now time.Time) (int, time.Time, error) {
+	if l.shared != nil {
+		return l.shared.CountClientHit(ctx, l.what+"|"+key, l.window)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.counts) > 100_000 {
@@ -56,12 +75,10 @@ func (l *limiter) allow(key string) error {
 		c = &windowCount{start: now}
 		l.counts[key] = c
 	}
-	if c.n >= l.limit {
-		wait := c.start.Add(l.window).Sub(now).Round(time.Minute)
-		return form.Errorf(form.RateLimited, "Too many %s to this form from your network; try again in %s", l.what, max(wait, time.Minute))
+	if c.n <= l.limit {
+		c.n++
 	}
-	c.n++
-	return nil
+	return c.n, c.start, nil
 }
 
 func (l *limiter) sweep(now time.Time) {

@@ -253,7 +253,7 @@ func (h *Handler) screen(r *http.Request, f *form.Form) (string, int) {
 	case time.Since(opened) < h.cfg.MinFillTime:
 		return "That was very quick. Please check your answers and submit again.", http.StatusBadRequest
 	}
-	if err := h.limiter.allow(h.clientKey(r, f.ID)); err != nil {
+	if err := h.limiter.allow(r.Context(), h.clientKey(r, f.ID)); err != nil {
 		var fe *form.Error
 		errors.As(err, &fe)
 		return fe.Message, http.StatusTooManyRequests

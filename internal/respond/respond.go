@@ -63,10 +63,14 @@ type Handler struct {
 // New returns the respondent handler. links checks file download links; secret
 // signs the fill-time tokens of the HTML form.
 func New(st *store.Store, blobs blob.Store, links *blob.Links, secret string, cfg Config) *Handler {
+	var shared *store.Store // the counts of the limits, when several nodes may share st
+	if st.Dialect() == store.Postgres {
+		shared = st
+	}
 	return &Handler{store: st, blobs: blobs, cfg: cfg, links: links, fill: fillTimer{secret: []byte(secret)},
-		limiter:    newLimiter(cfg.SubmitLimit, time.Hour, "submissions"),
-		starts:     newLimiter(cfg.SessionLimit, time.Hour, "new sessions"),
-		saves:      newLimiter(cfg.SaveLimit, time.Hour, "saves"),
+		limiter:    newLimiter(cfg.SubmitLimit, time.Hour, "submissions", shared),
+		starts:     newLimiter(cfg.SessionLimit, time.Hour, "new sessions", shared),
+		saves:      newLimiter(cfg.SaveLimit, time.Hour, "saves", shared),
 		sameOrigin: originCheck(cfg.PublicURL)}
 }
 
@@ -224,7 +228,7 @@ func (h *Handler) evaluate(w http.ResponseWriter, r *http.Request, f *form.Form)
 	var body answersBody
 	err := decodeAnswers(w, r, &body, false)
 	if err == nil {
-		err = h.saves.allow(h.clientKey(r, f.ID)) // one per answer change, like a save
+		err = h.saves.allow(r.Context(), h.clientKey(r, f.ID)) // one per answer change, like a save
 	}
 	if err == nil {
 		err = boundAnswers(f, body.Answers)

@@ -51,7 +51,7 @@ func (h *Handler) startSession(w http.ResponseWriter, r *http.Request, f *form.F
 		hidden, err = f.Settings.CheckHidden(body.Hidden)
 	}
 	if err == nil {
-		err = h.starts.allow(h.clientKey(r, f.ID))
+		err = h.starts.allow(r.Context(), h.clientKey(r, f.ID))
 	}
 	if err != nil {
 		httpx.WriteError(w, r, err)

@@ -59,7 +59,7 @@ func (h *Handler) readAnswers(w http.ResponseWriter, r *http.Request, f *form.Fo
 			return body, err
 		}
 	}
-	return body, lim.allow(h.clientKey(r, f.ID))
+	return body, lim.allow(r.Context(), h.clientKey(r, f.ID))
 }
 
 // decodeAnswers reads a body of answers; unless optional, it must have them (an

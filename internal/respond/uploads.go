@@ -49,7 +49,7 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request, f *form.Form) {
 		httpx.WriteError(w, r, form.Refuse(form.Invalid, "file", form.NewReason(form.MsgFileNotTaken)))
 		return
 	}
-	if err := h.limiter.allow(h.clientKey(r, f.ID)); err != nil {
+	if err := h.limiter.allow(r.Context(), h.clientKey(r, f.ID)); err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}

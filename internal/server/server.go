@@ -31,9 +31,13 @@ import (
 type Server struct {
 	Store    *store.Store
 	Webhooks *webhook.Deliverer
-	handler  http.Handler
-	log      *slog.Logger
-	workers  int
+	// Files deletes uploaded files, and sweeps the orphans (RunSweeper).
+	Files *render.Submissions
+	// Blobs holds the uploaded files' bytes.
+	Blobs   blob.Store
+	handler http.Handler
+	log     *slog.Logger
+	workers int
 }
 
 // New builds the service over an opened store, keeping uploads in cfg.DataDir.
@@ -41,9 +45,9 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	if cfg.AllowPrivateWebhooks {
 		log.Warn("private webhook targets are allowed (--allow-private-webhooks): never use this in production")
 	}
-	blobs, err := blob.NewDisk(filepath.Join(cfg.DataDir, "uploads"))
+	blobs, err := blob.Open(cfg.BlobURL, filepath.Join(cfg.DataDir, "uploads"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--blob-url (FORMA_BLOB_URL): %w", err)
 	}
 	secret, err := st.Secret(ctx, "links")
 	if err != nil {
@@ -88,7 +92,7 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteProblem(w, http.StatusNotFound, "not_found", "No route matches "+r.Method+" "+r.URL.Path)
 	})
-	return &Server{Store: st, Webhooks: deliverer, handler: httpx.Observe(log, mux), log: log, workers: cfg.WebhookWorkers}, nil
+	return &Server{Store: st, Webhooks: deliverer, Files: renderer, Blobs: blobs, handler: httpx.Observe(log, mux), log: log, workers: cfg.WebhookWorkers}, nil
 }
 
 // apiConfig builds the API's settings: prices, plans and the AI provider.
@@ -130,6 +134,41 @@ func (s *Server) RunWorkers(ctx context.Context, grace time.Duration) {
 	s.Webhooks.Run(ctx, grace)
 }
 
+// OrphanAge is how old an upload no submission uses must be before the sweeper
+// deletes it: a respondent may take a while between uploading and submitting.
+const OrphanAge = 24 * time.Hour
+
+// sweepEvery is how often RunSweeper runs.
+const sweepEvery = time.Hour
+
+// RunSweeper, until ctx ends, deletes every hour the uploads older than OrphanAge
+// that no submission uses, and the per-client counts of past windows. Every node
+// may run it: each row goes to one of them.
+func (s *Server) RunSweeper(ctx context.Context) {
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		s.Sweep(ctx, s.Store.Now())
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Sweep runs the sweeper once as of now, logging what fails.
+func (s *Server) Sweep(ctx context.Context, now time.Time) {
+	if n, err := s.Files.SweepOrphans(ctx, now.Add(-OrphanAge)); err != nil && ctx.Err() == nil {
+		s.log.Error("sweep orphan uploads", "err", err)
+	} else if n > 0 {
+		s.log.Info("swept orphan uploads", "count", n)
+	}
+	if err := s.Store.SweepClientHits(ctx, now.Add(-2*time.Hour)); err != nil && ctx.Err() == nil {
+		s.log.Error("sweep client limits", "err", err)
+	}
+}
+
 // Handler is the root handler of the service.
 func (s *Server) Handler() http.Handler { return s.handler }
 
@@ -148,6 +187,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	go func() { errc <- srv.Serve(ln) }()
 	workersDone := make(chan struct{})
 	go func() { s.RunWorkers(ctx, 15*time.Second); close(workersDone) }()
+	go s.RunSweeper(ctx)
 	select {
 	case err := <-errc:
 		return err

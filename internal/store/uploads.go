@@ -68,3 +68,27 @@ func (s *Store) Secret(ctx context.Context, name string) (string, error) {
 	err = s.write.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = $1`, name).Scan(&v)
 	return v, err
 }
+
+// SweepOrphanUploads removes the records of at most limit uploads made before
+// cutoff that no submission uses, and returns their blob keys for the caller to
+// delete. Each record is removed by one statement, so several nodes may sweep at
+// once: a record goes to exactly one of them, and a submission that names a swept
+// upload is refused as it would be for any missing file.
+func (s *Store) SweepOrphanUploads(ctx context.Context, cutoff time.Time, limit int) ([]string, error) {
+	rows, err := s.write.QueryContext(ctx, `DELETE FROM uploads WHERE id IN (
+		SELECT id FROM uploads WHERE session_id IS NULL AND created_at < $1 ORDER BY created_at LIMIT $2)
+		RETURNING blob_key`, ms(cutoff), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var keys []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	return keys, rows.Err()
+}
