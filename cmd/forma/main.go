@@ -24,6 +24,7 @@ Usage:
   forma key create --email E [--name N] [--daily-limit 100|500|1000|5000|10000] [--form ID]
   forma key list --email E
   forma key revoke --email E --id ID
+  forma healthcheck [--addr :8080]       (exit status 0 when the local server answers /healthz)
   forma bench [--quick] [--database URL] [--connections 64] [--duration 10s]
 
 Every subcommand but bench takes --data and --database (env FORMA_DATA_DIR, FORMA_DATABASE_URL);
@@ -64,6 +65,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return sub(ctx, "key", rest, stdout, stderr, map[string]command{"create": keyCreate, "list": keyList, "revoke": keyRevoke})
 	case "bench":
 		return benchmark(ctx, rest, stdout, stderr)
+	case "healthcheck":
+		return healthcheck(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -174,7 +174,12 @@ var (
 	buildErr  error
 )
 
-// buildBinary builds the forma binary once per test run.
+// dockerBuild is how the Dockerfile builds the binary: static (no cgo), without
+// local paths or symbols. The process tests run a binary built the same way, and
+// TestDockerfileBuildsWhatTheTestsRun keeps the two in step.
+var dockerBuild = []string{"CGO_ENABLED=0", "go", "build", "-trimpath", `-ldflags="-s -w"`}
+
+// buildBinary builds the forma binary once per test run, as the Dockerfile does.
 func buildBinary(t *testing.T) string {
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "forma-bin-")
@@ -183,7 +188,9 @@ func buildBinary(t *testing.T) string {
 			return
 		}
 		builtBin = filepath.Join(dir, "forma")
-		if out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput(); err != nil {
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", builtBin, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("build: %v\n%s", err, out)
 		}
 	})
