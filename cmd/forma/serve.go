@@ -197,13 +197,7 @@ func openStore(ctx context.Context, name string, args []string, stderr io.Writer
 	if define != nil {
 		define(fs)
 	}
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	if err := cfg.ValidateStorage(); err != nil {
+	if err := parseStorage(fs, &cfg, args); err != nil {
 		return nil, err
 	}
 	if check != nil {
@@ -212,4 +206,16 @@ func openStore(ctx context.Context, name string, args []string, stderr io.Writer
 		}
 	}
 	return store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+}
+
+// parseStorage parses args with fs, which holds cfg's storage flags, refuses
+// extra arguments, and validates the storage settings.
+func parseStorage(fs *flag.FlagSet, cfg *config.Config, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return cfg.ValidateStorage()
 }

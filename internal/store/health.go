@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"path/filepath"
 )
 
 // Ping checks that the database answers a query; on SQLite also that the file
@@ -52,4 +53,24 @@ func (s *Store) Pools() map[string]*sql.DB {
 		return map[string]*sql.DB{"pool": s.read.DB}
 	}
 	return map[string]*sql.DB{"read": s.read.DB, "write": s.write.DB}
+}
+
+// SnapshotSQLite writes a consistent copy of the SQLite database in dataDir to the
+// new file to (VACUUM INTO), while other processes go on reading and writing it:
+// the copy is the database as of one moment. It opens the file read-only and
+// applies no migration, so a running server of another version is never touched.
+func SnapshotSQLite(ctx context.Context, dataDir, to string) error {
+	file := filepath.Join(dataDir, "forma.db")
+	if _, err := os.Stat(file); err != nil {
+		return fmt.Errorf("no SQLite database in %s: %w", dataDir, err)
+	}
+	db, err := sql.Open("sqlite", "file:"+uriPath.Replace(file)+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `VACUUM INTO $1`, to); err != nil {
+		return fmt.Errorf("snapshot %s: %w", file, err)
+	}
+	return nil
 }
