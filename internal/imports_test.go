@@ -41,9 +41,11 @@ var allowed = map[string][]string{
 	"assist":            {"ai", "form", "quota", "render", "store"},
 	"webhook":           {"form", "render", "store"},
 	"respond":           {"blob", "form", "httpx", "logic", "store"},
+	"ops":               {"ai", "ai/query", "blob", "form", "httpx", "store"},
+	"backup":            {"store"},
 	"dashboard":         {"ai", "ai/query", "assist", "auth", "form", "httpx", "quota", "render", "store", "webhook"},
 	"api":               {"ai", "ai/query", "assist", "auth", "form", "httpx", "quota", "render", "store", "webhook"},
-	"server":            {"ai", "ai/builtin", "ai/openai", "api", "blob", "config", "dashboard", "httpx", "quota", "render", "respond", "store", "webhook"},
+	"server":            {"ai", "ai/builtin", "ai/openai", "api", "blob", "config", "dashboard", "httpx", "ops", "quota", "render", "respond", "store", "webhook"},
 	"server/servertest": {"api", "auth", "config", "server", "store"},
 	"store/storetest":   {},
 	// bench (the harness of `forma bench`) drives a server in a child process over
@@ -52,7 +54,7 @@ var allowed = map[string][]string{
 	// the domain's input types and completes loaded responses with logic, the rule
 	// a respondent's submission goes through.
 	"bench":     {"auth", "form", "logic", "quota", "store"},
-	"cmd/forma": {"auth", "bench", "config", "form", "quota", "server", "store"},
+	"cmd/forma": {"auth", "backup", "bench", "config", "form", "quota", "server", "store"},
 }
 
 // never are dependencies, direct or indirect, that must not exist.

@@ -17,7 +17,10 @@ const usage = `forma — a self-hostable form service
 
 Usage:
   forma serve [--addr :8080] [--data ./data] [--database URL] [--public-url URL] [--allow-private-webhooks]
+              [--log-format json|text] [--metrics-addr 127.0.0.1:9090]
   forma migrate [--data DIR] [--database URL]
+  forma backup --to FILE [--data DIR]      (SQLite: a consistent copy while the server runs)
+  forma restore --from FILE --data DIR     (into an empty folder)
   forma account create --email E [--tier free|builder|scale]
   forma account set-tier --email E --tier T
   forma account set-password --email E    (the password from stdin, or a prompt)
@@ -67,6 +70,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return benchmark(ctx, rest, stdout, stderr)
 	case "healthcheck":
 		return healthcheck(ctx, rest, stdout, stderr)
+	case "backup":
+		return backupData(ctx, rest, stdout, stderr)
+	case "restore":
+		return restoreData(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -7,8 +7,10 @@
 package config
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"strconv"
@@ -57,6 +59,13 @@ type Config struct {
 	// WebhookWorkers bounds concurrent webhook deliveries; 0 runs no delivery workers
 	// in this process (jobs wait in the outbox for a process that does).
 	WebhookWorkers int
+	// LogFormat is json or text: how log lines are written to stderr.
+	LogFormat string
+	// MetricsAddr, when set, is a second listen address that serves only /metrics.
+	MetricsAddr string
+	// MetricsToken, when set, serves /metrics on the main listener to requests
+	// that carry it as a bearer token. With neither, /metrics is 404.
+	MetricsToken string
 
 	// envProblems are the malformed environment values met while reading flags'
 	// defaults from the environment; Validate reports them.
@@ -103,6 +112,12 @@ func settings() []setting {
 			usage: "seconds the HTML form must be open before it is submitted", set: integer(func(c *Config) *int { return &c.MinFillSeconds })},
 		{flag: "webhook-workers", env: "FORMA_WEBHOOK_WORKERS", def: "16",
 			usage: "concurrent webhook deliveries; 0 = deliver none from this process", set: integer(func(c *Config) *int { return &c.WebhookWorkers })},
+		{flag: "log-format", env: "FORMA_LOG_FORMAT", def: "json",
+			usage: "log lines as json or text", set: text(func(c *Config) *string { return &c.LogFormat })},
+		{flag: "metrics-addr", env: "FORMA_METRICS_ADDR", def: "",
+			usage: "second listen address serving only /metrics, e.g. 127.0.0.1:9090", set: text(func(c *Config) *string { return &c.MetricsAddr })},
+		// Environment only, as a secret.
+		{env: "FORMA_METRICS_TOKEN", def: "", set: text(func(c *Config) *string { return &c.MetricsToken })},
 		{flag: "trust-proxy", env: "FORMA_TRUST_PROXY", def: "false", isBool: true,
 			usage: "take client addresses from X-Forwarded-For; only behind a proxy that sets it", set: boolean(func(c *Config) *bool { return &c.TrustProxy })},
 		{flag: "signup", env: "FORMA_SIGNUP", def: "false", isBool: true,
@@ -205,60 +220,122 @@ func defaultNote(s setting) string {
 	return ", default " + s.def
 }
 
-// ValidateStorage checks the storage settings every subcommand uses.
+// ValidateStorage checks the storage settings every subcommand uses, naming every
+// bad value, one a line.
 func (c *Config) ValidateStorage() error {
-	if len(c.envProblems) > 0 {
-		return fmt.Errorf("%s", strings.Join(c.envProblems, "; "))
-	}
-	if c.DatabaseURL == "" && c.DataDir == "" {
-		return fmt.Errorf("--data (FORMA_DATA_DIR) must name a folder when no --database is given")
-	}
-	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
-		return fmt.Errorf("--database (FORMA_DATABASE_URL) must be a postgres:// URL, or empty for SQLite")
-	}
-	if c.BlobURL != "" && !strings.HasPrefix(c.BlobURL, "s3://") {
-		return fmt.Errorf("--blob-url (FORMA_BLOB_URL) must be an s3:// URL, or empty for the data folder")
-	}
-	return nil
+	return joinProblems(c.storageProblems())
 }
 
-// Validate reports the first setting of `forma serve` that cannot work, saying what
-// to change.
+func (c *Config) storageProblems() []string {
+	problems := append([]string(nil), c.envProblems...)
+	if c.DatabaseURL == "" && c.DataDir == "" {
+		problems = append(problems, "--data (FORMA_DATA_DIR) must name a folder when no --database is given")
+	}
+	if c.DatabaseURL != "" {
+		u, err := url.Parse(c.DatabaseURL)
+		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
+			problems = append(problems, "--database (FORMA_DATABASE_URL) must be a postgres://user@host:5432/db URL, or empty for SQLite")
+		}
+	}
+	if c.BlobURL != "" && !strings.HasPrefix(c.BlobURL, "s3://") {
+		problems = append(problems, "--blob-url (FORMA_BLOB_URL) must be an s3://bucket/prefix?endpoint=…&region=… URL, or empty for the data folder")
+	}
+	return problems
+}
+
+// Validate checks every setting of `forma serve` and reports each one that cannot
+// work, one a line, saying what to change. It reads no file and no network;
+// serve checks the data folder and the database when it opens them.
 func (c *Config) Validate() error {
-	if err := c.ValidateStorage(); err != nil {
-		return err
-	}
+	problems := c.storageProblems()
 	if c.MaxUploadMB < 1 || c.MaxUploadMB > 1024 {
-		return fmt.Errorf("--max-upload-mb (FORMA_MAX_UPLOAD_MB) must be from 1 to 1024 (got %d)", c.MaxUploadMB)
+		problems = append(problems, fmt.Sprintf("--max-upload-mb (FORMA_MAX_UPLOAD_MB) must be from 1 to 1024 (got %d)", c.MaxUploadMB))
 	}
-	if c.SubmitLimit < 0 || c.SessionLimit < 0 || c.SaveLimit < 0 || c.MinFillSeconds < 0 || c.WebhookWorkers < 0 {
-		return fmt.Errorf("--submit-limit, --session-limit, --save-limit, --min-fill-seconds and --webhook-workers must not be negative")
+	for _, n := range []struct {
+		name string
+		v    int
+	}{{"--submit-limit (FORMA_SUBMIT_LIMIT)", c.SubmitLimit}, {"--session-limit (FORMA_SESSION_LIMIT)", c.SessionLimit},
+		{"--save-limit (FORMA_SAVE_LIMIT)", c.SaveLimit}, {"--min-fill-seconds (FORMA_MIN_FILL_SECONDS)", c.MinFillSeconds},
+		{"--webhook-workers (FORMA_WEBHOOK_WORKERS)", c.WebhookWorkers}} {
+		if n.v < 0 {
+			problems = append(problems, fmt.Sprintf("%s must not be negative (got %d)", n.name, n.v))
+		}
 	}
-	if err := c.validateAI(); err != nil {
-		return err
-	}
+	problems = append(problems, c.aiProblems()...)
+	problems = append(problems, c.listenProblems()...)
 	if c.PublicURL != "" {
 		u, err := url.Parse(c.PublicURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("--public-url (FORMA_PUBLIC_URL) must be an http(s) URL such as https://forms.example.com (got %q)", c.PublicURL)
+			problems = append(problems, fmt.Sprintf("--public-url (FORMA_PUBLIC_URL) must be an http(s) URL such as https://forms.example.com (got %q)", c.PublicURL))
+		} else {
+			c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 		}
-		c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	}
+	if c.LogFormat != "json" && c.LogFormat != "text" {
+		problems = append(problems, fmt.Sprintf("--log-format (FORMA_LOG_FORMAT) must be json or text (got %q)", c.LogFormat))
+	}
+	return joinProblems(problems)
+}
+
+// listenProblems checks the listen addresses: host:port with a port from 0 to
+// 65535, and not the same address twice.
+func (c *Config) listenProblems() []string {
+	var problems []string
+	if err := checkListen(c.Addr); err != nil {
+		problems = append(problems, fmt.Sprintf("--addr (FORMA_ADDR) %v", err))
+	}
+	if c.MetricsAddr != "" {
+		if err := checkListen(c.MetricsAddr); err != nil {
+			problems = append(problems, fmt.Sprintf("--metrics-addr (FORMA_METRICS_ADDR) %v", err))
+		} else if c.MetricsAddr == c.Addr {
+			problems = append(problems, "--metrics-addr (FORMA_METRICS_ADDR) must differ from --addr: it is a second listener")
+		}
+	}
+	if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
+		problems = append(problems, "FORMA_METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 16)")
+	}
+	return problems
+}
+
+// checkListen checks a listen address such as :8080 or 127.0.0.1:8080.
+func checkListen(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("must be host:port or :port, e.g. :8080 (got %q)", addr)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("must have a port from 0 to 65535 (got %q)", addr)
 	}
 	return nil
 }
 
-func (c *Config) validateAI() error {
+// joinProblems is nil for no problems, else an error listing each on its line.
+func joinProblems(problems []string) error {
+	if len(problems) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(problems, "\n"))
+}
+
+func (c *Config) aiProblems() []string {
+	var problems []string
 	switch c.AIProvider {
 	case "builtin":
 	case "openai":
 		if c.AIBaseURL == "" || c.AIModel == "" {
-			return fmt.Errorf("the openai AI provider needs FORMA_AI_BASE_URL (e.g. https://api.openai.com/v1) and FORMA_AI_MODEL (and usually FORMA_AI_API_KEY)")
+			problems = append(problems, "the openai AI provider needs FORMA_AI_BASE_URL (e.g. https://api.openai.com/v1) and FORMA_AI_MODEL (and usually FORMA_AI_API_KEY)")
 		}
 	default:
-		return fmt.Errorf("--ai-provider (FORMA_AI_PROVIDER) must be builtin or openai (got %q)", c.AIProvider)
+		problems = append(problems, fmt.Sprintf("--ai-provider (FORMA_AI_PROVIDER) must be builtin or openai (got %q)", c.AIProvider))
+	}
+	if c.AIBaseURL != "" {
+		u, err := url.Parse(c.AIBaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			problems = append(problems, fmt.Sprintf("--ai-base-url (FORMA_AI_BASE_URL) must be an http(s) URL such as https://api.openai.com/v1 (got %q)", c.AIBaseURL))
+		}
 	}
 	if c.AITimeoutSeconds < 1 {
-		return fmt.Errorf("--ai-timeout (FORMA_AI_TIMEOUT) must be at least 1 second")
+		problems = append(problems, "--ai-timeout (FORMA_AI_TIMEOUT) must be at least 1 second")
 	}
-	return nil
+	return problems
 }

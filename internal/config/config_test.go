@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,7 +14,7 @@ import (
 func TestDefaults(t *testing.T) {
 	c := Defaults()
 	want := Config{Addr: ":8080", DataDir: "./data", PublicURL: "http://localhost:8080", MaxUploadMB: 10, SubmitLimit: 60,
-		SessionLimit: 30, SaveLimit: 600, MinFillSeconds: 3, WebhookWorkers: 16, AIProvider: "builtin", AITimeoutSeconds: 60}
+		SessionLimit: 30, SaveLimit: 600, MinFillSeconds: 3, WebhookWorkers: 16, AIProvider: "builtin", AITimeoutSeconds: 60, LogFormat: "json"}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("Defaults() = %+v\nwant %+v", c, want)
 	}
@@ -111,5 +112,34 @@ func TestREADMEListsEverySetting(t *testing.T) {
 		case s.def != "" && !s.isBool && !strings.Contains(row, "`"+s.def+"`"):
 			t.Errorf("README's row for --%s does not give the default %s: %s", s.flag, s.def, row)
 		}
+	}
+}
+
+// TestEveryBadValueNamed: Validate names each bad setting on its own line, not
+// only the first: ports, URLs, the log format, the metrics listener and token.
+func TestEveryBadValueNamed(t *testing.T) {
+	c := Defaults()
+	c.Addr, c.MetricsAddr, c.MetricsToken = ":99999", "localhost", "short"
+	c.PublicURL, c.AIBaseURL, c.DatabaseURL = "ftp://x", "not a url", "mysql://db"
+	c.LogFormat, c.MaxUploadMB = "xml", 0
+	err := c.Validate()
+	if err == nil {
+		t.Fatal("Validate accepted bad values")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	for _, want := range []string{"--addr (FORMA_ADDR) must have a port from 0 to 65535", "--metrics-addr (FORMA_METRICS_ADDR) must be host:port",
+		"FORMA_METRICS_TOKEN must be at least 16", "--public-url (FORMA_PUBLIC_URL)", "--ai-base-url (FORMA_AI_BASE_URL)",
+		"--database (FORMA_DATABASE_URL) must be a postgres://", "--log-format (FORMA_LOG_FORMAT) must be json or text", "--max-upload-mb"} {
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) }) {
+			t.Errorf("no line starts with %q:\n%s", want, err)
+		}
+	}
+	if len(lines) != 8 {
+		t.Errorf("%d lines, want one per bad value (8):\n%s", len(lines), err)
+	}
+	same := Defaults()
+	same.MetricsAddr = same.Addr
+	if err := same.Validate(); err == nil || !strings.Contains(err.Error(), "must differ from --addr") {
+		t.Errorf("the same address twice: %v", err)
 	}
 }

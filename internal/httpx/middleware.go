@@ -58,10 +58,11 @@ func SetRoute(ctx context.Context, pattern string) {
 	}
 }
 
-// statusRecorder remembers the status a handler wrote.
+// statusRecorder remembers the status a handler wrote and counts the body bytes.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
+	bytes  int64
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -75,17 +76,25 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
-	return s.ResponseWriter.Write(b)
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += int64(n)
+	return n, err
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer (for flushing).
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
+// Finished is told of every request Observe served, when it is answered: its route
+// pattern ("" when no route matched), status and duration (for metrics).
+type Finished func(route string, status int, elapsed time.Duration)
+
 // Observe gives every request an id (kept from a well-formed incoming
 // X-Request-Id, else random), sets X-Request-Id and baseline security headers, turns
-// panics into a 500 and logs one line per request: method, route pattern, status,
-// duration, request id and key id. Nothing secret is logged.
-func Observe(log *slog.Logger, next http.Handler) http.Handler {
+// panics into a 500 and logs one line per request: request id, method, route
+// pattern, status, duration, bytes written and key id. The path and query are not
+// logged (they may hold tokens: setup links, resume links, signed file links), nor
+// is any header or body. Each finished, when given, is told of the request too.
+func Observe(log *slog.Logger, next http.Handler, finished ...Finished) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		info := &requestInfo{id: r.Header.Get("X-Request-Id"), log: log}
@@ -108,9 +117,18 @@ func Observe(log *slog.Logger, next http.Handler) http.Handler {
 					WriteProblem(rec, http.StatusInternalServerError, "internal_error", "An unexpected error occurred; it has been logged. Request id: "+info.id)
 				}
 			}
-			log.Info("request", "method", r.Method, "route", info.route, "path", r.URL.Path,
-				"status", rec.status, "duration_ms", time.Since(start).Milliseconds(),
-				"request_id", info.id, "key_id", info.keyID)
+			if rec.status == 0 {
+				rec.status = http.StatusOK // a handler that wrote nothing answered 200
+			}
+			route, elapsed := info.route, time.Since(start)
+			if route == "" {
+				route = r.Pattern // set by the ServeMux that routed r
+			}
+			log.Info("request", "request_id", info.id, "method", r.Method, "route", route,
+				"status", rec.status, "duration_ms", float64(elapsed.Microseconds())/1000, "bytes", rec.bytes, "key_id", info.keyID)
+			for _, f := range finished {
+				f(route, rec.status, elapsed)
+			}
 		}()
 		next.ServeHTTP(rec, r)
 	})

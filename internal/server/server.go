@@ -20,6 +20,7 @@ import (
 	"forma/internal/config"
 	"forma/internal/dashboard"
 	"forma/internal/httpx"
+	"forma/internal/ops"
 	"forma/internal/quota"
 	"forma/internal/render"
 	"forma/internal/respond"
@@ -34,7 +35,9 @@ type Server struct {
 	// Files deletes uploaded files, and sweeps the orphans (RunSweeper).
 	Files *render.Submissions
 	// Blobs holds the uploaded files' bytes.
-	Blobs   blob.Store
+	Blobs blob.Store
+	// Metrics serves /metrics with no token: for the --metrics-addr listener.
+	Metrics http.Handler
 	handler http.Handler
 	log     *slog.Logger
 	workers int
@@ -55,8 +58,10 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	}
 	links := blob.NewLinks(secret, cfg.PublicURL)
 	renderer := render.NewSubmissions(st, links, blobs)
-	deliverer := webhook.NewDeliverer(st, renderer,
-		webhook.Options{Workers: max(cfg.WebhookWorkers, 1), AllowPrivate: cfg.AllowPrivateWebhooks}, log)
+	metrics := ops.NewMetrics(st, log)
+	st.Charged = metrics.Charged
+	deliverer := webhook.NewDeliverer(st, renderer, webhook.Options{Workers: max(cfg.WebhookWorkers, 1),
+		AllowPrivate: cfg.AllowPrivateWebhooks, Delivered: metrics.Delivered}, log)
 	rcfg := respond.Config{
 		MaxUploadBytes: int64(cfg.MaxUploadMB) << 20,
 		SubmitLimit:    cfg.SubmitLimit,
@@ -65,13 +70,13 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 		TrustProxy:     cfg.TrustProxy,
 		MinFillTime:    time.Duration(cfg.MinFillSeconds) * time.Second,
 		PublicURL:      cfg.PublicURL,
-		Committed:      deliverer.Notify,
+		Committed:      func() { metrics.Submitted(); deliverer.Notify() },
 	}
 	acfg, err := apiConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
-	acfg.Submissions, acfg.Webhooks = renderer, deliverer
+	acfg.Submissions, acfg.Webhooks, acfg.AI = renderer, deliverer, ops.CountAI(acfg.AI, metrics)
 	mux := http.NewServeMux()
 	pages := respond.New(st, blobs, links, secret, rcfg)
 	pages.Routes(mux)
@@ -86,13 +91,17 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	})
 	mux.Handle("GET /docs", api.DocsHandler())
 	mux.Handle(api.Prefix+"/", a)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		httpx.WriteProblem(w, http.StatusNotFound, "not_found", "No route matches "+r.Method+" "+r.URL.Path)
-	})
-	return &Server{Store: st, Webhooks: deliverer, Files: renderer, Blobs: blobs, handler: httpx.Observe(log, mux), log: log, workers: cfg.WebhookWorkers}, nil
+	mux.HandleFunc("GET /healthz", ops.Health)
+	mux.Handle("GET /readyz", &ops.Readiness{Store: st, Blobs: blobs, Log: log})
+	mux.Handle("GET /metrics", ops.Protected(cfg.MetricsToken, metrics.Handler(), http.HandlerFunc(notFound)))
+	mux.HandleFunc("/", notFound)
+	return &Server{Store: st, Webhooks: deliverer, Files: renderer, Blobs: blobs, Metrics: metrics.Handler(), handler: httpx.Observe(log, mux, metrics.Request),
+		log: log, workers: cfg.WebhookWorkers}, nil
+}
+
+// notFound answers a request no route matches.
+func notFound(w http.ResponseWriter, r *http.Request) {
+	httpx.WriteProblem(w, http.StatusNotFound, "not_found", "No route matches "+r.Method+" "+r.URL.Path)
 }
 
 // apiConfig builds the API's settings: prices, plans and the AI provider.

@@ -32,7 +32,7 @@ type Charge struct {
 // only one fits, exactly one succeeds and the other gets InsufficientCredits, and
 // nothing is charged or saved when save fails.
 func (s *Store) charge(ctx context.Context, c *Charge, save func(tx *sql.Tx) error) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var id int64
 		if err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = $1`+s.forUpdate(), c.AccountID).Scan(&id); err != nil {
 			return translate(err, "Account")
@@ -52,6 +52,10 @@ func (s *Store) charge(ctx context.Context, c *Charge, save func(tx *sql.Tx) err
 			VALUES ($1, $2, $3, $4, $5, $6)`, c.AccountID, c.Endpoint, c.Credits, c.FormID, c.FormName, ms(s.Now()))
 		return err
 	})
+	if err == nil && s.Charged != nil {
+		s.Charged(c.Endpoint, c.Credits)
+	}
+	return err
 }
 
 // UsageEntry is one charge of credits: an entry of the usage history.

@@ -55,6 +55,15 @@ type Store struct {
 	// MatchScan bounds the submissions a page of a list with a Match filter
 	// reads (ResponseFilter.Match): DefaultMatchScan; tests may lower it.
 	MatchScan int
+	// Charged, when set, is told of every credit charge once it is committed (for
+	// metrics).
+	Charged func(endpoint string, credits int)
+	// latest is the newest migration this binary has (set by Migrate).
+	latest int64
+	// file is the SQLite database file as opened ("" on PostgreSQL), and opened
+	// what it was then, so that Ping notices the file removed or replaced.
+	file   string
+	opened os.FileInfo
 }
 
 // Open connects to the database named by databaseURL (a postgres:// URL), or, when
@@ -138,7 +147,9 @@ func (s *Store) openSQLite(dataDir string) error {
 		read.Close()
 		return fmt.Errorf("open SQLite file in %s: %w", dataDir, err)
 	}
-	return nil
+	s.file = filepath.Join(dataDir, "forma.db")
+	s.opened, err = os.Stat(s.file)
+	return err
 }
 
 // uriPath escapes the characters that have a meaning in a SQLite URI's path.
@@ -158,30 +169,55 @@ func (s *Store) Close() error {
 }
 
 // Migrate applies every pending migration; on PostgreSQL a session lock lets several
-// nodes start at once.
+// nodes start at once. Migrations are forward-only: a database that a newer forma
+// has migrated past this binary's newest migration is refused (ErrNewerDatabase),
+// since this binary's queries may no longer fit its schema.
 func (s *Store) Migrate(ctx context.Context) error {
+	p, err := s.migrationProvider()
+	if err != nil {
+		return err
+	}
+	sources := p.ListSources()
+	s.latest = sources[len(sources)-1].Version
+	current, err := p.GetDBVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("read the database's migration version: %w", err)
+	}
+	if current > s.latest {
+		return fmt.Errorf("%w: the database is at migration %d, this forma knows migrations up to %d; "+
+			"run the newer forma that upgraded it (migrations are forward-only)", ErrNewerDatabase, current, s.latest)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	return nil
+}
+
+// ErrNewerDatabase is returned by Open and Migrate when a newer forma has migrated
+// the database past this binary's newest migration.
+var ErrNewerDatabase = errors.New("the database is newer than this forma")
+
+// migrationProvider returns the goose provider of the store's dialect.
+func (s *Store) migrationProvider() (*goose.Provider, error) {
 	dir, gooseDialect := "migrations/sqlite", goose.DialectSQLite3
 	var opts []goose.ProviderOption
 	if s.dialect == Postgres {
 		dir, gooseDialect = "migrations/postgres", goose.DialectPostgres
 		locker, err := lock.NewPostgresSessionLocker()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
 	sub, err := fs.Sub(migrations, dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p, err := goose.NewProvider(gooseDialect, s.write.DB, sub, opts...)
 	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
+		return nil, fmt.Errorf("migrations: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("apply migrations: %w", err)
-	}
-	return nil
+	return p, nil
 }
 
 // querier is what both *sql.DB and *sql.Tx offer.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -426,4 +427,23 @@ func (s *Store) StartWebhookJob(ctx context.Context, id int64, worker string) er
 		}
 		return err
 	})
+}
+
+// WebhookQueue reports the outbox: how many jobs wait or are in flight, and when
+// the oldest of them was queued (zero when there is none). It counts the outbox,
+// which delivery keeps short, and finds the oldest job by its id, so it stays
+// cheap enough to run on every metrics scrape.
+func (s *Store) WebhookQueue(ctx context.Context) (depth int, oldest time.Time, err error) {
+	if err := s.read.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM webhook_jobs`).Scan(&depth); err != nil {
+		return 0, time.Time{}, err
+	}
+	var created int64
+	err = s.read.DB.QueryRowContext(ctx, `SELECT created_at FROM webhook_jobs ORDER BY id LIMIT 1`).Scan(&created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return depth, time.Time{}, nil
+	}
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	return depth, fromMS(created), nil
 }

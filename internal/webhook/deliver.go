@@ -44,6 +44,9 @@ type Options struct {
 	Workers int
 	// AllowPrivate lets deliveries reach private and loopback addresses (development).
 	AllowPrivate bool
+	// Delivered, when set, is told of every delivery attempt's status (success,
+	// failed or error) and duration (for metrics); test deliveries are not told.
+	Delivered func(status string, elapsed time.Duration)
 }
 
 const (
@@ -318,6 +321,9 @@ func (d *Deliverer) deliver(ctx context.Context, dl delivery) store.Delivery {
 		rec.Status, rec.ResponseCode, rec.ErrorMessage = res.status, res.code, res.err
 	}
 	rec.Duration = time.Since(start)
+	if d.opts.Delivered != nil {
+		d.opts.Delivered(rec.Status, rec.Duration)
+	}
 	d.log.Info("webhook delivery", "form_id", job.FormID, "submission_id", job.SessionID, "status", rec.Status,
 		"response_code", deref(rec.ResponseCode), "duration_ms", rec.Duration.Milliseconds(), "error", derefString(rec.ErrorMessage))
 	return *rec

@@ -155,14 +155,20 @@ func (b *logBuffer) String() string {
 // Start serves a Forma over st on a loopback port until the test ends. configure,
 // when given, adjusts the configuration first.
 func Start(t testing.TB, st *store.Store, configure ...func(*config.Config)) *Env {
+	logs := &logBuffer{}
+	e := StartLogging(t, st, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn})), configure...)
+	e.logs = logs
+	return e
+}
+
+// StartLogging is Start with the server logging to log (Logs then returns "").
+func StartLogging(t testing.TB, st *store.Store, log *slog.Logger, configure ...func(*config.Config)) *Env {
 	srv := httptest.NewUnstartedServer(nil)
 	cfg := config.Defaults()
 	cfg.PublicURL, cfg.DataDir, cfg.MinFillSeconds = "http://"+srv.Listener.Addr().String(), t.TempDir(), 0
 	for _, c := range configure {
 		c(&cfg)
 	}
-	logs := &logBuffer{}
-	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s, err := server.New(context.Background(), cfg, st, log)
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +183,7 @@ func Start(t testing.TB, st *store.Store, configure ...func(*config.Config)) *En
 		<-workers
 		srv.Close()
 	})
-	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg, Server: s, logs: logs, contract: newContract(t, srv.URL)}
+	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg, Server: s, logs: &logBuffer{}, contract: newContract(t, srv.URL)}
 }
 
 // New opens a fresh store of dialect d and starts a server on it.
