@@ -24,6 +24,12 @@ type parser struct {
 	words []string
 	used  []bool
 	conds []cond
+	// own marks the words that belong to a question's own text ("cups per day").
+	own []bool
+	// cueWords are words with the own words blanked, for reading cues.
+	cueWords []string
+	// clash is a period word that contradicts a question's own period, or "".
+	clash string
 }
 
 // isNumeric reports whether q has numeric answers.

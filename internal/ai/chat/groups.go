@@ -30,7 +30,7 @@ func (s *session) groupFigure(in *request, m query.Metric, r query.Result) strin
 // scalarMetric reports whether a metric gives one figure per group.
 func scalarMetric(m query.Metric) bool {
 	switch m {
-	case query.Top, query.Distribution, query.List, query.Trend:
+	case query.Top, query.Distribution, query.List, query.Trend, query.Mode, query.Words:
 		return false
 	}
 	return true

@@ -40,6 +40,12 @@ type request struct {
 	addOnly  bool // "of them": new conditions narrow the previous ones
 	about    bool // the message talks about responses or respondents
 	howMany  bool // "how many" was asked: a count, even with "total"
+	// percentile is the percentile asked for, 0 for none.
+	percentile float64
+	// unknown are the content words of the message nothing of the request
+	// accounts for; clash is a period that contradicts a question's own.
+	unknown []string
+	clash   string
 }
 
 // cue is a word or phrase of a message that points at what it asks.
@@ -63,6 +69,9 @@ const (
 	cueDistribution
 	cueList
 	cueCompare
+	cueStdDev
+	cueMode
+	cueWords
 )
 
 // cuePhrases lists the phrases of each cue.
@@ -82,6 +91,9 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueCount:        phrases("how many", "number of", "count"),
 	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
 	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "examples", "quotes", "recent", "latest", "newest"),
+	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
+	cueMode:         phrases("mode", "modal"),
+	cueWords:        phrases("words", "word", "keywords", "themes", "theme", "terms", "topics"),
 	cueCompare:      phrases("compare", "comparison", "versus", "vs", "difference", "differ", "compared", "more popular", "more common", "more used", "less popular", "less common"),
 }
 
@@ -113,14 +125,14 @@ var (
 func (p *parser) cues() map[cue]bool {
 	out := map[cue]bool{}
 	for c, phs := range cuePhrases {
-		if text.Any(p.words, phs) {
+		if text.Any(p.cueWords, phs) {
 			out[c] = true
 		}
 	}
-	if i := theMost.Index(p.words); i >= 0 && afterTheMost[p.word(i+2)] {
+	if i := theMost.Index(p.cueWords); i >= 0 && afterTheMost[p.word(i+2)] {
 		out[cueTop] = true
 	}
-	if out[cueBusiest] && !anyWord(p.words, periodWords) {
+	if out[cueBusiest] && !anyWord(p.cueWords, periodWords) {
 		delete(out, cueBusiest)
 	}
 	return out
@@ -141,7 +153,7 @@ var metricOrder = []struct {
 	cue    cue
 	metric query.Metric
 }{
-	{cuePercent, query.Percent}, {cueTrend, query.Trend}, {cueMean, query.Mean}, {cueMedian, query.Median},
+	{cuePercent, query.Percent}, {cueStdDev, query.StdDev}, {cueMode, query.Mode}, {cueWords, query.Words}, {cueTrend, query.Trend}, {cueMean, query.Mean}, {cueMedian, query.Median},
 	{cueLeast, query.Top}, {cueTop, query.Top}, {cueCount, query.Count}, {cueSentiment, query.Sentiment},
 	{cueDistribution, query.Distribution}, {cueList, query.List},
 }
@@ -191,8 +203,10 @@ func intervalOf(words []string, def string) string {
 // fits reports whether metric m can be computed over answers of q.
 func fits(m query.Metric, q *form.Question) bool {
 	switch m {
-	case query.Mean, query.Median, query.Sum, query.Trend:
+	case query.Mean, query.Median, query.Sum, query.Trend, query.StdDev, query.Percentile:
 		return isNumeric(q)
+	case query.Words:
+		return isFreeText(q)
 	case query.Min, query.Max:
 		return isNumeric(q) || q.Type == form.Date || q.Type == form.Time
 	case query.Sentiment:
@@ -265,7 +279,7 @@ var groupWords = text.Set("by per each across every")
 // options of one question ("compare Free and Pro"), whose conditions it removes.
 func (p *parser) grouping(in *request, cues map[cue]bool) {
 	for i, w := range p.words {
-		if !groupWords[w] {
+		if !groupWords[w] || p.own[i] {
 			continue
 		}
 		for k := i + 1; k <= i+3 && k < len(p.ts); k++ {
@@ -439,7 +453,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 // needsTarget reports whether a metric means nothing without a question.
 func needsTarget(m query.Metric) bool {
 	switch m {
-	case query.Mean, query.Median, query.Sum, query.Min, query.Max, query.Top, query.Distribution:
+	case query.Mean, query.Median, query.Sum, query.Min, query.Max, query.Top, query.Distribution,
+		query.StdDev, query.Percentile, query.Mode:
 		return true
 	}
 	return false
@@ -450,7 +465,8 @@ func (s *session) parse(msg string) *request {
 	p := &parser{cf: s.cf, ts: tokenize(msg)}
 	p.words = wordsOf(p.ts)
 	p.used = make([]bool, len(p.ts))
-	in := &request{limit: p.limit()}
+	p.markOwn()
+	in := &request{limit: p.limit(), percentile: p.percentile()}
 	in.span = p.dates(s.now)
 	p.numbers()
 	mentions := p.options()
@@ -461,10 +477,14 @@ func (s *session) parse(msg string) *request {
 		p.conds = append(p.conds, cond{f: query.Filter{Op: query.Equals, Value: v}, pos: indexOf(p.words, yesOrNo)})
 	}
 	cues := p.cues()
-	in.setMetric(cues, p.words)
+	in.setMetric(cues, p.cueWords)
+	if in.percentile > 0 {
+		in.metric = query.Percentile
+	}
 	in.howMany = howMany.Index(p.words) >= 0
 	classes := p.sentimentWords()
 	scores := s.cf.scores(p.ts, p.used)
+	p.mentions(scores)
 	p.dateQuestionRange(in, scores)
 	p.sentimentConds(in, classes, scores)
 	p.grouping(in, cues)
@@ -476,6 +496,7 @@ func (s *session) parse(msg string) *request {
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
 	in.followUp = p.looksLikeFollowUp(in)
 	in.about = anyWord(p.words, aboutWords)
+	in.unknown, in.clash = p.unknownWords(in), p.clash
 	return in
 }
 
