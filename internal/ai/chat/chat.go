@@ -112,6 +112,9 @@ func merge(prev, cur *request) *request {
 		out.extreme, out.total, out.percentile = cur.extreme, cur.total, cur.percentile
 	}
 	out.unknown, out.clash = cur.unknown, cur.clash
+	if cur.metric == "" && cur.extreme != 0 && out.target != nil && fits(query.Max, out.target.q) && cur.kind == metricIntent {
+		out.metric = map[bool]query.Metric{true: query.Max, false: query.Min}[cur.extreme > 0]
+	}
 	if cur.target != nil {
 		out.target = cur.target
 	} else if out.target != nil && out.metric != "" && !fits(out.metric, out.target.q) {

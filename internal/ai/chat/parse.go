@@ -154,8 +154,8 @@ var metricOrder = []struct {
 	metric query.Metric
 }{
 	{cuePercent, query.Percent}, {cueStdDev, query.StdDev}, {cueMode, query.Mode}, {cueWords, query.Words}, {cueTrend, query.Trend}, {cueMean, query.Mean}, {cueMedian, query.Median},
-	{cueLeast, query.Top}, {cueTop, query.Top}, {cueCount, query.Count}, {cueSentiment, query.Sentiment},
-	{cueDistribution, query.Distribution}, {cueList, query.List},
+	{cueDistribution, query.Distribution}, {cueLeast, query.Top}, {cueTop, query.Top}, {cueCount, query.Count},
+	{cueSentiment, query.Sentiment}, {cueList, query.List},
 }
 
 // setMetric decides the intent and metric from the cues; max, min and sum are
@@ -257,6 +257,9 @@ func (p *parser) conditioned(q *question) bool {
 // a target asked about without one.
 func (in *request) settle() {
 	numeric := in.target != nil && fits(query.Max, in.target.q)
+	if in.metric == query.List && in.extreme != 0 && in.target != nil && in.target.q.Type == form.Date {
+		in.metric = ""
+	}
 	switch {
 	case (in.metric == "" || in.metric == query.Count) && in.extreme != 0 && numeric:
 		in.metric = query.Min
@@ -487,8 +490,9 @@ func (s *session) parse(msg string) *request {
 	p.mentions(scores)
 	p.dateQuestionRange(in, scores)
 	p.sentimentConds(in, classes, scores)
+	p.orOptions(cues)
 	p.grouping(in, cues)
-	p.argGroup(in)
+	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, scores)
 	in.settle()
 	p.markBase(mentions)
@@ -525,12 +529,15 @@ func (p *parser) sentimentConds(in *request, classes []string, scores []float64)
 
 // argGroup turns "which <question> has the highest <figure>" into the group with
 // the highest (or lowest) figure.
-func (p *parser) argGroup(in *request) {
-	if in.extreme == 0 || in.groupBy != nil || in.kind != metricIntent {
+func (p *parser) argGroup(in *request, scores []float64) {
+	if in.groupBy != nil || in.kind != metricIntent {
 		return
 	}
 	g := p.whichGroup()
 	if g == nil {
+		return
+	}
+	if in.extreme == 0 && !p.mostOfNumber(in, g, scores) {
 		return
 	}
 	in.groupBy = g
@@ -542,6 +549,34 @@ func (p *parser) argGroup(in *request) {
 		in.metric = query.Mean
 	}
 	in.extreme = 0
+}
+
+// mostWords and leastWords ask for the group with the highest or lowest figure
+// ("which department is most satisfied").
+var (
+	mostWords  = text.Set("most longest more")
+	leastWords = text.Set("least shortest")
+)
+
+// mostOfNumber sets the extreme of "which <group> … most <numeric question>": a
+// "most" or "least" with a numeric question the message names.
+func (p *parser) mostOfNumber(in *request, g *question, scores []float64) bool {
+	dir := 0
+	switch {
+	case anyWord(p.cueWords, mostWords):
+		dir = 1
+	case anyWord(p.cueWords, leastWords):
+		dir = -1
+	}
+	if dir == 0 || in.metric == query.Count || in.metric == query.Percent {
+		return false
+	}
+	probe := &request{metric: query.Mean, groupBy: g}
+	if p.chooseTarget(probe, scores) == nil {
+		return false
+	}
+	in.extreme = dir
+	return true
 }
 
 // limit reads "top 3", "last 5", "10 most recent" and marks them used.

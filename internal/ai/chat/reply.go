@@ -95,6 +95,8 @@ func (s *session) pred(c cond) string {
 		return "left " + quoted + " blank"
 	case query.SentimentOp:
 		return fmt.Sprintf("gave a %v answer to %s", f.Value, quoted)
+	case query.In:
+		return "answered " + orList(f.Value.([]any)) + " to " + quoted
 	}
 	switch q.Type {
 	case form.YesNo:
@@ -149,6 +151,18 @@ func operand(v any) string {
 		return query.Format(n)
 	}
 	return fmt.Sprint(v)
+}
+
+// orList joins values with commas and a final "or".
+func orList(vals []any) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = operand(v)
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
 // andList joins phrases with commas and a final "and".
