@@ -14,7 +14,7 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"employee employees staff worker workers member members team teams individuals ones " +
 	"response responses responded respond submission submissions submitted entry entries reply replies " +
 	"answer answers answered result results data survey form question questions overall " +
-	"give gave given get got put said say says tell think thought feel felt like liked prefer preferred " +
+	"give gave given get got put said say says tell think thought feel felt like likes liked love loves prefer prefers preferred " +
 	"pick picked chose choose chosen select selected want wanted fill filled take took took " +
 	"number numbers value values figure figures score scores scored score amount total count " +
 	"many much often typical typically usually generally actually really exactly roughly approximately " +
