@@ -137,7 +137,7 @@ func runEval(t testing.TB, cases []evalCase) evalScore {
 
 // evalDevFiles are the development batches, the first written with the held-out
 // half, the later ones written fresh during tuning.
-var evalDevFiles = []string{"testdata/eval_dev.txt"}
+var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt"}
 
 func TestChatEvaluation(t *testing.T) {
 	for _, path := range evalDevFiles {
