@@ -54,7 +54,7 @@ func (s *session) groupsShown(in *request, res *query.Result) []query.Group {
 
 // replyGroups lists the figure of every group of the breakdown question.
 func (s *session) replyGroups(in *request, p queryPlan, res *query.Result) string {
-	if p.q.Metric == query.Distribution && in.target != nil && groupable(in.target.q) {
+	if (p.q.Metric == query.Distribution || p.q.Metric == query.Top) && in.target != nil && groupable(in.target.q) {
 		return s.replyCross(in, p, res)
 	}
 	if !scalarMetric(p.q.Metric) {
