@@ -93,13 +93,7 @@ func (g generator) comment(pct, score int) string {
 	if !g.chance(pct) {
 		return ""
 	}
-	pool := mixed
-	switch {
-	case score >= 4:
-		pool = positive
-	case score <= 2:
-		pool = negative
-	}
+	pool := moodOf(score)
 	return pool[g.r.IntN(len(pool))]
 }
 

@@ -118,10 +118,7 @@ func (s *session) cannotPart(in *request) string {
 			b.WriteString(".")
 		}
 	}
-	b.WriteString(" You could ask, for example:")
-	for _, ex := range s.examples() {
-		b.WriteString("\n- " + ex)
-	}
+	s.suggest(&b)
 	return b.String()
 }
 

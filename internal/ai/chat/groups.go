@@ -150,12 +150,17 @@ func (s *session) replyArg(in *request, p queryPlan, res *query.Result) string {
 // about this form.
 func (s *session) cannot() string {
 	var b strings.Builder
-	b.WriteString("I can't answer that from this form's responses: I can only compute figures from the answers. ")
-	b.WriteString("You could ask, for example:")
+	b.WriteString("I can't answer that from this form's responses: I can only compute figures from the answers.")
+	s.suggest(&b)
+	return b.String()
+}
+
+// suggest ends a refusal with questions the chat can answer about this form.
+func (s *session) suggest(b *strings.Builder) {
+	b.WriteString(" You could ask, for example:")
 	for _, ex := range s.examples() {
 		b.WriteString("\n- " + ex)
 	}
-	return b.String()
 }
 
 // noResponses answers any question about a form without responses.
