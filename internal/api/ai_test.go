@@ -238,6 +238,15 @@ func TestChatConversations(t *testing.T) {
 			},
 		}, {
 			Name: "ask again", Method: "POST", Key: key, Body: obj{"message": "What is the average rating?"}, ExpectedStatus: 201, BeforeTest: messages,
+			Check: func(t *testing.T, r *servertest.Response) {
+				// The reply states its computation: the statistic, the question and the count.
+				reply := r.JSON(t)["assistantMessage"].(obj)["message"].(string)
+				for _, part := range []string{"average", "“How would you rate us?”", "3.33", "3 answers"} {
+					if !strings.Contains(reply, part) {
+						t.Errorf("reply %q does not state %q", reply, part)
+					}
+				}
+			},
 		}, {
 			Name: "the messages", Method: "GET", Key: key, ExpectedStatus: 200, BeforeTest: messages,
 			Check: checks(into(&msgs), fields(obj{"total": 4}), func(t *testing.T, r *servertest.Response) {

@@ -203,14 +203,19 @@ func commentFor(r *rand.Rand, i, rating int) string {
 	if r.IntN(100) >= 60 {
 		return ""
 	}
-	pool := mixed
+	pool := moodOf(rating)
+	return pool[r.IntN(len(pool))]
+}
+
+// moodOf returns the comments written in the mood of a 1–5 rating.
+func moodOf(rating int) []string {
 	switch {
 	case rating >= 4:
-		pool = positive
+		return positive
 	case rating <= 2:
-		pool = negative
+		return negative
 	}
-	return pool[r.IntN(len(pool))]
+	return mixed
 }
 
 // Dataset converts rows to the engine's dataset as answers are stored (a JSON

@@ -95,7 +95,7 @@ func (s *session) context(history []ai.Turn) *request {
 			in = merge(prev, in)
 		}
 		s.bind(in)
-		if s.answerable(in) {
+		if s.answerable(in) && len(in.unknown) == 0 && in.clash == "" {
 			prev = in
 		}
 	}
@@ -109,7 +109,11 @@ func merge(prev, cur *request) *request {
 	out.conds = append([]cond(nil), prev.conds...)
 	if cur.metric != "" || cur.kind != metricIntent {
 		out.metric, out.kind, out.least, out.interval = cur.metric, cur.kind, cur.least, cur.interval
-		out.extreme, out.total = cur.extreme, cur.total
+		out.extreme, out.total, out.percentile = cur.extreme, cur.total, cur.percentile
+	}
+	out.unknown, out.clash = cur.unknown, cur.clash
+	if cur.metric == "" && cur.extreme != 0 && out.target != nil && fits(query.Max, out.target.q) && cur.kind == metricIntent {
+		out.metric = map[bool]query.Metric{true: query.Max, false: query.Min}[cur.extreme > 0]
 	}
 	if cur.target != nil {
 		out.target = cur.target

@@ -24,6 +24,12 @@ type parser struct {
 	words []string
 	used  []bool
 	conds []cond
+	// own marks the words that belong to a question's own text ("cups per day").
+	own []bool
+	// cueWords are words with the own words blanked, for reading cues.
+	cueWords []string
+	// clash is a period word that contradicts a question's own period, or "".
+	clash string
 }
 
 // isNumeric reports whether q has numeric answers.
@@ -101,9 +107,10 @@ func (p *parser) endsAt(j int, ph text.Phrase) bool {
 	return i >= 0 && from+i+len(ph)-1 == j
 }
 
-// comparison reads the comparison around the number at i: its operator, bounds and
-// token range.
-func (p *parser) comparison(i int) (op query.Op, lo, hi float64, start, end int) {
+// comparison reads the comparison around the number at i, about q: its operator,
+// bounds and token range. Units and up to three words of q may stand between the
+// number and a comparison after it ("40 hours or less").
+func (p *parser) comparison(i int, q *question) (op query.Op, lo, hi float64, start, end int) {
 	lo, hi, start, end = p.ts[i].num, p.ts[i].num, i, i+1
 	if r, ok := p.rangeAround(i); ok {
 		return query.Between, r[0], r[1], int(r[2]), int(r[3])
@@ -118,7 +125,7 @@ func (p *parser) comparison(i int) (op query.Op, lo, hi float64, start, end int)
 		}
 	}
 	k := i + 1
-	for units[p.word(k)] {
+	for units[p.word(k)] || (k < len(p.ts) && k <= i+3 && p.ts[k].stem != "" && slices.Contains(q.stems, p.ts[k].stem)) {
 		k++
 	}
 	for _, c := range cmpAfter {
@@ -159,7 +166,7 @@ func (p *parser) numbers() {
 		if q == nil {
 			continue
 		}
-		op, lo, hi, start, end := p.comparison(i)
+		op, lo, hi, start, end := p.comparison(i, q)
 		f := query.Filter{Op: op, Value: lo}
 		if op == query.Between {
 			f.To = hi

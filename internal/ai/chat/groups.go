@@ -30,7 +30,7 @@ func (s *session) groupFigure(in *request, m query.Metric, r query.Result) strin
 // scalarMetric reports whether a metric gives one figure per group.
 func scalarMetric(m query.Metric) bool {
 	switch m {
-	case query.Top, query.Distribution, query.List, query.Trend:
+	case query.Top, query.Distribution, query.List, query.Trend, query.Mode, query.Words:
 		return false
 	}
 	return true
@@ -54,6 +54,9 @@ func (s *session) groupsShown(in *request, res *query.Result) []query.Group {
 
 // replyGroups lists the figure of every group of the breakdown question.
 func (s *session) replyGroups(in *request, p queryPlan, res *query.Result) string {
+	if (p.q.Metric == query.Distribution || p.q.Metric == query.Top) && in.target != nil && groupable(in.target.q) {
+		return s.replyCross(in, p, res)
+	}
 	if !scalarMetric(p.q.Metric) {
 		return s.replyMetric(in, p, res)
 	}
@@ -147,12 +150,17 @@ func (s *session) replyArg(in *request, p queryPlan, res *query.Result) string {
 // about this form.
 func (s *session) cannot() string {
 	var b strings.Builder
-	b.WriteString("I can't answer that from this form's responses: I can only compute figures from the answers. ")
-	b.WriteString("You could ask, for example:")
+	b.WriteString("I can't answer that from this form's responses: I can only compute figures from the answers.")
+	s.suggest(&b)
+	return b.String()
+}
+
+// suggest ends a refusal with questions the chat can answer about this form.
+func (s *session) suggest(b *strings.Builder) {
+	b.WriteString(" You could ask, for example:")
 	for _, ex := range s.examples() {
 		b.WriteString("\n- " + ex)
 	}
-	return b.String()
 }
 
 // noResponses answers any question about a form without responses.

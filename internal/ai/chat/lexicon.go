@@ -42,9 +42,19 @@ func tokenize(msg string) []token {
 	for _, loc := range tokenRe.FindAllStringIndex(msg, -1) {
 		quoted = quoted != oddQuotes(msg[last:loc[0]])
 		last = loc[1]
-		out = append(out, makeToken(msg[loc[0]:loc[1]], quoted))
+		word := msg[loc[0]:loc[1]]
+		if c, ok := demonyms[word]; ok {
+			word = c
+		}
+		out = append(out, makeToken(word, quoted))
 	}
 	return out
+}
+
+// demonyms name a country by its people ("how many Italians"), read as the country.
+var demonyms = map[string]string{
+	"italians": "italy", "italian": "italy", "germans": "germany", "german": "germany", "french": "france",
+	"spanish": "spain", "spaniards": "spain", "brits": "uk", "british": "uk", "americans": "usa", "american": "usa",
 }
 
 // oddQuotes reports whether s holds an odd number of quote marks.
@@ -171,6 +181,8 @@ func stripSuffixes(w string) string {
 		w = undouble(w[:len(w)-2])
 	case len(w) > 4 && strings.HasSuffix(w, "ier"):
 		w = w[:len(w)-3] + "y"
+	case len(w) > 6 && strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "ily") && !strings.HasSuffix(w, "ally"):
+		w = w[:len(w)-2]
 	}
 	if strings.HasSuffix(w, "i") {
 		w = w[:len(w)-1] + "y"

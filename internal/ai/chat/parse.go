@@ -40,6 +40,12 @@ type request struct {
 	addOnly  bool // "of them": new conditions narrow the previous ones
 	about    bool // the message talks about responses or respondents
 	howMany  bool // "how many" was asked: a count, even with "total"
+	// percentile is the percentile asked for, 0 for none.
+	percentile float64
+	// unknown are the content words of the message nothing of the request
+	// accounts for; clash is a period that contradicts a question's own.
+	unknown []string
+	clash   string
 }
 
 // cue is a word or phrase of a message that points at what it asks.
@@ -63,6 +69,9 @@ const (
 	cueDistribution
 	cueList
 	cueCompare
+	cueStdDev
+	cueMode
+	cueWords
 )
 
 // cuePhrases lists the phrases of each cue.
@@ -75,13 +84,16 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueMean:         phrases("average", "avg", "mean", "typical", "typically"),
 	cueMedian:       phrases("median"),
 	cueTotal:        phrases("total", "sum", "altogether", "combined"),
-	cueMax:          phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best"),
-	cueMin:          phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst"),
+	cueMax:          phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best", "longest"),
+	cueMin:          phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest"),
 	cueTop:          phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people"),
 	cueLeast:        phrases("least common", "least popular", "least used", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
 	cueCount:        phrases("how many", "number of", "count"),
 	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
 	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "examples", "quotes", "recent", "latest", "newest"),
+	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
+	cueMode:         phrases("mode", "modal"),
+	cueWords:        phrases("words", "word", "keywords", "themes", "theme", "terms", "topics"),
 	cueCompare:      phrases("compare", "comparison", "versus", "vs", "difference", "differ", "compared", "more popular", "more common", "more used", "less popular", "less common"),
 }
 
@@ -113,14 +125,14 @@ var (
 func (p *parser) cues() map[cue]bool {
 	out := map[cue]bool{}
 	for c, phs := range cuePhrases {
-		if text.Any(p.words, phs) {
+		if text.Any(p.cueWords, phs) {
 			out[c] = true
 		}
 	}
-	if i := theMost.Index(p.words); i >= 0 && afterTheMost[p.word(i+2)] {
+	if i := theMost.Index(p.cueWords); i >= 0 && afterTheMost[p.word(i+2)] {
 		out[cueTop] = true
 	}
-	if out[cueBusiest] && !anyWord(p.words, periodWords) {
+	if out[cueBusiest] && !anyWord(p.cueWords, periodWords) {
 		delete(out, cueBusiest)
 	}
 	return out
@@ -141,9 +153,9 @@ var metricOrder = []struct {
 	cue    cue
 	metric query.Metric
 }{
-	{cuePercent, query.Percent}, {cueTrend, query.Trend}, {cueMean, query.Mean}, {cueMedian, query.Median},
-	{cueLeast, query.Top}, {cueTop, query.Top}, {cueCount, query.Count}, {cueSentiment, query.Sentiment},
-	{cueDistribution, query.Distribution}, {cueList, query.List},
+	{cuePercent, query.Percent}, {cueStdDev, query.StdDev}, {cueMode, query.Mode}, {cueWords, query.Words}, {cueTrend, query.Trend}, {cueMean, query.Mean}, {cueMedian, query.Median},
+	{cueDistribution, query.Distribution}, {cueLeast, query.Top}, {cueTop, query.Top}, {cueCount, query.Count},
+	{cueSentiment, query.Sentiment}, {cueList, query.List},
 }
 
 // setMetric decides the intent and metric from the cues; max, min and sum are
@@ -191,8 +203,10 @@ func intervalOf(words []string, def string) string {
 // fits reports whether metric m can be computed over answers of q.
 func fits(m query.Metric, q *form.Question) bool {
 	switch m {
-	case query.Mean, query.Median, query.Sum, query.Trend:
+	case query.Mean, query.Median, query.Sum, query.Trend, query.StdDev, query.Percentile:
 		return isNumeric(q)
+	case query.Words:
+		return isFreeText(q)
 	case query.Min, query.Max:
 		return isNumeric(q) || q.Type == form.Date || q.Type == form.Time
 	case query.Sentiment:
@@ -243,6 +257,9 @@ func (p *parser) conditioned(q *question) bool {
 // a target asked about without one.
 func (in *request) settle() {
 	numeric := in.target != nil && fits(query.Max, in.target.q)
+	if in.metric == query.List && in.extreme != 0 && in.target != nil && in.target.q.Type == form.Date {
+		in.metric = ""
+	}
 	switch {
 	case (in.metric == "" || in.metric == query.Count) && in.extreme != 0 && numeric:
 		in.metric = query.Min
@@ -265,7 +282,7 @@ var groupWords = text.Set("by per each across every")
 // options of one question ("compare Free and Pro"), whose conditions it removes.
 func (p *parser) grouping(in *request, cues map[cue]bool) {
 	for i, w := range p.words {
-		if !groupWords[w] {
+		if !groupWords[w] || p.own[i] {
 			continue
 		}
 		for k := i + 1; k <= i+3 && k < len(p.ts); k++ {
@@ -439,7 +456,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 // needsTarget reports whether a metric means nothing without a question.
 func needsTarget(m query.Metric) bool {
 	switch m {
-	case query.Mean, query.Median, query.Sum, query.Min, query.Max, query.Top, query.Distribution:
+	case query.Mean, query.Median, query.Sum, query.Min, query.Max, query.Top, query.Distribution,
+		query.StdDev, query.Percentile, query.Mode:
 		return true
 	}
 	return false
@@ -450,7 +468,8 @@ func (s *session) parse(msg string) *request {
 	p := &parser{cf: s.cf, ts: tokenize(msg)}
 	p.words = wordsOf(p.ts)
 	p.used = make([]bool, len(p.ts))
-	in := &request{limit: p.limit()}
+	p.markOwn()
+	in := &request{limit: p.limit(), percentile: p.percentile()}
 	in.span = p.dates(s.now)
 	p.numbers()
 	mentions := p.options()
@@ -461,14 +480,19 @@ func (s *session) parse(msg string) *request {
 		p.conds = append(p.conds, cond{f: query.Filter{Op: query.Equals, Value: v}, pos: indexOf(p.words, yesOrNo)})
 	}
 	cues := p.cues()
-	in.setMetric(cues, p.words)
+	in.setMetric(cues, p.cueWords)
+	if in.percentile > 0 {
+		in.metric = query.Percentile
+	}
 	in.howMany = howMany.Index(p.words) >= 0
 	classes := p.sentimentWords()
 	scores := s.cf.scores(p.ts, p.used)
+	p.mentions(scores)
 	p.dateQuestionRange(in, scores)
 	p.sentimentConds(in, classes, scores)
+	p.orOptions(cues)
 	p.grouping(in, cues)
-	p.argGroup(in)
+	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, scores)
 	in.settle()
 	p.markBase(mentions)
@@ -476,6 +500,7 @@ func (s *session) parse(msg string) *request {
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
 	in.followUp = p.looksLikeFollowUp(in)
 	in.about = anyWord(p.words, aboutWords)
+	in.unknown, in.clash = p.unknownWords(in), p.clash
 	return in
 }
 
@@ -504,12 +529,15 @@ func (p *parser) sentimentConds(in *request, classes []string, scores []float64)
 
 // argGroup turns "which <question> has the highest <figure>" into the group with
 // the highest (or lowest) figure.
-func (p *parser) argGroup(in *request) {
-	if in.extreme == 0 || in.groupBy != nil || in.kind != metricIntent {
+func (p *parser) argGroup(in *request, scores []float64) {
+	if in.groupBy != nil || in.kind != metricIntent {
 		return
 	}
 	g := p.whichGroup()
 	if g == nil {
+		return
+	}
+	if in.extreme == 0 && !p.mostOfNumber(in, g, scores) {
 		return
 	}
 	in.groupBy = g
@@ -521,6 +549,34 @@ func (p *parser) argGroup(in *request) {
 		in.metric = query.Mean
 	}
 	in.extreme = 0
+}
+
+// mostWords and leastWords ask for the group with the highest or lowest figure
+// ("which department is most satisfied").
+var (
+	mostWords  = text.Set("most longest more")
+	leastWords = text.Set("least shortest")
+)
+
+// mostOfNumber sets the extreme of "which <group> … most <numeric question>": a
+// "most" or "least" with a numeric question the message names.
+func (p *parser) mostOfNumber(in *request, g *question, scores []float64) bool {
+	dir := 0
+	switch {
+	case anyWord(p.cueWords, mostWords):
+		dir = 1
+	case anyWord(p.cueWords, leastWords):
+		dir = -1
+	}
+	if dir == 0 || in.metric == query.Count || in.metric == query.Percent {
+		return false
+	}
+	probe := &request{metric: query.Mean, groupBy: g}
+	if p.chooseTarget(probe, scores) == nil {
+		return false
+	}
+	in.extreme = dir
+	return true
 }
 
 // limit reads "top 3", "last 5", "10 most recent" and marks them used.

@@ -42,8 +42,19 @@ func (s *session) plan(in *request) (queryPlan, bool) {
 			p.q.Metric, p.base, p.match = query.Distribution, in.conds, nil
 			ok = s.planChoice(in, &p)
 		}
-	case query.Mean, query.Median, query.Sum, query.Min, query.Max:
+	case query.Mean, query.Median, query.Sum, query.Min, query.Max, query.StdDev, query.Percentile:
 		ok = in.target != nil && fits(p.q.Metric, in.target.q)
+		p.q.Percentile = in.percentile
+	case query.Mode:
+		ok = in.target != nil
+	case query.Words:
+		if in.target == nil {
+			in.target = s.cf.firstOfType(form.Textarea, form.Text)
+		}
+		ok = in.target != nil && fits(query.Words, in.target.q)
+		if ok {
+			p.q.Question, p.q.Limit = in.target.q.ID, in.limit
+		}
 	case query.Top, query.Distribution:
 		ok = s.planChoice(in, &p)
 	case query.List:

@@ -17,6 +17,9 @@ const maxQuoted = 280
 
 // reply computes and words the answer to a request.
 func (s *session) reply(in *request) string {
+	if len(in.unknown) > 0 || in.clash != "" {
+		return s.cannotPart(in)
+	}
 	if in.kind == completionRate {
 		return s.replyCompletion()
 	}
@@ -49,8 +52,12 @@ func (s *session) replyMetric(in *request, p queryPlan, res *query.Result) strin
 		return s.replyCount(p, res)
 	case query.Percent:
 		return s.replyPercent(p, res)
-	case query.Mean, query.Median, query.Sum, query.Min, query.Max:
+	case query.Mean, query.Median, query.Sum, query.Min, query.Max, query.StdDev, query.Percentile:
 		return s.replyNumber(in, p, res)
+	case query.Mode:
+		return s.replyMode(in, p, res)
+	case query.Words:
+		return s.replyWords(in, p, res)
 	case query.Top:
 		return s.replyTop(in, p, res)
 	case query.Distribution:
@@ -88,6 +95,8 @@ func (s *session) pred(c cond) string {
 		return "left " + quoted + " blank"
 	case query.SentimentOp:
 		return fmt.Sprintf("gave a %v answer to %s", f.Value, quoted)
+	case query.In:
+		return "answered " + orList(f.Value.([]any)) + " to " + quoted
 	}
 	switch q.Type {
 	case form.YesNo:
@@ -142,6 +151,18 @@ func operand(v any) string {
 		return query.Format(n)
 	}
 	return fmt.Sprint(v)
+}
+
+// orList joins values with commas and a final "or".
+func orList(vals []any) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = operand(v)
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
 // andList joins phrases with commas and a final "and".
@@ -201,12 +222,16 @@ func (s *session) replyPercent(p queryPlan, res *query.Result) string {
 // figureNames name the numeric metrics in replies.
 var figureNames = map[query.Metric]string{
 	query.Mean: "average", query.Median: "median", query.Sum: "total", query.Min: "lowest", query.Max: "highest",
+	query.StdDev: "standard deviation", query.Percentile: "percentile",
 }
 
 // replyNumber words a mean, median, total or extreme.
 func (s *session) replyNumber(in *request, p queryPlan, res *query.Result) string {
 	q := in.target.q
 	name := figureNames[p.q.Metric]
+	if p.q.Metric == query.Percentile {
+		name = ordinal(p.q.Percentile) + " percentile"
+	}
 	scope := s.scope(p.base, p, res.Matched)
 	if res.Text != "" {
 		name = map[query.Metric]string{query.Min: "earliest", query.Max: "latest"}[p.q.Metric]

@@ -209,6 +209,12 @@ func (e *Engine) metric(q Query, qu *form.Question, idx []int, res *Result) erro
 		return e.list(q.Limit, qu, idx, res)
 	case Trend:
 		return e.trend(q.Interval, qu, idx, res)
+	case StdDev, Percentile:
+		return e.spread(q, qu, idx, res)
+	case Mode:
+		return e.mode(q, qu, idx, res)
+	case Words:
+		return e.words(q, qu, idx, res)
 	}
 	return e.sentimentOf(qu, idx, res)
 }
@@ -292,15 +298,15 @@ func (e *Engine) Catalog() json.RawMessage {
 
 // MetricsFor lists the metrics that apply to a question of type t.
 func MetricsFor(t form.QuestionType) []Metric {
-	common := []Metric{Count, Distribution, Top, List}
+	common := []Metric{Count, Distribution, Top, List, Mode}
 	switch kindOf(t) {
 	case kindNumber:
-		return append(common, Mean, Median, Min, Max, Sum, Trend)
+		return append(common, Mean, Median, Min, Max, Sum, Trend, StdDev, Percentile)
 	case kindDate, kindTime:
 		return append(common, Min, Max)
 	}
 	if isFreeText(t) {
-		return append(common, Sentiment)
+		return append(common, Sentiment, Words)
 	}
 	return common
 }

@@ -60,6 +60,9 @@ func (e *Engine) compile(f Filter) (predicate, error) {
 	default:
 		return nil, fmt.Errorf("unknown field %q (use %q or %q)", f.Field, FieldSubmittedAt, FieldScore)
 	}
+	if f.Op == In {
+		return e.compileIn(f)
+	}
 	q, err := e.question(f.Question)
 	if err != nil {
 		return nil, err
@@ -321,4 +324,30 @@ func timeTest(op Op, lo, hi instant) (func(time.Time) bool, error) {
 		return func(t time.Time) bool { return !t.Before(start) && t.Before(last) }, nil
 	}
 	return nil, errOp(op)
+}
+
+// compileIn compiles "in": an equals filter for each value of the list, ORed.
+func (e *Engine) compileIn(f Filter) (predicate, error) {
+	vals, ok := f.Value.([]any)
+	if !ok || len(vals) == 0 {
+		return nil, errValue(In, "a non-empty list")
+	}
+	preds := make([]predicate, len(vals))
+	for k, v := range vals {
+		one := f
+		one.Op, one.Value = Equals, v
+		p, err := e.compile(one)
+		if err != nil {
+			return nil, err
+		}
+		preds[k] = p
+	}
+	return func(i int) bool {
+		for _, p := range preds {
+			if p(i) {
+				return true
+			}
+		}
+		return false
+	}, nil
 }

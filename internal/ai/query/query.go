@@ -65,10 +65,15 @@ const (
 	List         Metric = "list"         // answers as text, newest first
 	Trend        Metric = "trend"        // responses (or a numeric question's mean) per day, week or month
 	Sentiment    Metric = "sentiment"    // mean VADER compound score of text answers
+	StdDev       Metric = "stddev"       // sample standard deviation of a numeric question
+	Percentile   Metric = "percentile"   // a percentile (Query.Percentile) of a numeric question
+	Mode         Metric = "mode"         // the most common answers (all of them when tied)
+	Words        Metric = "words"        // the words found in most free-text answers
 )
 
 // Metrics lists every metric.
-var Metrics = []Metric{Count, Percent, Mean, Median, Min, Max, Sum, Distribution, Top, List, Trend, Sentiment}
+var Metrics = []Metric{Count, Percent, Mean, Median, Min, Max, Sum, Distribution, Top, List, Trend, Sentiment,
+	StdDev, Percentile, Mode, Words}
 
 // Op is the comparison of a filter.
 type Op string
@@ -88,10 +93,11 @@ const (
 	IsEmpty     Op = "is_empty"     // not answered
 	IsNotEmpty  Op = "is_not_empty" // answered
 	SentimentOp Op = "sentiment"    // text answer whose sentiment is Value: positive, neutral or negative
+	In          Op = "in"           // equals one of the values of the list Value ("A or B")
 )
 
 // Ops lists every filter operator.
-var Ops = []Op{Equals, NotEquals, Contains, GT, GTE, LT, LTE, Between, Before, After, IsEmpty, IsNotEmpty, SentimentOp}
+var Ops = []Op{Equals, NotEquals, Contains, GT, GTE, LT, LTE, Between, Before, After, IsEmpty, IsNotEmpty, SentimentOp, In}
 
 // Fields a filter can test instead of a question's answer.
 const (
@@ -117,7 +123,8 @@ type Filter struct {
 	HiddenField string `json:"hiddenField,omitempty"`
 	Op          Op     `json:"op"`
 	// Value is the operand: a number, string, boolean ("yes"/"no" also work for
-	// yes_no), date "YYYY-MM-DD", time "HH:MM" or RFC 3339 time for submittedAt.
+	// yes_no), date "YYYY-MM-DD", time "HH:MM" or RFC 3339 time for submittedAt;
+	// for in, a list of such values.
 	Value any `json:"value,omitempty"`
 	// To is the upper bound of between.
 	To any `json:"to,omitempty"`
@@ -147,6 +154,8 @@ type Query struct {
 	Limit int `json:"limit,omitempty"`
 	// Order "asc" makes top return the least common answers first.
 	Order string `json:"order,omitempty"`
+	// Percentile is the percentile of metric percentile, in (0, 100].
+	Percentile float64 `json:"percentile,omitempty"`
 }
 
 // Result is the answer to a query. Value is nil when there was nothing to compute

@@ -1,0 +1,167 @@
+package chat
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"forma/internal/ai"
+	"forma/internal/ai/aitest"
+)
+
+// The chat evaluation (issue 14): questions typed the way people type them, over the
+// three generated surveys of aitest.Surveys, with expected figures computed by
+// evalexpect_test.go from the records. testdata/eval_dev.txt is the development half;
+// testdata/eval_heldout.txt is the held-out half, frozen before the parser was
+// tuned: its failures are never printed, only its three totals.
+//
+// File format: "@name" switches to a survey; "ask => spec" is a question; a line
+// starting with ">" is a follow-up asked after the previous question in the same
+// conversation; "#" starts a comment.
+//
+// Each reply is scored
+//   - exact: it contains every expected figure and label and no contradicting
+//     percentage or decimal (for a question that must be refused: it refuses);
+//   - refusal: it says it can't answer;
+//   - wrong: anything else.
+
+// evalCase is one conversation of the evaluation.
+type evalCase struct {
+	survey string
+	line   int
+	turns  []evalTurn
+}
+
+// evalTurn is one question of a conversation with its expectation.
+type evalTurn struct {
+	ask  string
+	spec spec
+}
+
+// loadEval reads an evaluation file.
+func loadEval(t testing.TB, path string) []evalCase {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []evalCase
+	survey := ""
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+			continue
+		case strings.HasPrefix(line, "@"):
+			survey = line[1:]
+			continue
+		}
+		follow := strings.HasPrefix(line, ">")
+		ask, specText, ok := strings.Cut(strings.TrimPrefix(line, ">"), "=>")
+		if !ok {
+			t.Fatalf("%s:%d: no =>", path, n)
+		}
+		sp, err := parseSpec(specText)
+		if err != nil {
+			t.Fatalf("%s:%d: %v", path, n, err)
+		}
+		turn := evalTurn{ask: strings.TrimSpace(ask), spec: sp}
+		if follow {
+			cases[len(cases)-1].turns = append(cases[len(cases)-1].turns, turn)
+			continue
+		}
+		cases = append(cases, evalCase{survey: survey, line: n, turns: []evalTurn{turn}})
+	}
+	return cases
+}
+
+// evalRefusalRe recognises the honest "I can't" form of a reply.
+var evalRefusalRe = regexp.MustCompile(`(?i)\bI can(no|')t\b|can't answer|cannot answer`)
+
+// evalScore is the three figures of one half.
+type evalScore struct {
+	exact, refused, wrong int
+	failures              []string
+}
+
+func (s evalScore) total() int { return s.exact + s.refused + s.wrong }
+
+// String formats the three figures.
+func (s evalScore) String() string {
+	pct := func(n int) float64 { return float64(n) / float64(max(1, s.total())) * 100 }
+	return fmt.Sprintf("%d questions: exact %d (%.1f%%), honest refusal %d (%.1f%%), wrong %d (%.1f%%)",
+		s.total(), s.exact, pct(s.exact), s.refused, pct(s.refused), s.wrong, pct(s.wrong))
+}
+
+// runEval asks every question of cases and scores the replies.
+func runEval(t testing.TB, cases []evalCase) evalScore {
+	surveys := map[string]*aitest.Survey{}
+	for _, sv := range aitest.Surveys() {
+		surveys[sv.Name] = sv
+	}
+	var score evalScore
+	for _, c := range cases {
+		sv := surveys[c.survey]
+		if sv == nil {
+			t.Fatalf("line %d: unknown survey %q", c.line, c.survey)
+		}
+		ds := sv.Dataset()
+		var history []ai.Turn
+		for i, turn := range c.turns {
+			wants, err := expect(sv, turn.spec)
+			if err != nil {
+				t.Fatalf("line %d turn %d %q: %v", c.line, i+1, turn.ask, err)
+			}
+			reply := Answer(ds, history, turn.ask, sv.Now)
+			problems := fbCheck(reply, wants)
+			refusal := evalRefusalRe.MatchString(reply)
+			switch {
+			case wants[0].kind == "refuse" && refusal, wants[0].kind != "refuse" && !refusal && len(problems) == 0:
+				score.exact++
+			case refusal:
+				score.refused++
+			default:
+				score.wrong++
+				score.failures = append(score.failures, fmt.Sprintf("%s line %d#%d %q\n    reply: %s\n    problems: %s",
+					c.survey, c.line, i+1, turn.ask, reply, strings.Join(problems, "; ")))
+			}
+			history = append(history, ai.Turn{Role: ai.RoleUser, Content: turn.ask}, ai.Turn{Role: ai.RoleAssistant, Content: reply})
+		}
+	}
+	return score
+}
+
+// evalDevFiles are the development batches, the first written with the held-out
+// half, the later ones written fresh during tuning.
+var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt"}
+
+func TestChatEvaluation(t *testing.T) {
+	for _, path := range evalDevFiles {
+		dev := runEval(t, loadEval(t, path))
+		fmt.Printf("chat evaluation, development %s: %s\n", path, dev)
+		if testing.Verbose() {
+			for _, f := range dev.failures {
+				t.Logf("WRONG %s", f)
+			}
+		}
+	}
+	held := runEval(t, loadEval(t, "testdata/eval_heldout.txt"))
+	held.failures = nil // never shown: the held-out half is not tuned on
+	fmt.Printf("chat evaluation, held-out: %s\n", held)
+	if held.total() < 150 {
+		t.Errorf("held-out half has %d questions, want at least 150", held.total())
+	}
+	if !evalGate {
+		return
+	}
+	if held.wrong*100 > held.total() {
+		t.Errorf("held-out wrong rate %d/%d is above 1%%", held.wrong, held.total())
+	}
+}
+
+// evalGate turns on the held-out target check.
+const evalGate = false

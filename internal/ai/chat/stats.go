@@ -1,0 +1,120 @@
+package chat
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"forma/internal/ai/query"
+	"forma/internal/ai/text"
+)
+
+// ordinalSuffixes follow the number of a percentile ("90th").
+var ordinalSuffixes = text.Set("th st nd rd")
+
+// percentile reads "90th percentile", "percentile 90" and "p90", marking them used;
+// 0 when the message asks for none.
+func (p *parser) percentile() float64 {
+	for i, w := range p.words {
+		if len(w) > 1 && w[0] == 'p' && !p.used[i] {
+			if n, err := strconv.Atoi(w[1:]); err == nil && n > 0 && n < 100 {
+				p.used[i] = true
+				return float64(n)
+			}
+		}
+		if w != "percentile" {
+			continue
+		}
+		at := i - 1
+		if ordinalSuffixes[p.word(at)] {
+			at--
+		}
+		if at < 0 || !p.ts[at].isNum {
+			at = i + 1
+		}
+		if at < len(p.ts) && p.ts[at].isNum && p.ts[at].num > 0 && p.ts[at].num <= 100 {
+			for k := min(at, i); k <= max(at, i); k++ {
+				p.used[k] = true
+			}
+			return p.ts[at].num
+		}
+	}
+	return 0
+}
+
+// mentionVerbs ask which text answers contain a word.
+var mentionVerbs = text.Set("mention mentions mentioned mentioning contain contains containing")
+
+// mentions turns "comments that mention support" into a contains condition on the
+// free-text question named (or the form's first), with the next content word.
+func (p *parser) mentions(scores []float64) {
+	for i, w := range p.words {
+		if !mentionVerbs[w] || p.used[i] {
+			continue
+		}
+		k := i + 1
+		for k < len(p.ts) && p.ts[k].stem == "" && !p.ts[k].isNum {
+			k++
+		}
+		q := p.freeTextQuestion(scores)
+		if k >= len(p.ts) || q == nil {
+			return
+		}
+		p.add(q, query.Filter{Op: query.Contains, Value: p.words[k]}, i)
+		for j := i; j <= k; j++ {
+			p.used[j] = true
+		}
+		p.cf.absorb(p.ts, p.used, q, 0, i, i)
+		return
+	}
+}
+
+// ordinal writes a percentile as "90th".
+func ordinal(v float64) string {
+	n := query.Format(v)
+	suffix := "th"
+	if !strings.HasSuffix(n, "11") && !strings.HasSuffix(n, "12") && !strings.HasSuffix(n, "13") {
+		switch {
+		case strings.HasSuffix(n, "1"):
+			suffix = "st"
+		case strings.HasSuffix(n, "2"):
+			suffix = "nd"
+		case strings.HasSuffix(n, "3"):
+			suffix = "rd"
+		}
+	}
+	return n + suffix
+}
+
+// replyMode words the most common answers.
+func (s *session) replyMode(in *request, p queryPlan, res *query.Result) string {
+	q := in.target.q
+	scope := s.scope(p.base, p, res.Matched)
+	if len(res.Buckets) == 0 {
+		return fmt.Sprintf("No responses%s answered %s, so there is no most common answer.", scope, text.Quote(q.Text))
+	}
+	var labels []string
+	for _, b := range res.Buckets {
+		labels = append(labels, answerLabel(q, b.Label))
+	}
+	each := ""
+	if len(labels) > 1 {
+		each = " each"
+	}
+	return fmt.Sprintf("The most common answer (mode) to %s%s is %s, given %d times%s (of %d answers).",
+		text.Quote(q.Text), scope, andList(labels), res.Buckets[0].Count, each, res.N)
+}
+
+// replyWords lists the words found in most free-text answers.
+func (s *session) replyWords(in *request, p queryPlan, res *query.Result) string {
+	scope := s.scope(p.base, p, res.Matched)
+	if len(res.Buckets) == 0 {
+		return fmt.Sprintf("No responses%s answered %s, so there are no words to count.", scope, text.Quote(in.target.q.Text))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The words found in most answers to %s%s (of %d answers):", text.Quote(in.target.q.Text), scope, res.N)
+	for _, w := range res.Buckets {
+		fmt.Fprintf(&b, "\n- %s: in %d answers", w.Label, w.Count)
+	}
+	return b.String()
+}
