@@ -54,6 +54,10 @@ type Config struct {
 	// WebhookWorkers bounds concurrent webhook deliveries; 0 runs no delivery workers
 	// in this process (jobs wait in the outbox for a process that does).
 	WebhookWorkers int
+	// SMTPURL is the SMTP server email notifications go through (ParseSMTPURL);
+	// empty sends none. MailFrom is their sender address.
+	SMTPURL  string
+	MailFrom string
 
 	// envProblems are the malformed environment values met while reading flags'
 	// defaults from the environment; Validate reports them.
@@ -112,6 +116,10 @@ func settings() []setting {
 			usage: "model name for the openai provider", set: text(func(c *Config) *string { return &c.AIModel })},
 		{flag: "ai-timeout", env: "FORMA_AI_TIMEOUT", def: "60",
 			usage: "seconds one model call may take", set: integer(func(c *Config) *int { return &c.AITimeoutSeconds })},
+		// Environment only: the URL holds the SMTP password.
+		{env: "FORMA_SMTP_URL", def: "", set: text(func(c *Config) *string { return &c.SMTPURL })},
+		{flag: "mail-from", env: "FORMA_MAIL_FROM", def: "",
+			usage: "sender of email notifications, e.g. \"Forma <forms@example.com>\"; needed with FORMA_SMTP_URL", set: text(func(c *Config) *string { return &c.MailFrom })},
 		{flag: "credit-costs", env: "FORMA_CREDIT_COSTS", def: "",
 			usage: "credit prices, e.g. forms.generate=5,analytics.generate=10,chat.message=2", set: text(func(c *Config) *string { return &c.CreditCosts })},
 		{flag: "credit-allowances", env: "FORMA_CREDIT_ALLOWANCES", def: "",
@@ -227,6 +235,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--submit-limit, --session-limit, --save-limit, --min-fill-seconds and --webhook-workers must not be negative")
 	}
 	if err := c.validateAI(); err != nil {
+		return err
+	}
+	if err := c.validateMail(); err != nil {
 		return err
 	}
 	if c.PublicURL != "" {

@@ -55,6 +55,10 @@ type Store struct {
 	// MatchScan bounds the submissions a page of a list with a Match filter
 	// reads (ResponseFilter.Match): DefaultMatchScan; tests may lower it.
 	MatchScan int
+	// QueueMail makes completed submissions queue the emails of their form's
+	// notifications (queueMail). It is set, before serving, when the server
+	// sends mail; without it notifications are kept but nothing is queued.
+	QueueMail bool
 }
 
 // Open connects to the database named by databaseURL (a postgres:// URL), or, when
