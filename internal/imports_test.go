@@ -39,10 +39,11 @@ var allowed = map[string][]string{
 	"render":            {"ai/query", "blob", "form", "httpx", "store"},
 	"assist":            {"ai", "form", "quota", "render", "store"},
 	"webhook":           {"form", "render", "store"},
+	"mail":              {"config", "form", "store"},
 	"respond":           {"blob", "form", "httpx", "logic", "store"},
 	"dashboard":         {"ai", "ai/query", "assist", "auth", "form", "httpx", "quota", "render", "store", "webhook"},
 	"api":               {"ai", "ai/query", "assist", "auth", "form", "httpx", "quota", "render", "store", "webhook"},
-	"server":            {"ai", "ai/builtin", "ai/openai", "api", "blob", "config", "dashboard", "httpx", "quota", "render", "respond", "store", "webhook"},
+	"server":            {"ai", "ai/builtin", "ai/openai", "api", "blob", "config", "dashboard", "httpx", "quota", "mail", "render", "respond", "store", "webhook"},
 	"server/servertest": {"api", "auth", "config", "server", "store"},
 	"store/storetest":   {},
 	// bench (the harness of `forma bench`) drives a server in a child process over

@@ -58,6 +58,9 @@ type Config struct {
 	// empty sends none. MailFrom is their sender address.
 	SMTPURL  string
 	MailFrom string
+	// MailRetrySeconds is the wait before an email that failed is tried again,
+	// doubled for each later attempt.
+	MailRetrySeconds int
 
 	// envProblems are the malformed environment values met while reading flags'
 	// defaults from the environment; Validate reports them.
@@ -120,6 +123,8 @@ func settings() []setting {
 		{env: "FORMA_SMTP_URL", def: "", set: text(func(c *Config) *string { return &c.SMTPURL })},
 		{flag: "mail-from", env: "FORMA_MAIL_FROM", def: "",
 			usage: "sender of email notifications, e.g. \"Forma <forms@example.com>\"; needed with FORMA_SMTP_URL", set: text(func(c *Config) *string { return &c.MailFrom })},
+		{flag: "mail-retry-seconds", env: "FORMA_MAIL_RETRY_SECONDS", def: "60",
+			usage: "seconds before a failed email is tried again (doubled for the third and last attempt)", set: integer(func(c *Config) *int { return &c.MailRetrySeconds })},
 		{flag: "credit-costs", env: "FORMA_CREDIT_COSTS", def: "",
 			usage: "credit prices, e.g. forms.generate=5,analytics.generate=10,chat.message=2", set: text(func(c *Config) *string { return &c.CreditCosts })},
 		{flag: "credit-allowances", env: "FORMA_CREDIT_ALLOWANCES", def: "",
@@ -231,8 +236,9 @@ func (c *Config) Validate() error {
 	if c.MaxUploadMB < 1 || c.MaxUploadMB > 1024 {
 		return fmt.Errorf("--max-upload-mb (FORMA_MAX_UPLOAD_MB) must be from 1 to 1024 (got %d)", c.MaxUploadMB)
 	}
-	if c.SubmitLimit < 0 || c.SessionLimit < 0 || c.SaveLimit < 0 || c.MinFillSeconds < 0 || c.WebhookWorkers < 0 {
-		return fmt.Errorf("--submit-limit, --session-limit, --save-limit, --min-fill-seconds and --webhook-workers must not be negative")
+	if c.SubmitLimit < 0 || c.SessionLimit < 0 || c.SaveLimit < 0 || c.MinFillSeconds < 0 || c.WebhookWorkers < 0 ||
+		c.MailRetrySeconds < 0 {
+		return fmt.Errorf("--submit-limit, --session-limit, --save-limit, --min-fill-seconds, --webhook-workers and --mail-retry-seconds must not be negative")
 	}
 	if err := c.validateAI(); err != nil {
 		return err

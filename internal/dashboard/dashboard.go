@@ -66,6 +66,9 @@ type Config struct {
 	// which the server passes in, since the dashboard does not import the public
 	// side). It is called only for the signed-in account's own form. Required.
 	Preview func(w http.ResponseWriter, r *http.Request, f *form.Form)
+	// MailSending says whether the server sends email notifications; the
+	// Email page says so when it does not.
+	MailSending bool
 }
 
 // Handler serves the dashboard's routes.
