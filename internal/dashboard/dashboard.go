@@ -122,6 +122,7 @@ func (h *Handler) Routes(mux Mux) {
 	handle(mux, "GET /forms/{id}/summary", h.page(h.summary))
 	h.aiRoutes(mux)
 	h.webhookRoutes(mux)
+	h.emailRoutes(mux)
 	h.formSettingsRoutes(mux)
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))
