@@ -36,6 +36,9 @@ type Config struct {
 	Submissions *render.Submissions
 	// Webhooks sends test deliveries.
 	Webhooks *webhook.Deliverer
+	// MailSending says whether the server sends email notifications (an SMTP
+	// server is configured); without it they are kept but not sent.
+	MailSending bool
 	// AI performs generation, analytics and chat; it must be set (the server
 	// chooses the provider its configuration names).
 	AI ai.Provider
@@ -87,7 +90,9 @@ func (a *API) routes() {
 	a.handle("DELETE /forms/{id}/responses/{submissionId}", a.deleteResponse)
 	a.handle("POST /forms/{id}/webhook/test", a.testWebhook)
 	a.handle("GET /forms/{id}/webhook/logs", a.webhookLogs)
+	a.handle("POST /forms/{id}/webhook/logs/{logId}/redeliver", a.redeliverWebhook)
 	a.handle("GET /forms/{id}/webhook/status", a.webhookStatus)
+	a.handle("GET /forms/{id}/notifications/logs", a.mailLogs)
 	a.handle("POST /forms/{id}/webhook/secret", a.rotateWebhookSecret)
 	a.handle("POST /forms/{id}/analytics/generate", a.generateAnalytics)
 	a.handle("GET /forms/{id}/analytics", a.getAnalytics)

@@ -20,7 +20,7 @@ import (
 // types, showIf logic, advanced rules with every action type, every condition
 // value type and score rules (one rule reading its own question), a webhook
 // with a signing secret, and settings (hidden fields, closing, a thank-you
-// screen piping answers). Its secrets are what no definition may show.
+// screen piping answers, email notifications with a confirmation). Its secrets are what no definition may show.
 type richForm struct {
 	path    string
 	id      int64
@@ -68,7 +68,9 @@ func newRichForm(t *testing.T, env *servertest.Env, key string) richForm {
 	rf.secrets = []string{webhookURL, "hooks.example.org", secret.JSON(t)["secret"].(string), f["shareUrl"].(string)}
 	settings := obj{"hiddenFields": []string{"utm_source", "user_id"}, "closesAt": "2030-06-01T12:30:00Z", "maxResponses": 250,
 		"closedMessage": "Sold out, see you next year",
-		"thankYou":      obj{"title": "Thanks!", "message": fmt.Sprintf("We will write to {{%d}} about {{ %d }}.", q[2], q[3])}}
+		"thankYou":      obj{"title": "Thanks!", "message": fmt.Sprintf("We will write to {{%d}} about {{ %d }}.", q[2], q[3])},
+		"notifications": obj{"recipients": []string{"owner@example.com"}, "confirmation": obj{"enabled": true,
+			"emailQuestionId": q[2], "subject": fmt.Sprintf("Thanks, {{%d}}", q[1]), "message": "You chose {{" + strconv.FormatInt(q[3], 10) + "}}."}}}
 	expectStatus(t, env.For(t).Do("PATCH", rf.path, key, settings), 200)
 	return rf
 }
@@ -106,13 +108,15 @@ func TestFormDefinitionShape(t *testing.T) {
 		}
 		keys := slices.Sorted(maps.Keys(def))
 		want := []string{"closedMessage", "closesAt", "description", "displayMode", "formaDefinition",
-			"hiddenFields", "maxResponses", "questions", "thankYou", "title"}
+			"hiddenFields", "maxResponses", "notifications", "questions", "thankYou", "title"}
 		if !slices.Equal(keys, want) {
 			t.Errorf("definition fields %v, want %v", keys, want)
 		}
 		fields(obj{"formaDefinition": 1, "title": "Customer feedback", "displayMode": "multi-step", "closesAt": "2030-06-01T12:30:00Z",
 			"hiddenFields": []string{"utm_source", "user_id"}, "maxResponses": 250,
-			"thankYou": obj{"title": "Thanks!", "message": "We will write to {{3}} about {{4}}."}})(t, &servertest.Response{Body: body})
+			"thankYou": obj{"title": "Thanks!", "message": "We will write to {{3}} about {{4}}."},
+			"notifications": obj{"recipients": []string{"owner@example.com"}, "confirmation": obj{"enabled": true,
+				"emailQuestionId": 3, "subject": "Thanks, {{2}}", "message": "You chose {{4}}."}}})(t, &servertest.Response{Body: body})
 		qs := items(t, def, "questions")
 		if len(qs) != 17 {
 			t.Fatalf("%d questions", len(qs))

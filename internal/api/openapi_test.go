@@ -1272,6 +1272,28 @@ func conformWebhookDeliveries(t *testing.T, s *suite) {
 		call(200, "POST", hook+"/test", key, obj{"url": recv.URL + "/rotated"}, func(t *testing.T, r *servertest.Response) {
 			c.checkDelivery(t, recv.next(t), secret2, secret1)
 		}).named("both secrets sign"),
+
+		// Redelivery: the failed delivery (the second entry) again, to the URL it
+		// went to, which now accepts it; a new entry, the old one kept.
+		call(200, "POST", hook+"/logs/0/redeliver", key, nil, func(t *testing.T, r *servertest.Response) {
+			e := r.JSON(t)
+			if e["status"] != "success" || e["responseCode"] != 200.0 || e["sessionId"] != sid2 || e["webhookUrl"] != recv.URL+"/hook" {
+				t.Errorf("the redelivery's entry: %v", e)
+			}
+			d := recv.next(t)
+			if p := c.checkDelivery(t, d, secret2, secret1); p["submission_id"] != sid2 || d.header.Get("webhook-id") != sid2 {
+				t.Errorf("redelivered payload %v, webhook-id %q", p, d.header.Get("webhook-id"))
+			}
+		}).before(func(t *testing.T, sc *scenario) {
+			r := c.env.For(t).Do(http.MethodGet, hook+"/logs", key, nil)
+			sc.Path = fmt.Sprintf("%s/logs/%v/redeliver", hook, entry(1, r.JSON(t))["id"])
+		}).named("redeliver a failed delivery"),
+		call(200, "GET", hook+"/logs", key, nil, fields(obj{"total": 4}), func(t *testing.T, r *servertest.Response) {
+			if e := logs(t, r); e["status"] != "success" || e["sessionId"] != sid2 {
+				t.Errorf("newest entry after the redelivery: %v", e)
+			}
+		}).named("the redelivery is a new log entry"),
+		call(404, "POST", hook+"/logs/999999/redeliver", key, nil).named("redeliver an unknown entry"),
 	})
 }
 
@@ -1590,6 +1612,7 @@ var everyOperation = []struct{ method, path string }{
 	{"POST", "/forms/{id}/chat"}, {"GET", "/forms/{id}/chat"}, {"DELETE", "/forms/{id}/chat/{conversationId}"},
 	{"POST", "/forms/{id}/chat/{conversationId}/messages"}, {"GET", "/forms/{id}/chat/{conversationId}/messages"},
 	{"POST", "/forms/{id}/duplicate"}, {"GET", "/forms/{id}/definition"}, {"POST", "/forms/import"},
+	{"POST", "/forms/{id}/webhook/logs/{logId}/redeliver"}, {"GET", "/forms/{id}/notifications/logs"},
 }
 
 // validBodies are bodies the operations that take one accept.
@@ -1606,7 +1629,8 @@ var validBodies = map[string]string{
 // for the operations that take one.
 func operationCall(status int, method, pattern, key string, formID, fieldID, conversationID any) row {
 	path := apiPrefix + strings.NewReplacer("{id}", fmt.Sprint(formID), "{fieldId}", fmt.Sprint(fieldID),
-		"{conversationId}", fmt.Sprint(conversationID), "{submissionId}", "no-such-submission").Replace(pattern)
+		"{conversationId}", fmt.Sprint(conversationID), "{submissionId}", "no-such-submission",
+		"{logId}", fmt.Sprint(fieldID)).Replace(pattern)
 	var body any
 	if b, ok := validBodies[method+" "+pattern]; ok {
 		body = b
@@ -1666,7 +1690,7 @@ func conformErrors(t *testing.T, s *suite) {
 		if has(404) {
 			on(404, key, 999999999, q2, c2)
 			on(404, scoped, formB, q2, c2)
-			if strings.Contains(o.path, "{fieldId}") {
+			if strings.Contains(o.path, "{fieldId}") || strings.Contains(o.path, "{logId}") {
 				on(404, key, form2, 999999999, c2)
 			}
 			if strings.Contains(o.path, "{conversationId}") {
@@ -1682,6 +1706,9 @@ func conformErrors(t *testing.T, s *suite) {
 			case strings.Contains(o.path, "{fieldId}"):
 				on(400, key, form2, 0, c2)
 				on(400, key, "x", q2, c2)
+			case strings.Contains(o.path, "{logId}"): // the log entry's id fills in as fieldId's
+				on(400, key, form2, "x", c2)
+				on(400, key, "x", 1, c2)
 			case strings.Contains(o.path, "{conversationId}"):
 				on(400, key, form2, q2, 0)
 				on(400, key, form2, q2, "abc")

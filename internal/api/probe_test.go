@@ -57,7 +57,7 @@ func TestNoInputGets500(t *testing.T) {
 		conversation := id(postJSON(t, env, key, path+"/chat", nil)["id"])
 		session := postJSON(t, env, "", "/f/"+f["shareUrl"].(string)+"/sessions", nil)
 		params := map[string]string{"id": id(f["id"]), "fieldId": qids[1], "submissionId": submission, "conversationId": conversation,
-			"shareUrl": f["shareUrl"].(string), "sessionId": session["id"].(string), "fileId": "no-such-file"}
+			"shareUrl": f["shareUrl"].(string), "sessionId": session["id"].(string), "fileId": "no-such-file", "logId": "1"}
 		answers := obj{"answers": obj{qids[0]: "Ada", qids[1]: "Dev"}}
 		resume := map[string]string{"X-Resume-Token": session["resumeToken"].(string)}
 		bases := map[string]obj{

@@ -15,7 +15,7 @@ func timestampOrNil(t *time.Time) *string {
 	return &s
 }
 
-// formView is the wire shape of a Form. The closing and thank-you settings
+// formView is the wire shape of a Form. The closing, thank-you and notification settings
 // appear when set; closed always.
 type formView struct {
 	ID          int64                `json:"id"`
@@ -35,6 +35,8 @@ type formView struct {
 	MaxResponses  *int           `json:"maxResponses,omitempty"`
 	ClosedMessage string         `json:"closedMessage,omitempty"`
 	ThankYou      *form.ThankYou `json:"thankYou,omitempty"`
+	// Notifications are the form's emails (an extension), when set.
+	Notifications *form.Notifications `json:"notifications,omitempty"`
 	// Closed says whether the form takes no more submissions now
 	// (store.FormClosed).
 	Closed bool `json:"closed"`
@@ -66,7 +68,7 @@ func (a *API) viewForm(f *form.Form, closed, withQuestions bool) formView {
 		Webhook:  webhookView{Enabled: f.WebhookEnabled, URL: f.WebhookURL},
 		ClosesAt: timestampOrNil(s.ClosesAt), MaxResponses: s.MaxResponses, ClosedMessage: s.ClosedMessage,
 		ThankYou: s.ThankYou, Closed: closed,
-		HiddenFields: f.Settings.HiddenFields,
+		HiddenFields: f.Settings.HiddenFields, Notifications: s.Notifications,
 	}
 	if v.HiddenFields == nil {
 		v.HiddenFields = []string{}

@@ -74,15 +74,44 @@ func (a *API) webhookLogs(w http.ResponseWriter, r *http.Request) {
 	}
 	list, more := cursorRows(list, total, p, after)
 	views := make([]deliveryView, len(list))
-	for i, d := range list {
-		views[i] = deliveryView{ID: d.ID, SessionID: d.SessionID, WebhookURL: d.URL, Status: d.Status,
-			ResponseCode: codeOrZero(d.ResponseCode), ErrorMessage: d.ErrorMessage, CreatedAt: form.Timestamp(d.CreatedAt)}
+	for i := range list {
+		views[i] = viewDelivery(&list[i])
 	}
 	var next *cursor
 	if n := len(list); n > 0 {
 		next = &cursor{list: newestDeliveries, formID: f.ID, at: list[n-1].ID}
 	}
 	httpx.WriteJSON(w, http.StatusOK, withCursor(listEnvelope("logs", views, total, p), more, next))
+}
+
+// viewDelivery renders a delivery log entry.
+func viewDelivery(d *store.Delivery) deliveryView {
+	return deliveryView{ID: d.ID, SessionID: d.SessionID, WebhookURL: d.URL, Status: d.Status,
+		ResponseCode: codeOrZero(d.ResponseCode), ErrorMessage: d.ErrorMessage, CreatedAt: form.Timestamp(d.CreatedAt)}
+}
+
+// redeliverWebhook serves POST /forms/{id}/webhook/logs/{logId}/redeliver
+// (extension): the logged delivery is sent again now, and the new attempt,
+// logged as a new entry, is the answer, whatever the receiver said.
+func (a *API) redeliverWebhook(w http.ResponseWriter, r *http.Request) {
+	err := httpx.RequireEmptyBody(w, r)
+	var f *form.Form
+	if err == nil {
+		f, err = a.ownedForm(r)
+	}
+	var logID int64
+	if err == nil {
+		logID, err = pathID(r, "logId")
+	}
+	var d *store.Delivery
+	if err == nil {
+		d, err = a.cfg.Webhooks.Redeliver(r.Context(), f, logID)
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, viewDelivery(d))
 }
 
 // readLogs reads a page of a form's delivery log: after the cursor, or at the

@@ -66,6 +66,13 @@ type Config struct {
 	// MetricsToken, when set, serves /metrics on the main listener to requests
 	// that carry it as a bearer token. With neither, /metrics is 404.
 	MetricsToken string
+	// SMTPURL is the SMTP server email notifications go through (ParseSMTPURL);
+	// empty sends none. MailFrom is their sender address.
+	SMTPURL  string
+	MailFrom string
+	// MailRetrySeconds is the wait before an email that failed is tried again,
+	// doubled for each later attempt.
+	MailRetrySeconds int
 
 	// envProblems are the malformed environment values met while reading flags'
 	// defaults from the environment; Validate reports them.
@@ -132,6 +139,12 @@ func settings() []setting {
 			usage: "model name for the openai provider", set: text(func(c *Config) *string { return &c.AIModel })},
 		{flag: "ai-timeout", env: "FORMA_AI_TIMEOUT", def: "60",
 			usage: "seconds one model call may take", set: integer(func(c *Config) *int { return &c.AITimeoutSeconds })},
+		// Environment only: the URL holds the SMTP password.
+		{env: "FORMA_SMTP_URL", def: "", set: text(func(c *Config) *string { return &c.SMTPURL })},
+		{flag: "mail-from", env: "FORMA_MAIL_FROM", def: "",
+			usage: "sender of email notifications, e.g. \"Forma <forms@example.com>\"; needed with FORMA_SMTP_URL", set: text(func(c *Config) *string { return &c.MailFrom })},
+		{flag: "mail-retry-seconds", env: "FORMA_MAIL_RETRY_SECONDS", def: "60",
+			usage: "seconds before a failed email is tried again (doubled for the third and last attempt)", set: integer(func(c *Config) *int { return &c.MailRetrySeconds })},
 		{flag: "credit-costs", env: "FORMA_CREDIT_COSTS", def: "",
 			usage: "credit prices, e.g. forms.generate=5,analytics.generate=10,chat.message=2", set: text(func(c *Config) *string { return &c.CreditCosts })},
 		{flag: "credit-allowances", env: "FORMA_CREDIT_ALLOWANCES", def: "",
@@ -256,12 +269,15 @@ func (c *Config) Validate() error {
 		v    int
 	}{{"--submit-limit (FORMA_SUBMIT_LIMIT)", c.SubmitLimit}, {"--session-limit (FORMA_SESSION_LIMIT)", c.SessionLimit},
 		{"--save-limit (FORMA_SAVE_LIMIT)", c.SaveLimit}, {"--min-fill-seconds (FORMA_MIN_FILL_SECONDS)", c.MinFillSeconds},
-		{"--webhook-workers (FORMA_WEBHOOK_WORKERS)", c.WebhookWorkers}} {
+		{"--webhook-workers (FORMA_WEBHOOK_WORKERS)", c.WebhookWorkers}, {"--mail-retry-seconds (FORMA_MAIL_RETRY_SECONDS)", c.MailRetrySeconds}} {
 		if n.v < 0 {
 			problems = append(problems, fmt.Sprintf("%s must not be negative (got %d)", n.name, n.v))
 		}
 	}
 	problems = append(problems, c.aiProblems()...)
+	if err := c.validateMail(); err != nil {
+		problems = append(problems, err.Error())
+	}
 	problems = append(problems, c.listenProblems()...)
 	if c.PublicURL != "" {
 		u, err := url.Parse(c.PublicURL)

@@ -14,7 +14,7 @@ import (
 func TestDefaults(t *testing.T) {
 	c := Defaults()
 	want := Config{Addr: ":8080", DataDir: "./data", PublicURL: "http://localhost:8080", MaxUploadMB: 10, SubmitLimit: 60,
-		SessionLimit: 30, SaveLimit: 600, MinFillSeconds: 3, WebhookWorkers: 16, AIProvider: "builtin", AITimeoutSeconds: 60, LogFormat: "json"}
+		SessionLimit: 30, SaveLimit: 600, MinFillSeconds: 3, WebhookWorkers: 16, AIProvider: "builtin", AITimeoutSeconds: 60, LogFormat: "json", MailRetrySeconds: 60}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("Defaults() = %+v\nwant %+v", c, want)
 	}

@@ -66,6 +66,9 @@ type Config struct {
 	// which the server passes in, since the dashboard does not import the public
 	// side). It is called only for the signed-in account's own form. Required.
 	Preview func(w http.ResponseWriter, r *http.Request, f *form.Form)
+	// MailSending says whether the server sends email notifications; the
+	// Email page says so when it does not.
+	MailSending bool
 }
 
 // Handler serves the dashboard's routes.
@@ -119,6 +122,7 @@ func (h *Handler) Routes(mux Mux) {
 	handle(mux, "GET /forms/{id}/summary", h.page(h.summary))
 	h.aiRoutes(mux)
 	h.webhookRoutes(mux)
+	h.emailRoutes(mux)
 	h.formSettingsRoutes(mux)
 	handle(mux, "GET /settings", h.page(h.settings))
 	handle(mux, "POST /settings/password", h.page(h.changePassword))

@@ -43,7 +43,8 @@ type formHead struct {
 	Analytics, Chat string
 	Webhook         string // the webhook page
 	Settings        string // the settings page: closing and thank-you
-	Tab             string // the view shown: "table", "summary", "webhook", "analytics", "chat" or "settings" ("" on other pages)
+	Email           string // the Email page: notifications
+	Tab             string // the view shown: "table", "summary", "webhook", "analytics", "chat", "settings" or "email" ("" on other pages)
 }
 
 // responsesData is the data of the responses table.
@@ -213,7 +214,7 @@ func (h *Handler) headOf(f *form.Form) formHead {
 	id := strconv.FormatInt(f.ID, 10)
 	head := formHead{ID: f.ID, Title: f.Title, Path: "/forms/" + id + "/responses", Summary: "/forms/" + id + "/summary",
 		Analytics: "/forms/" + id + "/analytics", Chat: "/forms/" + id + "/chat", Webhook: webhookPath(f.ID),
-		Settings: formSettingsPath(f.ID)}
+		Settings: formSettingsPath(f.ID), Email: emailPath(f.ID)}
 	if f.IsPublished() {
 		head.URL = f.ShareURL(h.cfg.PublicURL)
 	}

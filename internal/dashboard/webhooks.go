@@ -53,6 +53,8 @@ type webhookData struct {
 
 // deliveryRow is one delivery attempt as the page shows it.
 type deliveryRow struct {
+	// Redeliver is where the entry's Redeliver button posts.
+	Redeliver                 string
 	Status, Code, Error, Time string
 	URL, Response             string
 }
@@ -68,7 +70,8 @@ type testRow struct {
 
 // webhookNotices are the sentences the page shows after a redirect.
 var webhookNotices = map[string]string{
-	"saved": "The webhook settings were saved.",
+	"saved":       "The webhook settings were saved.",
+	"redelivered": "The delivery was sent again; its attempt is the newest entry of the log.",
 }
 
 // webhookPage serves GET /forms/{id}/webhook, with a validated page of the log.
@@ -124,7 +127,8 @@ func (h *Handler) showWebhook(w http.ResponseWriter, r *http.Request, status int
 
 // deliveryOf is a logged attempt of form id as the page shows it.
 func deliveryOf(id int64, del store.Delivery) deliveryRow {
-	row := deliveryRow{Status: del.Status, Code: "—", Time: moment(del.CreatedAt), URL: del.URL}
+	row := deliveryRow{Status: del.Status, Code: "—", Time: moment(del.CreatedAt), URL: del.URL,
+		Redeliver: webhookPath(id) + "/logs/" + strconv.FormatInt(del.ID, 10) + "/redeliver"}
 	if del.ResponseCode != nil {
 		row.Code = strconv.Itoa(*del.ResponseCode)
 	}

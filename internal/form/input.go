@@ -25,6 +25,7 @@ type FormInput struct {
 	ClosedMessage *string         `json:"closedMessage"`
 	ThankYou      *ThankYou       `json:"thankYou"`
 	HiddenFields  []string        `json:"hiddenFields"`
+	Notifications *Notifications  `json:"notifications"`
 }
 
 // QuestionInput is a question to create: an item of POST /forms or the body of
@@ -42,19 +43,20 @@ type QuestionInput struct {
 
 // FormPatch is the body of PATCH /forms/{id}; absent fields are left as they are,
 // and null clears one of the settings (closesAt, maxResponses, closedMessage,
-// thankYou; a null hiddenFields removes them all). Its text follows the rules of FormInput; webhookUrl is checked by
+// thankYou, notifications; a null hiddenFields removes them all). Its text follows the rules of FormInput; webhookUrl is checked by
 // the webhook package.
 type FormPatch struct {
-	Title          Optional[string]      `json:"title"`
-	Description    Optional[string]      `json:"description"`
-	DisplayMode    Optional[DisplayMode] `json:"displayMode"`
-	WebhookURL     Optional[string]      `json:"webhookUrl"`
-	WebhookEnabled Optional[bool]        `json:"webhookEnabled"`
-	ClosesAt       Optional[string]      `json:"closesAt"`
-	MaxResponses   Optional[int]         `json:"maxResponses"`
-	ClosedMessage  Optional[string]      `json:"closedMessage"`
-	ThankYou       Optional[*ThankYou]   `json:"thankYou"`
-	HiddenFields   Optional[[]string]    `json:"hiddenFields"`
+	Title          Optional[string]         `json:"title"`
+	Description    Optional[string]         `json:"description"`
+	DisplayMode    Optional[DisplayMode]    `json:"displayMode"`
+	WebhookURL     Optional[string]         `json:"webhookUrl"`
+	WebhookEnabled Optional[bool]           `json:"webhookEnabled"`
+	ClosesAt       Optional[string]         `json:"closesAt"`
+	MaxResponses   Optional[int]            `json:"maxResponses"`
+	ClosedMessage  Optional[string]         `json:"closedMessage"`
+	ThankYou       Optional[*ThankYou]      `json:"thankYou"`
+	HiddenFields   Optional[[]string]       `json:"hiddenFields"`
+	Notifications  Optional[*Notifications] `json:"notifications"`
 }
 
 // QuestionPatch is the body of PATCH /forms/{id}/fields/{fieldId}. Its text follows
@@ -125,6 +127,7 @@ func (in FormInput) applySettings(s *Settings, p *Problems) {
 		s.setClosedMessage(*in.ClosedMessage, p)
 	}
 	s.setThankYou(in.ThankYou, nil, p)
+	s.setNotifications(in.Notifications, nil, nil, p)
 }
 
 // Build validates the input and converts it into a Question (the type defaults to
@@ -151,7 +154,7 @@ func (p FormPatch) ApplyPatch(f *Form) error {
 	var probs Problems
 	if p.empty() {
 		probs.Add("body", "at least one of title, description, displayMode, webhookUrl, webhookEnabled, "+
-			"closesAt, maxResponses, closedMessage, thankYou, hiddenFields is required")
+			"closesAt, maxResponses, closedMessage, thankYou, hiddenFields, notifications is required")
 		return probs.Err()
 	}
 	if p.Title.Set {
@@ -183,13 +186,17 @@ func (p FormPatch) ApplyPatch(f *Form) error {
 		f.Settings.HiddenFields = p.HiddenFields.Value
 		validateHiddenFields(f.Settings.HiddenFields, &probs)
 	}
+	if p.Notifications.Set {
+		f.Settings.setNotifications(p.Notifications.Value, f.Questions, questionIDs(f.Questions), &probs)
+	}
 	return probs.Err()
 }
 
 // empty reports whether the patch carries no field.
 func (p FormPatch) empty() bool {
 	return !p.Title.Set && !p.Description.Set && !p.DisplayMode.Set && !p.WebhookURL.Set && !p.WebhookEnabled.Set &&
-		!p.ClosesAt.Set && !p.MaxResponses.Set && !p.ClosedMessage.Set && !p.ThankYou.Set && !p.HiddenFields.Set
+		!p.ClosesAt.Set && !p.MaxResponses.Set && !p.ClosedMessage.Set && !p.ThankYou.Set && !p.HiddenFields.Set &&
+		!p.Notifications.Set
 }
 
 // applyClosing sets or, with null, clears the closing settings the patch carries.

@@ -131,18 +131,20 @@ func (t *ThankYou) RedirectOrigin() string {
 // remapQuestions renames the question ids t refers to (Settings.RemapQuestions):
 // its piped answers and its redirect parameters.
 func (t *ThankYou) remapQuestions(ids map[int64]int64) {
-	rename := func(text string) string {
-		return pipePattern.ReplaceAllStringFunc(text, func(m string) string {
-			if n, ok := ids[pipedID(m)]; ok {
-				return "{{" + strconv.FormatInt(n, 10) + "}}"
-			}
-			return m
-		})
-	}
-	t.Title, t.Message = rename(t.Title), rename(t.Message)
+	t.Title, t.Message = remapPiped(t.Title, ids), remapPiped(t.Message, ids)
 	for i := range t.RedirectParams {
 		t.RedirectParams[i].QuestionID = remapID(t.RedirectParams[i].QuestionID, ids)
 	}
+}
+
+// remapPiped renames the questions text pipes (Pipe) that are keys of ids.
+func remapPiped(text string, ids map[int64]int64) string {
+	return pipePattern.ReplaceAllStringFunc(text, func(m string) string {
+		if n, ok := ids[pipedID(m)]; ok {
+			return "{{" + strconv.FormatInt(n, 10) + "}}"
+		}
+		return m
+	})
 }
 
 // setThankYou validates t into s.ThankYou; nil, or a screen with nothing set,
@@ -193,7 +195,7 @@ func checkPiped(text string, known map[int64]bool, field string, p *Problems) {
 // form's (known), or, on create (known is nil), no question has an id yet.
 func unknownQuestion(known map[int64]bool) string {
 	if known == nil {
-		return "cannot name a question on create, because question ids do not exist yet; set thankYou with PATCH /forms/{id}"
+		return "cannot name a question on create, because question ids do not exist yet; set it with PATCH /forms/{id}"
 	}
 	return "names no question of this form"
 }

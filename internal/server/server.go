@@ -20,6 +20,7 @@ import (
 	"forma/internal/config"
 	"forma/internal/dashboard"
 	"forma/internal/httpx"
+	"forma/internal/mail"
 	"forma/internal/ops"
 	"forma/internal/quota"
 	"forma/internal/render"
@@ -28,7 +29,8 @@ import (
 	"forma/internal/webhook"
 )
 
-// Server is a running Forma: its store, its handler and its webhook workers.
+// Server is a running Forma: its store, its handler and its webhook and mail
+// workers.
 type Server struct {
 	Store    *store.Store
 	Webhooks *webhook.Deliverer
@@ -38,6 +40,8 @@ type Server struct {
 	Blobs blob.Store
 	// Metrics serves /metrics with no token: for the --metrics-addr listener.
 	Metrics http.Handler
+	// Mail sends email notifications; nil when no SMTP server is configured.
+	Mail    *mail.Sender
 	handler http.Handler
 	log     *slog.Logger
 	workers int
@@ -62,6 +66,10 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	st.Charged = metrics.Charged
 	deliverer := webhook.NewDeliverer(st, renderer, webhook.Options{Workers: max(cfg.WebhookWorkers, 1),
 		AllowPrivate: cfg.AllowPrivateWebhooks, Delivered: metrics.Delivered}, log)
+	sender, err := mailSender(cfg, st, log)
+	if err != nil {
+		return nil, err
+	}
 	rcfg := respond.Config{
 		MaxUploadBytes: int64(cfg.MaxUploadMB) << 20,
 		SubmitLimit:    cfg.SubmitLimit,
@@ -70,19 +78,21 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 		TrustProxy:     cfg.TrustProxy,
 		MinFillTime:    time.Duration(cfg.MinFillSeconds) * time.Second,
 		PublicURL:      cfg.PublicURL,
-		Committed:      func() { metrics.Submitted(); deliverer.Notify() },
+		Committed:      committed(metrics, deliverer, sender),
 	}
 	acfg, err := apiConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
 	acfg.Submissions, acfg.Webhooks, acfg.AI = renderer, deliverer, ops.CountAI(acfg.AI, metrics)
+	acfg.MailSending = sender != nil
 	mux := http.NewServeMux()
 	pages := respond.New(st, blobs, links, secret, rcfg)
 	pages.Routes(mux)
 	dashboard.New(st, dashboard.Config{PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, Signup: cfg.Signup,
 		Plans: acfg.Plans, Submissions: renderer, AI: acfg.AI, Costs: acfg.Costs,
-		AllowPrivateWebhooks: cfg.AllowPrivateWebhooks, Webhooks: deliverer, Preview: pages.Preview}).Routes(mux)
+		AllowPrivateWebhooks: cfg.AllowPrivateWebhooks, Webhooks: deliverer, Preview: pages.Preview,
+		MailSending: sender != nil}).Routes(mux)
 	a := api.New(st, acfg)
 	mux.Handle("GET /api/v1/openapi.json", api.OpenAPIHandler(cfg.PublicURL))
 	mux.HandleFunc("/api/v1/openapi.json", func(w http.ResponseWriter, r *http.Request) {
@@ -95,13 +105,41 @@ func New(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logg
 	mux.Handle("GET /readyz", &ops.Readiness{Store: st, Blobs: blobs, Log: log})
 	mux.Handle("GET /metrics", ops.Protected(cfg.MetricsToken, metrics.Handler(), http.HandlerFunc(notFound)))
 	mux.HandleFunc("/", notFound)
-	return &Server{Store: st, Webhooks: deliverer, Files: renderer, Blobs: blobs, Metrics: metrics.Handler(), handler: httpx.Observe(log, mux, metrics.Request),
+	return &Server{Store: st, Webhooks: deliverer, Files: renderer, Blobs: blobs, Metrics: metrics.Handler(), Mail: sender, handler: httpx.Observe(log, mux, metrics.Request),
 		log: log, workers: cfg.WebhookWorkers}, nil
 }
 
 // notFound answers a request no route matches.
 func notFound(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteProblem(w, http.StatusNotFound, "not_found", "No route matches "+r.Method+" "+r.URL.Path)
+}
+
+// mailSender returns the sender of email notifications when cfg names an SMTP
+// server, and makes the store queue their jobs; nil otherwise (notification
+// settings are kept but nothing is queued or sent).
+func mailSender(cfg config.Config, st *store.Store, log *slog.Logger) (*mail.Sender, error) {
+	if cfg.SMTPURL == "" {
+		return nil, nil
+	}
+	smtp, err := config.ParseSMTPURL(cfg.SMTPURL)
+	if err != nil {
+		return nil, fmt.Errorf("FORMA_SMTP_URL %w", err)
+	}
+	st.QueueMail = true
+	return mail.NewSender(st, mail.Options{SMTP: smtp, From: cfg.MailFrom, PublicURL: cfg.PublicURL,
+		RetryAfter: time.Duration(cfg.MailRetrySeconds) * time.Second}, log), nil
+}
+
+// committed counts a completed submission once it is committed, and wakes the
+// outbox workers.
+func committed(metrics *ops.Metrics, webhooks *webhook.Deliverer, sender *mail.Sender) func() {
+	return func() {
+		metrics.Submitted()
+		webhooks.Notify()
+		if sender != nil {
+			sender.Notify()
+		}
+	}
 }
 
 // apiConfig builds the API's settings: prices, plans and the AI provider.
@@ -134,13 +172,23 @@ func aiProvider(cfg config.Config) (ai.Provider, error) {
 	return nil, fmt.Errorf("AI provider %q is not available", cfg.AIProvider)
 }
 
-// RunWorkers delivers webhooks until ctx ends, then waits up to grace for the
-// deliveries in flight. It returns at once when the configuration runs no workers.
+// RunWorkers delivers webhooks and sends emails until ctx ends, then waits up
+// to grace for the webhook deliveries in flight (an email in flight is sent
+// again by the next server that finds it claimed too long). Webhooks are left
+// to other nodes when the configuration runs no webhook workers; emails when it
+// names no SMTP server.
 func (s *Server) RunWorkers(ctx context.Context, grace time.Duration) {
-	if s.workers == 0 {
-		return
+	done := make(chan struct{})
+	go func() {
+		if s.Mail != nil {
+			s.Mail.Run(ctx)
+		}
+		close(done)
+	}()
+	if s.workers > 0 {
+		s.Webhooks.Run(ctx, grace)
 	}
-	s.Webhooks.Run(ctx, grace)
+	<-done
 }
 
 // OrphanAge is how old an upload no submission uses must be before the sweeper

@@ -64,6 +64,10 @@ type Store struct {
 	// what it was then, so that Ping notices the file removed or replaced.
 	file   string
 	opened os.FileInfo
+	// QueueMail makes completed submissions queue the emails of their form's
+	// notifications (queueMail). It is set, before serving, when the server
+	// sends mail; without it notifications are kept but nothing is queued.
+	QueueMail bool
 }
 
 // Open connects to the database named by databaseURL (a postgres:// URL), or, when

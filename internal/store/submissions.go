@@ -245,15 +245,19 @@ func (s *Store) insertCompleted(ctx context.Context, tx querier, sub *form.Submi
 }
 
 // queueCompletionJobs is the one place that writes the work a completed submission
-// sets off: a webhook delivery when its form's webhook is enabled with a URL, as
-// the form is when the submission commits. It runs in the transaction that
-// completes the submission, so the jobs exist if and only if the submission does;
-// the outbox workers (package webhook) take them from there.
+// sets off: a webhook delivery when its form's webhook is enabled with a URL, and
+// the emails of its notifications (queueMail), as the form is when the
+// submission commits. It runs in the transaction that completes the submission,
+// so the jobs exist if and only if the submission does; the outbox workers
+// (packages webhook and mail) take them from there.
 func (s *Store) queueCompletionJobs(ctx context.Context, tx querier, sub *form.Submission) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO webhook_jobs (form_id, session_id, url, created_at)
 		SELECT id, $2, webhook_url, $3 FROM forms WHERE id = $1 AND webhook_enabled AND webhook_url IS NOT NULL`,
 		sub.FormID, sub.ID, ms(s.Now()))
-	return err
+	if err != nil {
+		return err
+	}
+	return s.queueMail(ctx, tx, sub)
 }
 
 func saveSession(ctx context.Context, tx querier, sub *form.Submission) error {

@@ -447,3 +447,20 @@ func (s *Store) WebhookQueue(ctx context.Context) (depth int, oldest time.Time, 
 	}
 	return depth, fromMS(created), nil
 }
+
+// WebhookDelivery returns one logged delivery attempt of a form; NotFound
+// otherwise.
+func (s *Store) WebhookDelivery(ctx context.Context, formID, id int64) (*Delivery, error) {
+	return scanDelivery(s.read.QueryRowContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries
+		WHERE id = $1 AND form_id = $2`, id, formID))
+}
+
+// LogDelivery logs an attempt made outside the outbox (a redelivery an owner
+// asked for), giving d its id and time.
+func (s *Store) LogDelivery(ctx context.Context, d *Delivery) error {
+	d.CreatedAt = s.Now().Truncate(time.Millisecond)
+	return s.write.QueryRowContext(ctx, `INSERT INTO webhook_deliveries
+		(form_id, session_id, url, status, response_code, error_message, duration_ms, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+		d.FormID, d.SessionID, d.URL, d.Status, d.ResponseCode, d.ErrorMessage, d.Duration.Milliseconds(), ms(d.CreatedAt)).Scan(&d.ID)
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"forma/internal/form"
+	"forma/internal/store"
 )
 
 // TestResult is the outcome of a test delivery.
@@ -131,4 +132,21 @@ func sampleAnswer(q form.Question) any {
 		return "A longer sample answer."
 	}
 	return "Sample answer"
+}
+
+// Redeliver sends logged delivery logID of form f again, now: the payload of
+// its submission, rendered as a delivery renders it, to the URL it went to,
+// through the SSRF-safe client and with the same webhook-id, so receivers can
+// recognise it. The attempt is logged as a new entry, which it returns; the
+// logged delivery is NotFound when f has none of that id. Delivery itself
+// never retries (decisions.md): this is the owner's choice.
+func (d *Deliverer) Redeliver(ctx context.Context, f *form.Form, logID int64) (*store.Delivery, error) {
+	old, err := d.store.WebhookDelivery(ctx, f.ID, logID)
+	if err != nil {
+		return nil, err
+	}
+	dl := delivery{job: store.WebhookJob{FormID: f.ID, SessionID: old.SessionID, URL: old.URL}}
+	d.prepareForm(ctx, f.ID, []*delivery{&dl})
+	rec := d.deliver(ctx, dl)
+	return &rec, d.store.LogDelivery(ctx, &rec)
 }
