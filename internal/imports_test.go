@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"mail":              {"config", "form", "store"},
 	"respond":           {"blob", "form", "httpx", "logic", "store"},
 	"ops":               {"ai", "ai/query", "blob", "form", "httpx", "store"},
-	"backup":            {"store"},
+	"backup":            {"blob", "store"},
 	"dashboard":         {"ai", "ai/query", "assist", "auth", "form", "httpx", "quota", "render", "store", "webhook"},
 	"api":               {"ai", "ai/query", "assist", "auth", "form", "httpx", "quota", "render", "store", "webhook"},
 	"server":            {"ai", "ai/builtin", "ai/openai", "api", "blob", "config", "dashboard", "httpx", "mail", "ops", "quota", "render", "respond", "store", "webhook"},

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -234,4 +235,45 @@ func TestOlderBinaryRefusesNewerDatabase(t *testing.T) {
 	if _, _, err := cli(t, "serve", "--data", dir, "--addr", "nohost"); err == nil || !strings.Contains(err.Error(), "--addr (FORMA_ADDR) must be host:port") {
 		t.Errorf("serve --addr nohost: %v", err)
 	}
+}
+
+// TestMetricsListener: with --metrics-addr, /metrics answers on that address, and
+// the main address answers it 404 (no token is set).
+func TestMetricsListener(t *testing.T) {
+	main, metrics := freePort(t), freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--data", t.TempDir(), "--addr", main, "--metrics-addr", metrics, "--log-format", "text"},
+			strings.NewReader(""), io.Discard, io.Discard)
+	}()
+	defer func() { cancel(); <-done }()
+	waitFor(t, func() bool {
+		resp, err := http.Get("http://" + main + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil
+	})
+	resp, err := http.Get("http://" + metrics + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "forma_http_requests_total{route=\"GET /healthz\",status=\"200\"}") {
+		t.Errorf("metrics listener: %d\n%.400s", resp.StatusCode, body)
+	}
+	if resp, err := http.Get("http://" + main + "/metrics"); err != nil || resp.StatusCode != 404 {
+		t.Errorf("/metrics on the main address: %v %v", resp.StatusCode, err)
+	}
+}
+
+func freePort(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }

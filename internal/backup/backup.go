@@ -14,9 +14,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"forma/internal/blob"
 	"forma/internal/store"
 )
 
@@ -83,7 +83,7 @@ func addUploads(tw *tar.Writer, dir string) error {
 		return err
 	}
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !blobName.MatchString(e.Name()) {
+		if !e.Type().IsRegular() || !blob.ValidKey(e.Name()) {
 			continue // partial writes (.tmp-*) and anything not a blob
 		}
 		err := addFile(tw, uploads+"/"+e.Name(), filepath.Join(dir, e.Name()))
@@ -93,9 +93,6 @@ func addUploads(tw *tar.Writer, dir string) error {
 	}
 	return nil
 }
-
-// blobName is what a stored blob's file name looks like (blob.Disk's keys).
-var blobName = regexp.MustCompile(`^[A-Za-z0-9_-]{8,128}$`)
 
 // addFile adds the file at path to the archive under name.
 func addFile(tw *tar.Writer, name, path string) error {
@@ -156,7 +153,7 @@ func unpack(tr *tar.Reader, dataDir, from string) error {
 		}
 		name, ok := strings.CutPrefix(hdr.Name, uploads+"/")
 		switch {
-		case hdr.Typeflag != tar.TypeReg || (hdr.Name != database && !(ok && blobName.MatchString(name))):
+		case hdr.Typeflag != tar.TypeReg || (hdr.Name != database && !(ok && blob.ValidKey(name))):
 			return fmt.Errorf("%s is not a forma backup: it holds %q", from, hdr.Name)
 		case hdr.Name == database:
 			sawDatabase = true

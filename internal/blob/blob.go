@@ -28,6 +28,10 @@ var ErrNotFound = errors.New("blob not found")
 
 var validKey = regexp.MustCompile(`^[A-Za-z0-9_-]{8,128}$`)
 
+// ValidKey reports whether key is a well-formed blob key: the name of a stored
+// file in a Disk folder (backups copy only such files).
+func ValidKey(key string) bool { return validKey.MatchString(key) }
+
 // Disk is a Store in a local folder.
 type Disk struct{ dir string }
 
