@@ -212,7 +212,7 @@ func (s *formaServer) start(t *testing.T) {
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for range 200 {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		if resp, err := http.Get(s.url() + "/healthz"); err == nil {
 			resp.Body.Close()
 			return

@@ -232,7 +232,9 @@ func startServe(t *testing.T, bin, dbURL string, extra ...string) string {
 		cmd.Wait()
 	})
 	url := "http://" + addr
-	for range 100 {
+	// Generous: two processes may start at once on a busy machine, one waiting
+	// for the other's migration lock.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		if resp, err := http.Get(url + "/healthz"); err == nil {
 			resp.Body.Close()
 			return url
