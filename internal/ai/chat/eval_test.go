@@ -137,9 +137,11 @@ func runEval(t testing.TB, cases []evalCase) evalScore {
 
 // evalDevFiles are the development batches, the first written with the held-out
 // half, the later ones written fresh during tuning.
-var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt"}
+var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt", "testdata/eval_dev3.txt"}
 
-func TestChatEvaluation(t *testing.T) {
+// TestChatDevBatches runs the development batches alone and, with -v, lists their
+// wrong replies: the tuning loop runs this test, never the held-out one.
+func TestChatDevBatches(t *testing.T) {
 	for _, path := range evalDevFiles {
 		dev := runEval(t, loadEval(t, path))
 		fmt.Printf("chat evaluation, development %s: %s\n", path, dev)
@@ -149,6 +151,11 @@ func TestChatEvaluation(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestChatEvaluation scores the held-out half, printing only its three totals, and
+// fails when the gate is on and more than 1% of its replies are wrong.
+func TestChatEvaluation(t *testing.T) {
 	held := runEval(t, loadEval(t, "testdata/eval_heldout.txt"))
 	held.failures = nil // never shown: the held-out half is not tuned on
 	fmt.Printf("chat evaluation, held-out: %s\n", held)
