@@ -85,7 +85,7 @@ var evalRefusalRe = regexp.MustCompile(`(?i)\bI can(no|')t\b|can't answer|cannot
 // evalScore is the three figures of one half.
 type evalScore struct {
 	exact, refused, wrong int
-	failures              []string
+	failures, refusals    []string
 }
 
 func (s evalScore) total() int { return s.exact + s.refused + s.wrong }
@@ -124,6 +124,7 @@ func runEval(t testing.TB, cases []evalCase) evalScore {
 				score.exact++
 			case refusal:
 				score.refused++
+				score.refusals = append(score.refusals, fmt.Sprintf("%s line %d#%d %q: %s", c.survey, c.line, i+1, turn.ask, reply))
 			default:
 				score.wrong++
 				score.failures = append(score.failures, fmt.Sprintf("%s line %d#%d %q\n    reply: %s\n    problems: %s",
@@ -149,6 +150,9 @@ func TestChatDevBatches(t *testing.T) {
 			for _, f := range dev.failures {
 				t.Logf("WRONG %s", f)
 			}
+			for _, f := range dev.refusals {
+				t.Logf("REFUSED %s", f)
+			}
 		}
 	}
 }
@@ -157,7 +161,7 @@ func TestChatDevBatches(t *testing.T) {
 // fails when the gate is on and more than 1% of its replies are wrong.
 func TestChatEvaluation(t *testing.T) {
 	held := runEval(t, loadEval(t, "testdata/eval_heldout.txt"))
-	held.failures = nil // never shown: the held-out half is not tuned on
+	held.failures, held.refusals = nil, nil // never shown: the held-out half is not tuned on
 	fmt.Printf("chat evaluation, held-out: %s\n", held)
 	if held.total() < 150 {
 		t.Errorf("held-out half has %d questions, want at least 150", held.total())
