@@ -523,27 +523,54 @@ func (p *parser) markSaid(i int) {
 // pickVerbs answer a choice question ("did not pick any features").
 var pickVerbs = text.Set("pick picked choose chose select selected use used answer answered tick ticked mention mentioned")
 
-// noneChosen turns "did not pick any <question>" into an is_empty condition and
-// "picked any <question>" into is_not_empty.
+// anyWords and noneWords stand for an answer of a choice question in "did not
+// pick any features", "don't add anything", "use no benefits".
+var (
+	anyWords  = text.Set("any anything")
+	noneWords = text.Set("no none nothing")
+)
+
+// noneChosen turns "did not pick any <question>", "use no <question>" and "don't
+// add anything" (a verb of the question's own text) into an is_empty condition on
+// a choice question, and "picked any <question>" into is_not_empty.
 func (p *parser) noneChosen() {
 	for i, w := range p.words {
-		if !pickVerbs[w] || p.used[i] || p.word(i+1) != "any" {
+		if (!anyWords[w] && !noneWords[w]) || p.used[i] || i == 0 || p.used[i-1] || p.ts[i-1].stem == "" {
 			continue
 		}
-		for k := i + 2; k < len(p.ts) && k <= i+3; k++ {
-			q := p.namedAt(k)
-			if q == nil {
-				continue
-			}
-			op := query.IsNotEmpty
-			if p.negatedBefore(i, 3) {
-				op = query.IsEmpty
-			}
-			p.add(q, query.Filter{Op: op}, i)
-			p.used[i], p.used[i+1], p.used[k] = true, true, true
-			return
+		q, at := p.choiceNamedNear(i)
+		if q == nil {
+			continue
+		}
+		op := query.IsNotEmpty
+		if noneWords[w] || p.negatedBefore(i-1, 3) {
+			op = query.IsEmpty
+		}
+		p.add(q, query.Filter{Op: op}, i-1)
+		p.used[i-1], p.used[i], p.used[at] = true, true, true
+		p.cf.absorb(p.ts, p.used, q, i-1, i+1, 3)
+		return
+	}
+}
+
+// choiceNamedNear returns the choice question named by the verb before i ("add",
+// "use") or by a word in the three after it ("features"), and where.
+func (p *parser) choiceNamedNear(i int) (*question, int) {
+	isChoice := func(q *question) bool {
+		return q != nil && (q.q.Type == form.MultiSelect || q.q.Type == form.Select)
+	}
+	if q := p.namedAt(i - 1); isChoice(q) {
+		return q, i - 1
+	}
+	if !pickVerbs[p.words[i-1]] && !noneWords[p.words[i]] {
+		return nil, 0
+	}
+	for k := i + 1; k < len(p.ts) && k <= i+3; k++ {
+		if q := p.namedAt(k); isChoice(q) {
+			return q, k
 		}
 	}
+	return nil, 0
 }
 
 // namedAt returns the question whose distinctive word is at k.

@@ -63,7 +63,8 @@ var demonyms = map[string]string{
 }
 
 // shorthands are the abbreviations and apostrophe-less contractions people type,
-// read as the words they stand for ("hw", "didnt", "dept").
+// and the superlatives of mood, read as the words they stand for ("hw", "didnt",
+// "dept", "happiest").
 var shorthands = map[string]string{
 	"hw": "how", "wat": "what", "u": "you", "ur": "your", "thru": "through", "w": "with",
 	"didnt": "did not", "dont": "do not", "doesnt": "does not", "isnt": "is not", "arent": "are not",
@@ -71,6 +72,7 @@ var shorthands = map[string]string{
 	"hasnt": "has not", "wouldnt": "would not", "hadnt": "had not",
 	"dept": "department", "depts": "departments", "yrs": "years", "yr": "year", "hrs": "hours", "hr": "hour",
 	"mins": "minutes", "nr": "number", "num": "number", "qty": "quantity", "approx": "about",
+	"happiest": "most satisfied", "unhappiest": "least satisfied", "happier": "more satisfied", "unhappier": "less satisfied",
 }
 
 // oddQuotes reports whether s holds an odd number of quote marks.

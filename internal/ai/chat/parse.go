@@ -499,8 +499,8 @@ func (s *session) parse(msg string) *request {
 	p.numbers()
 	mentions := p.options()
 	p.yesNo()
-	p.answeredText()
 	p.noneChosen()
+	p.answeredText()
 	if v, ok := p.unboundYesNo(); ok && !p.hasYesNoCond() {
 		p.conds = append(p.conds, cond{f: query.Filter{Op: query.Equals, Value: v}, pos: indexOf(p.words, yesOrNo)})
 	}
