@@ -47,6 +47,9 @@ type request struct {
 	// accounts for; clash is a period that contradicts a question's own.
 	unknown []string
 	clash   string
+	// lone is the only thing a follow-up names, a number ("and 4?"): the new
+	// value of the previous question's numeric condition.
+	lone *float64
 }
 
 // cue is a word or phrase of a message that points at what it asks.
@@ -405,7 +408,7 @@ func (p *parser) markBase(mentions []mention) {
 			matches++
 		}
 	}
-	if matches == 0 && len(p.conds) >= 2 {
+	if matches == 0 && len(p.conds) >= 1 {
 		last := 0
 		for i := range p.conds {
 			if p.conds[i].pos > p.conds[last].pos {
@@ -528,10 +531,25 @@ func (s *session) parse(msg string) *request {
 	p.markBase(mentions)
 	in.conds = p.conds
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
-	in.followUp = p.looksLikeFollowUp(in)
+	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
 	in.about = anyWord(p.words, aboutWords)
 	in.unknown, in.clash = p.unknownWords(in), p.clash
+	in.lone = p.loneNumber(in)
 	return in
+}
+
+// loneNumber returns the number of a follow-up that names nothing else ("and
+// 4?"), or nil.
+func (p *parser) loneNumber(in *request) *float64 {
+	if !in.followUp || len(in.unknown) != 1 || in.target != nil || len(in.conds) > 0 {
+		return nil
+	}
+	for i, t := range p.ts {
+		if t.isNum && !p.used[i] && t.low == in.unknown[0] {
+			return &t.num
+		}
+	}
+	return nil
 }
 
 // indexOf returns the position of the first word in the set, or 0.
