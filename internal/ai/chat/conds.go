@@ -179,6 +179,7 @@ func (p *parser) numbers() {
 		p.add(q, f, start)
 		for k := start; k < end; k++ {
 			p.used[k] = true
+			p.cueWords[k] = "" // "at least 4" asks for no least common answer
 		}
 		p.cf.absorb(p.ts, p.used, q, start, end, 4)
 		p.markQuantityVerb(start)
