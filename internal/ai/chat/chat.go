@@ -112,6 +112,9 @@ func merge(prev, cur *request) *request {
 		out.extreme, out.total, out.percentile = cur.extreme, cur.total, cur.percentile
 	}
 	out.unknown, out.clash = cur.unknown, cur.clash
+	if cur.lone != nil && renumber(out.conds, *cur.lone) {
+		out.unknown = nil
+	}
 	if cur.metric == "" && cur.extreme != 0 && out.target != nil && fits(query.Max, out.target.q) && cur.kind == metricIntent {
 		out.metric = map[bool]query.Metric{true: query.Max, false: query.Min}[cur.extreme > 0]
 	}
@@ -134,6 +137,31 @@ func merge(prev, cur *request) *request {
 	}
 	out.followUp, out.addOnly, out.about = false, false, true
 	return &out
+}
+
+// renumber gives the only comparison of a numeric question among conds the value
+// v ("how many rated 3" – "and 4?"); false when there is not exactly one.
+func renumber(conds []cond, v float64) bool {
+	at := -1
+	for i, c := range conds {
+		if c.q == nil || !isNumeric(c.q.q) {
+			continue
+		}
+		switch c.f.Op {
+		case query.Equals, query.GT, query.GTE, query.LT, query.LTE:
+		default:
+			return false
+		}
+		if at >= 0 {
+			return false
+		}
+		at = i
+	}
+	if at < 0 {
+		return false
+	}
+	conds[at].f.Value = v
+	return true
 }
 
 // replaceCond puts c in place of the condition on the same question (a bare

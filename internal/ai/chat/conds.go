@@ -15,6 +15,9 @@ type cond struct {
 	f    query.Filter
 	pos  int
 	base bool // narrows the population (percent: the denominator) rather than being the share asked about
+	// bare marks a yes_no question named by its words with no answer given ("would
+	// recommend"): a breakdown may take it as the question to break down by.
+	bare bool
 }
 
 // parser holds one message being parsed.
@@ -30,6 +33,8 @@ type parser struct {
 	cueWords []string
 	// clash is a period word that contradicts a question's own period, or "".
 	clash string
+	// rate is set by "<yes_no word> rate": the share of yes answers.
+	rate bool
 }
 
 // isNumeric reports whether q has numeric answers.
@@ -97,7 +102,7 @@ var cmpAfter = []struct {
 }
 
 // units are words between a number and a comparison after it ("5 stars or more").
-var units = text.Set("star stars time times dollar dollars usd eur gbp point points")
+var units = text.Set("star stars time times dollar dollars usd eur gbp euro euros pound pounds € £ point points")
 
 // endsAt reports whether the first occurrence of ph among the four words ending
 // at position j ends there.
@@ -174,9 +179,23 @@ func (p *parser) numbers() {
 		p.add(q, f, start)
 		for k := start; k < end; k++ {
 			p.used[k] = true
+			p.cueWords[k] = "" // "at least 4" asks for no least common answer
 		}
 		p.cf.absorb(p.ts, p.used, q, start, end, 4)
+		p.markQuantityVerb(start)
 		i = end - 1
+	}
+}
+
+// relativeWords open a clause about the respondents.
+var relativeWords = text.Set("who that which")
+
+// markQuantityVerb marks the verb of a clause that a comparison ends ("people who
+// *drink* more than 3 cups"): it says how the quantity was counted, nothing more.
+func (p *parser) markQuantityVerb(start int) {
+	k := start - 1
+	if k >= 1 && relativeWords[p.words[k-1]] && p.ts[k].stem != "" && !p.used[k] {
+		p.used[k] = true
 	}
 }
 
@@ -209,6 +228,9 @@ func (p *parser) nearScore(i int, q *question) float64 {
 			t := p.ts[k]
 			if t.low == "," || t.low == "?" || (p.used[k] && dir < 0 && t.isNum) {
 				break
+			}
+			if p.used[k] {
+				continue
 			}
 			if (t.stem != "" && slices.Contains(q.stems, t.stem)) || typeCues[q.q.Type][t.low] {
 				score += 1 / float64(abs(k-i))
@@ -259,9 +281,26 @@ func (p *parser) options() []mention {
 		for k := m.start; k < m.end; k++ {
 			p.used[k] = true
 		}
+		p.markPreference(m.start)
 		p.cf.absorb(p.ts, p.used, m.q, m.start, m.end, 3)
 	}
 	return ms
+}
+
+// preferVerbs say which option someone chose ("liked the panel best").
+var preferVerbs = text.Set("like liked likes love loved loves prefer prefers preferred enjoy enjoyed enjoys " +
+	"chose choose picked pick selected select")
+
+// markPreference marks a verb of preference just before an option named at start
+// ("liked the panel"), which says the option was chosen and names no question.
+func (p *parser) markPreference(start int) {
+	k := start - 1
+	if determiners[p.word(k)] {
+		k--
+	}
+	if k >= 0 && preferVerbs[p.words[k]] && !p.used[k] {
+		p.used[k] = true
+	}
 }
 
 // yesNo finds yes_no questions named by their distinctive words ("would recommend
@@ -276,13 +315,101 @@ func (p *parser) yesNo() {
 			if p.used[i] || t.stem == "" || !slices.Contains(q.stems, t.stem) || p.cf.df[t.stem] != 1 {
 				continue
 			}
-			p.add(q, query.Filter{Op: query.Equals, Value: !p.negatedBefore(i, 4)}, i)
+			negated := p.negatedBefore(i, 4)
+			bare := !negated && !p.answerBefore(i)
+			p.add(q, query.Filter{Op: query.Equals, Value: !negated}, i)
+			p.conds[len(p.conds)-1].bare = bare
 			p.markSaid(i)
 			p.used[i] = true
 			p.cf.absorb(p.ts, p.used, q, i, i+1, 5)
+			p.rateOf(i)
 			break
 		}
 	}
+}
+
+// subjectNouns name what a survey is about; after a rating verb ("rated the event
+// 5", "rate our cafe") they are the thing rated, not a word of another question.
+var (
+	subjectNouns = text.Set("event conference cafe café shop store restaurant company product service experience " +
+		"course class hotel app website site place venue business brand")
+	rateVerbs   = text.Set("rate rated rates rating gave give scored score")
+	determiners = text.Set("the our this your their that its")
+)
+
+// ratedSubject marks the subject noun a rating verb governs as used, when the form
+// has a rating question.
+func (p *parser) ratedSubject() {
+	if p.cf.firstOfType(form.Rating) == nil {
+		return
+	}
+	for i, w := range p.words {
+		if !rateVerbs[w] {
+			continue
+		}
+		k := i + 1
+		for determiners[p.word(k)] {
+			k++
+		}
+		if k > i+1 && subjectNouns[p.word(k)] && !p.used[k] {
+			p.used[k] = true
+		}
+	}
+}
+
+// answerBefore reports whether "yes" or "no" stands among the four words before i.
+func (p *parser) answerBefore(i int) bool {
+	for k := max(0, i-4); k < i; k++ {
+		if yesOrNo[p.words[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// rateWords after a yes_no question's word ask for the share that said yes
+// ("recommend rate", "return ratio").
+var rateWords = text.Set("rate rates ratio")
+
+// rateOf reads "<yes_no word> rate" (within the next two words) as the share of
+// yes answers, marking the rate word used so it does not name a rating question.
+func (p *parser) rateOf(i int) {
+	for k := i + 1; k <= i+2 && k < len(p.ts); k++ {
+		if rateWords[p.words[k]] && !p.used[k] {
+			p.used[k], p.rate = true, true
+			return
+		}
+	}
+}
+
+// skipVerbs say a question was left blank; fillVerbs do when negated ("did not
+// answer").
+var (
+	skipVerbs = text.Set("skip skipped skipping skips omit omitted blank empty unanswered")
+	fillVerbs = text.Set("answer answered respond responded reply replied fill filled complete completed")
+)
+
+// blankAsked reads "skipped <question>", "left <question> blank" and "did not
+// answer <question>" in a count about a question, marking those words used. It
+// leaves them for the coverage check when the count names no question.
+func (p *parser) blankAsked(in *request) bool {
+	if in.target == nil || (in.metric != query.Count && in.metric != "") {
+		return false
+	}
+	for i, w := range p.words {
+		if p.used[i] {
+			continue
+		}
+		if skipVerbs[w] {
+			p.used[i] = true
+			return true
+		}
+		if fillVerbs[w] && p.negatedBefore(i, 2) {
+			p.used[i] = true
+			return true
+		}
+	}
+	return false
 }
 
 // answerVerbs introduce a text-like question that was answered ("left a
@@ -303,7 +430,7 @@ func (p *parser) answeredText() {
 				continue
 			}
 			op := query.IsNotEmpty
-			if w == "without" || p.negatedBefore(i, 3) {
+			if w == "without" || p.negatedBefore(i, 3) || p.negatedBefore(k, k-i-1) {
 				op = query.IsEmpty
 			}
 			p.add(q, query.Filter{Op: op}, i)
@@ -397,27 +524,54 @@ func (p *parser) markSaid(i int) {
 // pickVerbs answer a choice question ("did not pick any features").
 var pickVerbs = text.Set("pick picked choose chose select selected use used answer answered tick ticked mention mentioned")
 
-// noneChosen turns "did not pick any <question>" into an is_empty condition and
-// "picked any <question>" into is_not_empty.
+// anyWords and noneWords stand for an answer of a choice question in "did not
+// pick any features", "don't add anything", "use no benefits".
+var (
+	anyWords  = text.Set("any anything")
+	noneWords = text.Set("no none nothing")
+)
+
+// noneChosen turns "did not pick any <question>", "use no <question>" and "don't
+// add anything" (a verb of the question's own text) into an is_empty condition on
+// a choice question, and "picked any <question>" into is_not_empty.
 func (p *parser) noneChosen() {
 	for i, w := range p.words {
-		if !pickVerbs[w] || p.used[i] || p.word(i+1) != "any" {
+		if (!anyWords[w] && !noneWords[w]) || p.used[i] || i == 0 || p.used[i-1] || p.ts[i-1].stem == "" {
 			continue
 		}
-		for k := i + 2; k < len(p.ts) && k <= i+3; k++ {
-			q := p.namedAt(k)
-			if q == nil {
-				continue
-			}
-			op := query.IsNotEmpty
-			if p.negatedBefore(i, 3) {
-				op = query.IsEmpty
-			}
-			p.add(q, query.Filter{Op: op}, i)
-			p.used[i], p.used[i+1], p.used[k] = true, true, true
-			return
+		q, at := p.choiceNamedNear(i)
+		if q == nil {
+			continue
+		}
+		op := query.IsNotEmpty
+		if noneWords[w] || p.negatedBefore(i-1, 3) {
+			op = query.IsEmpty
+		}
+		p.add(q, query.Filter{Op: op}, i-1)
+		p.used[i-1], p.used[i], p.used[at] = true, true, true
+		p.cf.absorb(p.ts, p.used, q, i-1, i+1, 3)
+		return
+	}
+}
+
+// choiceNamedNear returns the choice question named by the verb before i ("add",
+// "use") or by a word in the three after it ("features"), and where.
+func (p *parser) choiceNamedNear(i int) (*question, int) {
+	isChoice := func(q *question) bool {
+		return q != nil && (q.q.Type == form.MultiSelect || q.q.Type == form.Select)
+	}
+	if q := p.namedAt(i - 1); isChoice(q) {
+		return q, i - 1
+	}
+	if !pickVerbs[p.words[i-1]] && !noneWords[p.words[i]] {
+		return nil, 0
+	}
+	for k := i + 1; k < len(p.ts) && k <= i+3; k++ {
+		if q := p.namedAt(k); isChoice(q) {
+			return q, k
 		}
 	}
+	return nil, 0
 }
 
 // namedAt returns the question whose distinctive word is at k.

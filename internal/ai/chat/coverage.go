@@ -26,7 +26,8 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"average avg mean median mode sum percentage percent pct share proportion " +
 	"among amongst through via both either way ways came come coming comes brought bring using within across " +
 	"between during since until till after before based also still getting going went go goes again back " +
-	"drinker drinkers holder holders guest guests attendance usage longest shortest part")
+	"drinker drinkers holder holders guest guests attendance usage longest shortest part " +
+	"mostly mainly largely buyer buyers purchaser purchasers")
 
 // cueVocabulary holds every word of the cue phrases, the words the parser reads
 // as what is asked.

@@ -11,9 +11,11 @@ import (
 )
 
 // replyCross words a cross-tab: for every answer of the breakdown question, how
-// many of its responses gave each answer of the target question.
+// many of its responses gave each answer of the target question, and the average
+// answer of each group when the target is a rating.
 func (s *session) replyCross(in *request, p queryPlan, res *query.Result) string {
 	g, q := in.groupBy.q, in.target.q
+	means := s.groupMeans(p, q)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Answers to %s by answer to %s%s (%d responses):", text.Quote(q.Text), text.Quote(g.Text),
 		s.scope(p.base, p, res.Matched), res.Matched)
@@ -22,9 +24,34 @@ func (s *session) replyCross(in *request, p queryPlan, res *query.Result) string
 		for _, bk := range grp.Result.Buckets {
 			cells = append(cells, fmt.Sprintf("%s %d", answerLabel(q, bk.Label), bk.Count))
 		}
-		fmt.Fprintf(&b, "\n- %s (%d): %s", answerLabel(g, grp.Label), grp.Result.Matched, strings.Join(cells, ", "))
+		avg := ""
+		if m, ok := means[grp.Label]; ok {
+			avg = ", average " + m
+		}
+		fmt.Fprintf(&b, "\n- %s (%d%s): %s", answerLabel(g, grp.Label), grp.Result.Matched, avg, strings.Join(cells, ", "))
 	}
 	return b.String()
+}
+
+// groupMeans returns the average answer to q of every group of the plan,
+// formatted, when q is numeric; nil otherwise.
+func (s *session) groupMeans(p queryPlan, q *form.Question) map[string]string {
+	if !isNumeric(q) {
+		return nil
+	}
+	mq := p.q
+	mq.Metric, mq.Limit, mq.Order = query.Mean, 0, ""
+	res, err := s.eng.Run(mq)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, grp := range res.Groups {
+		if grp.Result.Value != nil {
+			out[grp.Label] = query.FormatValue(q, *grp.Result.Value)
+		}
+	}
+	return out
 }
 
 // orOptions turns two or more options of one question joined by "or" ("tea or

@@ -285,7 +285,8 @@ func yearOf(w string) int {
 	return y
 }
 
-// findYears reads "in 2024", "since 2024", "before 2023".
+// findYears reads "in 2024", "since 2024", "before 2023", "between 2020 and
+// 2022", "from 2020 to 2022".
 func findYears(words []string, used []bool, _ time.Time) (*dateRange, int, int) {
 	for i, w := range words {
 		y := yearOf(w)
@@ -293,7 +294,28 @@ func findYears(words []string, used []bool, _ time.Time) (*dateRange, int, int) 
 			continue
 		}
 		first := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+		if r, end := yearPair(words, used, i, first); r != nil {
+			return r, i - 1, end
+		}
 		return openRange(words, i, first, first.AddDate(1, 0, -1), w)
 	}
 	return nil, 0, 0
+}
+
+// yearPair reads "between <year> and <year>" or "from <year> to <year>" at the
+// first year i: both whole years.
+func yearPair(words []string, used []bool, i int, first time.Time) (*dateRange, int) {
+	prev, mid := words[i-1], ""
+	if i+2 < len(words) {
+		mid = words[i+1]
+	}
+	if !(prev == "between" && mid == "and" || prev == "from" && (mid == "to" || mid == "until" || mid == "through")) || used[i+2] {
+		return nil, 0
+	}
+	y2 := yearOf(words[i+2])
+	if y2 < first.Year() {
+		return nil, 0
+	}
+	last := time.Date(y2, 12, 31, 0, 0, 0, 0, time.UTC)
+	return &dateRange{from: first, to: last, label: "between " + words[i] + " and " + words[i+2]}, i + 3
 }

@@ -85,7 +85,7 @@ var evalRefusalRe = regexp.MustCompile(`(?i)\bI can(no|')t\b|can't answer|cannot
 // evalScore is the three figures of one half.
 type evalScore struct {
 	exact, refused, wrong int
-	failures              []string
+	failures, refusals    []string
 }
 
 func (s evalScore) total() int { return s.exact + s.refused + s.wrong }
@@ -124,6 +124,7 @@ func runEval(t testing.TB, cases []evalCase) evalScore {
 				score.exact++
 			case refusal:
 				score.refused++
+				score.refusals = append(score.refusals, fmt.Sprintf("%s line %d#%d %q: %s", c.survey, c.line, i+1, turn.ask, reply))
 			default:
 				score.wrong++
 				score.failures = append(score.failures, fmt.Sprintf("%s line %d#%d %q\n    reply: %s\n    problems: %s",
@@ -137,9 +138,11 @@ func runEval(t testing.TB, cases []evalCase) evalScore {
 
 // evalDevFiles are the development batches, the first written with the held-out
 // half, the later ones written fresh during tuning.
-var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt"}
+var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt", "testdata/eval_dev3.txt", "testdata/eval_dev4.txt", "testdata/eval_dev5.txt", "testdata/eval_dev6.txt"}
 
-func TestChatEvaluation(t *testing.T) {
+// TestChatDevBatches runs the development batches alone and, with -v, lists their
+// wrong replies: the tuning loop runs this test, never the held-out one.
+func TestChatDevBatches(t *testing.T) {
 	for _, path := range evalDevFiles {
 		dev := runEval(t, loadEval(t, path))
 		fmt.Printf("chat evaluation, development %s: %s\n", path, dev)
@@ -147,10 +150,18 @@ func TestChatEvaluation(t *testing.T) {
 			for _, f := range dev.failures {
 				t.Logf("WRONG %s", f)
 			}
+			for _, f := range dev.refusals {
+				t.Logf("REFUSED %s", f)
+			}
 		}
 	}
+}
+
+// TestChatEvaluation scores the held-out half, printing only its three totals, and
+// fails when the gate is on and more than 1% of its replies are wrong.
+func TestChatEvaluation(t *testing.T) {
 	held := runEval(t, loadEval(t, "testdata/eval_heldout.txt"))
-	held.failures = nil // never shown: the held-out half is not tuned on
+	held.failures, held.refusals = nil, nil // never shown: the held-out half is not tuned on
 	fmt.Printf("chat evaluation, held-out: %s\n", held)
 	if held.total() < 150 {
 		t.Errorf("held-out half has %d questions, want at least 150", held.total())

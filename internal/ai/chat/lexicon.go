@@ -18,7 +18,7 @@ type token struct {
 }
 
 // tokenRe finds dates, numbers, words and the signs the parser reads.
-var tokenRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*|[%$+<>=,?]`)
+var tokenRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*|[%$€£+<>=,?]`)
 
 // Contractions, in two passes: "won't" and "can't" first, then the clitics ("n't"
 // and "'d" are written out; "'s", "'re", "'ve" and "'ll" are dropped, as their
@@ -46,7 +46,12 @@ func tokenize(msg string) []token {
 		if c, ok := demonyms[word]; ok {
 			word = c
 		}
-		out = append(out, makeToken(word, quoted))
+		if c, ok := shorthands[word]; ok {
+			word = c
+		}
+		for _, w := range strings.Fields(word) {
+			out = append(out, makeToken(w, quoted))
+		}
 	}
 	return out
 }
@@ -55,6 +60,19 @@ func tokenize(msg string) []token {
 var demonyms = map[string]string{
 	"italians": "italy", "italian": "italy", "germans": "germany", "german": "germany", "french": "france",
 	"spanish": "spain", "spaniards": "spain", "brits": "uk", "british": "uk", "americans": "usa", "american": "usa",
+}
+
+// shorthands are the abbreviations and apostrophe-less contractions people type,
+// and the superlatives of mood, read as the words they stand for ("hw", "didnt",
+// "dept", "happiest").
+var shorthands = map[string]string{
+	"hw": "how", "wat": "what", "u": "you", "ur": "your", "thru": "through", "w": "with",
+	"didnt": "did not", "dont": "do not", "doesnt": "does not", "isnt": "is not", "arent": "are not",
+	"wasnt": "was not", "werent": "were not", "wont": "will not", "cant": "cannot", "havent": "have not",
+	"hasnt": "has not", "wouldnt": "would not", "hadnt": "had not",
+	"dept": "department", "depts": "departments", "yrs": "years", "yr": "year", "hrs": "hours", "hr": "hour",
+	"mins": "minutes", "nr": "number", "num": "number", "qty": "quantity", "approx": "about",
+	"happiest": "most satisfied", "unhappiest": "least satisfied", "happier": "more satisfied", "unhappier": "less satisfied",
 }
 
 // oddQuotes reports whether s holds an odd number of quote marks.
@@ -108,7 +126,7 @@ var foldedVerbs = func() map[string]string {
 // family of "easy", and words that only look inflected.
 var stemExceptions = map[string]string{
 	"better": "better", "best": "good", "worse": "bad", "worst": "bad", "easier": "easy", "easiest": "easy",
-	"easily": "easy", "ease": "easy", "easy": "easy", "media": "media", "news": "news", "api": "api", "apis": "api",
+	"easily": "easy", "ease": "easy", "easy": "easy", "likelihood": "likely", "media": "media", "news": "news", "api": "api", "apis": "api",
 }
 
 // synonymGroups lists, for a canonical word, words of the same meaning.
@@ -127,6 +145,7 @@ var synonymGroups = map[string]string{
 	"rate":      "star satisfaction satisfied satisfy rank grade",
 	"advertise": "ad advert advertisement advertising",
 	"search":    "google seo",
+	"year":      "tenure",
 }
 
 // synonyms folds stems of the same meaning together, on both sides of a match.

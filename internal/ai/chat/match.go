@@ -13,6 +13,9 @@ type formIndex struct {
 	form *form.Form
 	qs   []question
 	df   map[string]int
+	// slipTargets are the words a typing slip is read as, known the words never
+	// corrected (spelling.go); built on first use.
+	slipTargets, known map[string]bool
 }
 
 // question is one question with the words and stems of its text and options.
@@ -127,7 +130,7 @@ func (cf *formIndex) countOfType(t form.QuestionType) int {
 // typeCues are words that point at questions of a type.
 var typeCues = map[form.QuestionType]map[string]bool{
 	form.Rating:   text.Set("rating ratings rated rate rates stars star satisfaction satisfied"),
-	form.Currency: text.Set("spend spent spending cost costs paid pay money $ revenue dollars dollar usd eur gbp"),
+	form.Currency: text.Set("spend spent spending cost costs paid pay money $ € £ revenue dollars dollar usd eur gbp euro euros pound pounds"),
 	form.Textarea: text.Set("comment comments commented feedback said saying say wrote written suggestions complaints reviews remarks opinions"),
 	form.Text:     text.Set("comment comments feedback said saying wrote written remarks"),
 	form.Email:    text.Set("email emails"),

@@ -40,12 +40,16 @@ type request struct {
 	addOnly  bool // "of them": new conditions narrow the previous ones
 	about    bool // the message talks about responses or respondents
 	howMany  bool // "how many" was asked: a count, even with "total"
+	blank    bool // "skipped", "did not answer": a count of who left the target blank
 	// percentile is the percentile asked for, 0 for none.
 	percentile float64
 	// unknown are the content words of the message nothing of the request
 	// accounts for; clash is a period that contradicts a question's own.
 	unknown []string
 	clash   string
+	// lone is the only thing a follow-up names, a number ("and 4?"): the new
+	// value of the previous question's numeric condition.
+	lone *float64
 }
 
 // cue is a word or phrase of a message that points at what it asks.
@@ -111,7 +115,8 @@ var (
 	clauseWords  = text.Set("who that which on with in using from")
 	ofAmong      = text.Set("of among")
 	aboutWords   = text.Set("responses response submissions people respondents customers users entries survey form " +
-		"filled replies answers everyone anyone comments")
+		"filled replies answers everyone anyone comments responded respond replied participants participated " +
+		"employees staff attendees guests members workers took part")
 	yesOrNo       = text.Set("yes no")
 	sentimentCues = text.Set("positive negative neutral happy unhappy angry complaints")
 	unitsOfTime   = text.Set("day days week weeks month months year years")
@@ -275,15 +280,24 @@ func (in *request) settle() {
 	}
 }
 
-// groupWords introduce the question results are broken down by.
-var groupWords = text.Set("by per each across every")
+// groupWords introduce the question results are broken down by; crossWords put
+// two questions side by side ("favourite drink vs country").
+var (
+	groupWords = text.Set("by per each across every")
+	crossWords = text.Set("vs versus against")
+)
 
-// grouping finds "by <question>", "for each <question>", and comparisons of two
-// options of one question ("compare Free and Pro"), whose conditions it removes.
+// grouping finds "by <question>", "for each <question>", "<question> vs
+// <question>", and comparisons of two options of one question ("compare Free and
+// Pro"), whose conditions it removes.
 func (p *parser) grouping(in *request, cues map[cue]bool) {
 	for i, w := range p.words {
-		if !groupWords[w] || p.own[i] {
+		if !(groupWords[w] || crossWords[w]) || p.own[i] {
 			continue
+		}
+		if q := p.bareYesNoAfter(i); q != nil {
+			in.groupBy = q
+			return
 		}
 		for k := i + 1; k <= i+3 && k < len(p.ts); k++ {
 			if q := p.groupableAt(k); q != nil {
@@ -294,6 +308,19 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 		}
 	}
 	p.compareOptions(in, cues)
+}
+
+// bareYesNoAfter takes the yes_no question named without an answer within the four
+// words after i ("by would recommend", "vs will you come next year") as the
+// breakdown, dropping its condition.
+func (p *parser) bareYesNoAfter(i int) *question {
+	for ci, c := range p.conds {
+		if c.bare && c.pos > i && c.pos <= i+4 {
+			p.conds = slices.Delete(p.conds, ci, ci+1)
+			return c.q
+		}
+	}
+	return nil
 }
 
 // groupableAt returns the choice, yes_no or rating question the word at k names.
@@ -381,7 +408,7 @@ func (p *parser) markBase(mentions []mention) {
 			matches++
 		}
 	}
-	if matches == 0 && len(p.conds) >= 2 {
+	if matches == 0 && len(p.conds) >= 1 {
 		last := 0
 		for i := range p.conds {
 			if p.conds[i].pos > p.conds[last].pos {
@@ -465,22 +492,26 @@ func needsTarget(m query.Metric) bool {
 
 // parse reads one message into a request.
 func (s *session) parse(msg string) *request {
-	p := &parser{cf: s.cf, ts: tokenize(msg)}
+	p := &parser{cf: s.cf, ts: s.cf.respell(tokenize(msg))}
 	p.words = wordsOf(p.ts)
 	p.used = make([]bool, len(p.ts))
 	p.markOwn()
 	in := &request{limit: p.limit(), percentile: p.percentile()}
 	in.span = p.dates(s.now)
+	p.ratedSubject()
 	p.numbers()
 	mentions := p.options()
 	p.yesNo()
-	p.answeredText()
 	p.noneChosen()
+	p.answeredText()
 	if v, ok := p.unboundYesNo(); ok && !p.hasYesNoCond() {
 		p.conds = append(p.conds, cond{f: query.Filter{Op: query.Equals, Value: v}, pos: indexOf(p.words, yesOrNo)})
 	}
 	cues := p.cues()
 	in.setMetric(cues, p.cueWords)
+	if p.rate && (in.metric == "" || in.metric == query.Mean) {
+		in.metric = query.Percent
+	}
 	if in.percentile > 0 {
 		in.metric = query.Percentile
 	}
@@ -495,13 +526,30 @@ func (s *session) parse(msg string) *request {
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, scores)
 	in.settle()
+	p.rankScale(in)
+	in.blank = p.blankAsked(in)
 	p.markBase(mentions)
 	in.conds = p.conds
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
-	in.followUp = p.looksLikeFollowUp(in)
+	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
 	in.about = anyWord(p.words, aboutWords)
 	in.unknown, in.clash = p.unknownWords(in), p.clash
+	in.lone = p.loneNumber(in)
 	return in
+}
+
+// loneNumber returns the number of a follow-up that names nothing else ("and
+// 4?"), or nil.
+func (p *parser) loneNumber(in *request) *float64 {
+	if !in.followUp || len(in.unknown) != 1 || in.target != nil || len(in.conds) > 0 {
+		return nil
+	}
+	for i, t := range p.ts {
+		if t.isNum && !p.used[i] && t.low == in.unknown[0] {
+			return &t.num
+		}
+	}
+	return nil
 }
 
 // indexOf returns the position of the first word in the set, or 0.
@@ -551,11 +599,33 @@ func (p *parser) argGroup(in *request, scores []float64) {
 	in.extreme = 0
 }
 
+// rankWords rank groups; the figure they rank on a scale is its average.
+var rankWords = text.Set("highest lowest best worst")
+
+// rankScale reads "highest <rating> by <group>" as the group with the highest
+// average: on a rating or slider scale every group's maximum is nearly always the
+// top of the scale, so the plain reading says nothing. "max" and "min" keep
+// their meaning.
+func (p *parser) rankScale(in *request) {
+	if in.groupBy == nil || in.kind != metricIntent || in.target == nil || len(in.compare) > 0 ||
+		(in.metric != query.Max && in.metric != query.Min) || !anyWord(p.cueWords, rankWords) {
+		return
+	}
+	if t := in.target.q.Type; t != form.Rating && t != form.Slider {
+		return
+	}
+	in.kind = lowestGroup
+	if in.metric == query.Max {
+		in.kind = highestGroup
+	}
+	in.metric, in.extreme = query.Mean, 0
+}
+
 // mostWords and leastWords ask for the group with the highest or lowest figure
 // ("which department is most satisfied").
 var (
 	mostWords  = text.Set("most longest more")
-	leastWords = text.Set("least shortest")
+	leastWords = text.Set("least shortest fewest fewer less")
 )
 
 // mostOfNumber sets the extreme of "which <group> … most <numeric question>": a

@@ -108,7 +108,7 @@ func defaultMetric(q *form.Question) query.Metric {
 }
 
 // planCount counts the matching responses; a target nobody conditioned counts the
-// responses that answered it.
+// responses that answered it (that left it blank, when asked).
 func (s *session) planCount(in *request, p *queryPlan) {
 	p.q.Question = 0
 	if in.target == nil {
@@ -119,7 +119,11 @@ func (s *session) planCount(in *request, p *queryPlan) {
 			return
 		}
 	}
-	p.base = append(p.base, cond{q: in.target, f: query.Filter{Question: in.target.q.ID, Op: query.IsNotEmpty}})
+	op := query.IsNotEmpty
+	if in.blank {
+		op = query.IsEmpty
+	}
+	p.base = append(p.base, cond{q: in.target, f: query.Filter{Question: in.target.q.ID, Op: op}})
 }
 
 // planPercent splits the conditions into population and share. Without a share

@@ -42,14 +42,18 @@ func (p *parser) percentile() float64 {
 	return 0
 }
 
-// mentionVerbs ask which text answers contain a word.
-var mentionVerbs = text.Set("mention mentions mentioned mentioning contain contains containing")
+// mentionVerbs ask which text answers contain a word; talkVerbs do with "about"
+// ("talk about the price").
+var (
+	mentionVerbs = text.Set("mention mentions mentioned mentioning contain contains containing")
+	talkVerbs    = text.Set("talk talks talked talking complain complains complained speak speaks")
+)
 
 // mentions turns "comments that mention support" into a contains condition on the
 // free-text question named (or the form's first), with the next content word.
 func (p *parser) mentions(scores []float64) {
 	for i, w := range p.words {
-		if !mentionVerbs[w] || p.used[i] {
+		if !(mentionVerbs[w] || talkVerbs[w] && p.word(i+1) == "about") || p.used[i] {
 			continue
 		}
 		k := i + 1

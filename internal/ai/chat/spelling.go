@@ -1,0 +1,124 @@
+package chat
+
+// Typing slips ("numbr", "avrage", "satisfcation"): a word the chat does not know
+// that is one slip away from exactly one word it reads — a word of the form's
+// questions or options, or a word of what it can compute — is read as that word.
+// Short words are left alone (too many words are one slip from another), and a
+// word is never corrected into filler: an unknown word must stay unknown, so the
+// chat refuses rather than guesses.
+
+// minSlipLen is the length from which a word may be read as a slip.
+const minSlipLen = 5
+
+// vocabulary returns the words a slip may be corrected into for this form, and
+// every word the chat knows as it is (the form's, the cues', the fillers, the stop
+// words) with their stems, which are never corrected.
+func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
+	targets, known = map[string]bool{}, map[string]bool{}
+	defer func() {
+		for w := range known {
+			known[stemOf(w)] = true
+		}
+	}()
+	addAll := func(dst map[string]bool, s string) {
+		for _, t := range tokenize(s) {
+			if t.stem != "" {
+				dst[t.low] = true
+				known[t.low] = true
+			}
+		}
+	}
+	for _, q := range cf.qs {
+		addAll(targets, q.q.Text)
+		for _, o := range q.options {
+			addAll(targets, o.label)
+		}
+	}
+	for w := range cueVocabulary {
+		targets[w], known[w] = true, true
+	}
+	for _, set := range []map[string]bool{fillerWords, stopWords} {
+		for w := range set {
+			known[w] = true
+		}
+	}
+	for w := range months {
+		known[w] = true
+	}
+	return targets, known
+}
+
+// respell reads the slips of ts as the words meant.
+func (cf *formIndex) respell(ts []token) []token {
+	if cf.slipTargets == nil {
+		cf.slipTargets, cf.known = cf.vocabulary()
+	}
+	for i, t := range ts {
+		if t.stem == "" || t.isNum || len(t.low) < minSlipLen || cf.known[t.low] || cf.known[t.stem] {
+			continue
+		}
+		if w, ok := cf.oneSlipFrom(t.low); ok {
+			ts[i] = makeToken(w, t.quoted)
+		}
+	}
+	return ts
+}
+
+// oneSlipFrom returns the only target word one slip away from w.
+func (cf *formIndex) oneSlipFrom(w string) (string, bool) {
+	found := ""
+	for c := range cf.slipTargets {
+		if len(c) < minSlipLen || !oneSlip(w, c) {
+			continue
+		}
+		if found != "" && stemOf(found) != stemOf(c) {
+			return "", false
+		}
+		if found == "" || c < found {
+			found = c
+		}
+	}
+	return found, found != ""
+}
+
+// oneSlip reports whether a and b differ by one inserted, deleted or replaced
+// letter, or two neighbouring letters swapped.
+func oneSlip(a, b string) bool {
+	if a == b {
+		return false
+	}
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) < len(rb) {
+		ra, rb = rb, ra
+	}
+	switch len(ra) - len(rb) {
+	case 0:
+		return sameButOneOrSwap(ra, rb)
+	case 1:
+		for i := range ra {
+			if string(ra[:i])+string(ra[i+1:]) == string(rb) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameButOneOrSwap reports whether equal-length a and b differ in one letter, or
+// by two neighbouring letters swapped.
+func sameButOneOrSwap(a, b []rune) bool {
+	var diff []int
+	for i := range a {
+		if a[i] != b[i] {
+			diff = append(diff, i)
+		}
+	}
+	switch len(diff) {
+	case 1:
+		return true
+	case 2:
+		i, j := diff[0], diff[1]
+		return j == i+1 && a[i] == b[j] && a[j] == b[i]
+	}
+	return false
+}

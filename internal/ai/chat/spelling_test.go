@@ -1,0 +1,37 @@
+package chat
+
+import (
+	"strings"
+	"testing"
+
+	"forma/internal/ai/aitest"
+)
+
+func TestChatReadsTypingSlips(t *testing.T) {
+	sv := aitest.Employee()
+	ds := sv.Dataset()
+	want := Answer(ds, nil, "average job satisfaction in berlin", sv.Now)
+	for _, typed := range []string{"avrage job satisfation in berlin", "avg job satisfaction in berlni"} {
+		if got := Answer(ds, nil, typed, sv.Now); got != want {
+			t.Errorf("%q:\n got %s\nwant %s", typed, got, want)
+		}
+	}
+	// A word one slip from filler stays unknown: the chat refuses rather than guesses.
+	if reply := Answer(ds, nil, "how many people wanted a raise", sv.Now); !strings.Contains(reply, "can't answer") {
+		t.Errorf("unknown word corrected: %s", reply)
+	}
+}
+
+func TestOneSlip(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"numbr", "number", true}, {"nubmer", "number", true}, {"numbet", "number", true}, {"number", "number", false},
+		{"numbers", "nmber", false}, {"office", "offset", false},
+	} {
+		if got := oneSlip(c.a, c.b); got != c.want {
+			t.Errorf("oneSlip(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+}
