@@ -35,6 +35,13 @@ type formView struct {
 	MaxResponses  *int           `json:"maxResponses,omitempty"`
 	ClosedMessage string         `json:"closedMessage,omitempty"`
 	ThankYou      *form.ThankYou `json:"thankYou,omitempty"`
+	// Language is the page's (form.DefaultLanguage when the form names none).
+	Language string `json:"language"`
+	// FrameAncestors are the only origins that may frame the page (any when
+	// empty), always listed.
+	FrameAncestors []string `json:"frameAncestors"`
+	// Embed is the code that shows the form in another site.
+	Embed form.EmbedCode `json:"embed"`
 	// Closed says whether the form takes no more submissions now
 	// (store.FormClosed).
 	Closed bool `json:"closed"`
@@ -66,10 +73,17 @@ func (a *API) viewForm(f *form.Form, closed, withQuestions bool) formView {
 		Webhook:  webhookView{Enabled: f.WebhookEnabled, URL: f.WebhookURL},
 		ClosesAt: timestampOrNil(s.ClosesAt), MaxResponses: s.MaxResponses, ClosedMessage: s.ClosedMessage,
 		ThankYou: s.ThankYou, Closed: closed,
-		HiddenFields: f.Settings.HiddenFields,
+		HiddenFields: f.Settings.HiddenFields, Language: s.Language, FrameAncestors: s.FrameAncestors,
+		Embed: f.Embed(a.cfg.PublicURL),
 	}
 	if v.HiddenFields == nil {
 		v.HiddenFields = []string{}
+	}
+	if v.FrameAncestors == nil {
+		v.FrameAncestors = []string{}
+	}
+	if v.Language == "" {
+		v.Language = form.DefaultLanguage
 	}
 	if withQuestions {
 		qs := make([]form.QuestionJSON, len(f.Questions))

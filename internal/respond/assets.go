@@ -100,6 +100,13 @@ func serveAsset(w http.ResponseWriter, r *http.Request) {
 	httpx.ServeAsset(w, r, a, a != nil && r.URL.Query().Get("v") == a.Hash)
 }
 
+// serveEmbedScript serves GET /embed.js, the script other sites load to embed
+// forms (assets/embed.js). Its address has no version, since it is pasted into
+// other sites: browsers revalidate it with its ETag.
+func serveEmbedScript(w http.ResponseWriter, r *http.Request) {
+	httpx.ServeAsset(w, r, assets["embed.js"], false)
+}
+
 // serveModule serves GET /assets/form/{version}/{name}: a module of the page
 // script, cached for a year when version is the current one. Another version
 // (a page rendered before a deployment) gets the current module, revalidated.

@@ -58,5 +58,5 @@ func renderClosed(w http.ResponseWriter, r *http.Request, f *form.Form) {
 			lines = append(lines, line)
 		}
 	}
-	writeTemplate(w, r, http.StatusGone, "notice", noticeView{f.Title, lines, pageAssetURLs})
+	writePage(w, r, http.StatusGone, "notice", noticeView{pageChrome(r), f.Title, lines}, pagePolicy(f))
 }

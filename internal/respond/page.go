@@ -34,15 +34,20 @@ var pageTemplates = template.Must(template.New("pages").ParseFS(templateFiles, "
 const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors *"
 
-// pagePolicy is the Content-Security-Policy of f's form page: pageCSP, whose
-// form may also lead to f's thank-you redirect (a browser applies form-action
-// to the redirect that answers the post).
+// pagePolicy is the Content-Security-Policy of f's pages: pageCSP, whose form
+// may also lead to f's thank-you redirect (a browser applies form-action to the
+// redirect that answers the post), and which only f's frame ancestors may
+// frame when it names any (form.Origin checked each: nothing but
+// scheme://host[:port]).
 func pagePolicy(f *form.Form) string {
-	origin := f.Settings.ThankYou.RedirectOrigin()
-	if origin == "" {
-		return pageCSP
+	csp := pageCSP
+	if origin := f.Settings.ThankYou.RedirectOrigin(); origin != "" {
+		csp = strings.Replace(csp, "form-action 'self'", "form-action 'self' "+origin, 1)
 	}
-	return strings.Replace(pageCSP, "form-action 'self'", "form-action 'self' "+origin, 1)
+	if origins := f.Settings.FrameAncestors; len(origins) > 0 {
+		csp = strings.Replace(csp, "frame-ancestors *", "frame-ancestors 'self' "+strings.Join(origins, " "), 1)
+	}
+	return csp
 }
 
 // previewCSP is the policy of a preview (Preview): that of the page, except that
@@ -68,6 +73,30 @@ type pageState struct {
 	// Hidden holds the values of the form's hidden fields, from the page's
 	// address or posted back, each carried by a hidden input (hiddenInputPrefix).
 	Hidden form.HiddenValues
+	// Embed marks the page of an iframe (embedded).
+	Embed bool
+}
+
+// chrome is what every public page has around its content: its files, and
+// whether it is the page of an iframe in another site (?embed=1), which has no
+// footer and no margins, and tells the embedding page its height (frame.js).
+type chrome struct {
+	Assets pageAssets
+	Embed  bool
+}
+
+// embedQuery is the query of a page address that asks for the page of an
+// iframe.
+const embedQuery = "embed=1"
+
+// embedded reports whether r asks for the page of an iframe.
+func embedded(r *http.Request) bool {
+	return r.URL.Query().Get("embed") == "1"
+}
+
+// pageChrome is the chrome of the page answering r.
+func pageChrome(r *http.Request) chrome {
+	return chrome{Assets: pageAssetURLs, Embed: embedded(r)}
 }
 
 // hiddenInputPrefix starts the name of the input that carries a hidden field's
@@ -82,6 +111,7 @@ type hiddenInput struct {
 
 // pageView is the data of the form page template.
 type pageView struct {
+	chrome
 	PageTitle   string
 	Title       string
 	Description string
@@ -95,7 +125,6 @@ type pageView struct {
 	HasRequired bool
 	Questions   []questionView
 	Hidden      []hiddenInput
-	Assets      pageAssets
 	Thanks      thanksView
 	// Preview marks the owner's preview: a banner, no action, the submit button
 	// left to the page script, which records nothing.
@@ -186,7 +215,10 @@ func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView
 		Title: f.Title, Description: f.Description, PageTitle: f.Title,
 		Action: "/f/" + f.ShareToken + "/submissions", ShareToken: f.ShareToken,
 		MultiStep: f.DisplayMode == form.MultiStep, StartToken: st.StartToken,
-		Message: st.Message, Assets: pageAssetURLs, Thanks: thanksOf(f, nil),
+		Message: st.Message, chrome: chrome{Assets: pageAssetURLs, Embed: st.Embed}, Thanks: thanksOf(f, nil, st.Embed),
+	}
+	if st.Embed {
+		v.Action += "?" + embedQuery
 	}
 	b, err := json.Marshal(def)
 	if err != nil {
@@ -222,33 +254,33 @@ func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView
 // answers texts piped into its screen.
 func (h *Handler) renderThanks(w http.ResponseWriter, r *http.Request, f *form.Form, texts map[int64]string) {
 	v := struct {
+		chrome
 		PageTitle string
-		Assets    pageAssets
 		Thanks    thanksView
-	}{"Thank you: " + f.Title, pageAssetURLs, thanksOf(f, texts)}
-	writeTemplate(w, r, http.StatusOK, "thanks", v)
+	}{pageChrome(r), "Thank you: " + f.Title, thanksOf(f, texts, embedded(r))}
+	writePage(w, r, http.StatusOK, "thanks", v, pagePolicy(f))
 }
 
 // noticeView is the data of a page that only says something: a title and
 // paragraphs.
 type noticeView struct {
+	chrome
 	PageTitle string
 	Lines     []string
-	Assets    pageAssets
 }
 
 // renderNotFound writes the page of a form that does not exist or is not published.
 func renderNotFound(w http.ResponseWriter, r *http.Request) {
-	writeTemplate(w, r, http.StatusNotFound, "notice", noticeView{"Form not found", []string{
+	writeTemplate(w, r, http.StatusNotFound, "notice", noticeView{pageChrome(r), "Form not found", []string{
 		"This form does not exist, or it is not accepting responses right now.",
-		"If someone sent you this link, please check it with them."}, pageAssetURLs})
+		"If someone sent you this link, please check it with them."}})
 }
 
 // renderForbidden writes the page refusing a form post sent from another site.
 func renderForbidden(w http.ResponseWriter, r *http.Request) {
-	writeTemplate(w, r, http.StatusForbidden, "notice", noticeView{"Submission refused", []string{
+	writeTemplate(w, r, http.StatusForbidden, "notice", noticeView{pageChrome(r), "Submission refused", []string{
 		"Your answers were sent to this form from another website, so they were not accepted.",
-		"To answer the form, open its own page and submit it there."}, pageAssetURLs})
+		"To answer the form, open its own page and submit it there."}})
 }
 
 // writeTemplate renders a public page completely before sending anything, so

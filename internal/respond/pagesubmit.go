@@ -6,7 +6,6 @@ import (
 	"errors"
 	"mime/multipart"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,17 +32,21 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.URL.RawQuery != "" {
-		if st, own := h.linkState(f, r.URL.Query()); own {
+		if st, own := h.linkState(r, f); own {
 			h.renderForm(w, r, http.StatusOK, f, st)
 			return
 		}
 	}
+	ahead := rd.page
+	if embedded(r) {
+		ahead = rd.embedPage
+	}
 	page := pages.Get().(*bytes.Buffer)
 	defer pages.Put(page)
 	page.Reset()
-	page.Write(rd.head)
+	page.Write(ahead.head)
 	page.WriteString(h.fill.startToken(rd.shareToken, time.Now()))
-	page.Write(rd.tail)
+	page.Write(ahead.tail)
 	writeHTML(w, http.StatusOK, rd.policy, page.Bytes())
 }
 
@@ -56,8 +59,9 @@ var pages = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // each as q<questionId>=value (repeated for the choices of a multi_select). A
 // value that is not a valid answer is left out, never an error: the link is not
 // the respondent's to fix. own reports whether the query held any of these.
-func (h *Handler) linkState(f *form.Form, query url.Values) (st pageState, own bool) {
-	st = h.freshState(f)
+func (h *Handler) linkState(r *http.Request, f *form.Form) (st pageState, own bool) {
+	query := r.URL.Query()
+	st = h.freshState(r, f)
 	st.Hidden = f.Settings.HiddenFrom(query, "")
 	for i := range f.Questions {
 		q := &f.Questions[i]
@@ -102,8 +106,10 @@ func inputValues(v any) []string {
 	return nil
 }
 
-func (h *Handler) freshState(f *form.Form) pageState {
-	return pageState{Values: map[int64][]string{}, Errors: map[int64]string{}, Files: map[int64]string{}, StartToken: h.fill.startToken(f.ShareToken, time.Now())}
+// freshState is the state of an empty page of f answering r.
+func (h *Handler) freshState(r *http.Request, f *form.Form) pageState {
+	return pageState{Values: map[int64][]string{}, Errors: map[int64]string{}, Files: map[int64]string{},
+		StartToken: h.fill.startToken(f.ShareToken, time.Now()), Embed: embedded(r)}
 }
 
 // thanks serves GET /f/{token}/thanks: the page after a completed submission,
@@ -189,7 +195,7 @@ func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 // unreadablePost answers a post that could not be parsed with the empty form: 413
 // when it was too large, else 400 (a broken or malformed multipart body).
 func (h *Handler) unreadablePost(w http.ResponseWriter, r *http.Request, f *form.Form, err error) {
-	st := h.freshState(f)
+	st := h.freshState(r, f)
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) || errors.Is(err, multipart.ErrMessageTooLarge) {
 		st.Message = "The files are too large: at most " + strconv.FormatInt(h.cfg.MaxUploadBytes>>20, 10) +
@@ -222,7 +228,7 @@ func parsePost(r *http.Request) error {
 // postedState keeps what the respondent sent, to show it again, and the hidden
 // values the page carried (invalid ones are left out, as from its address).
 func (h *Handler) postedState(r *http.Request, f *form.Form) pageState {
-	st := h.freshState(f)
+	st := h.freshState(r, f)
 	st.Hidden = f.Settings.HiddenFrom(r.PostForm, hiddenInputPrefix)
 	for _, q := range f.Questions {
 		if v := r.PostForm[fieldName(q.ID)]; len(v) > 0 {
@@ -277,7 +283,7 @@ func (h *Handler) completePage(w http.ResponseWriter, r *http.Request, f *form.F
 	switch {
 	case err == nil:
 		// Post/redirect/get: reloading the thank-you page must not submit again.
-		http.Redirect(w, r, h.afterSubmit(r.Context(), f, sub), http.StatusSeeOther)
+		http.Redirect(w, r, h.afterSubmit(r.Context(), f, sub, st.Embed), http.StatusSeeOther)
 	case errors.Is(err, errStartUsed):
 		st.Message = expiredMessage
 		h.renderForm(w, r, http.StatusBadRequest, f, *st)
