@@ -31,6 +31,8 @@ type thanksView struct {
 	Message   string
 	Custom    bool
 	AgainHref string
+	// L is the catalogue of the page's words.
+	L *locale
 }
 
 // thanksOf is the thank-you content of f with the answers texts piped in (nil:
@@ -38,12 +40,23 @@ type thanksView struct {
 // the link to another response in the iframe's page.
 func thanksOf(f *form.Form, texts map[int64]string, embed bool) thanksView {
 	t := f.Settings.ThankYou
-	v := thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken, Custom: t.Custom()}
+	v := thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken, Custom: t.Custom(), L: localeOf(f.Settings)}
 	if embed {
 		v.AgainHref += "?" + embedQuery
 	}
-	v.Heading, v.Message = t.Screen(texts)
+	v.Heading, v.Message = screen(f, texts)
 	return v
+}
+
+// screen is the title and message of f's thank-you screen with the answers
+// texts piped in: its owner's, or the title of its language.
+func screen(f *form.Form, texts map[int64]string) (title, message string) {
+	t := f.Settings.ThankYou
+	title, message = t.Screen(texts)
+	if t == nil || t.Title == "" {
+		title = localeOf(f.Settings).word("thanksTitle")
+	}
+	return title, message
 }
 
 // completion is the body answering a completed submission sub of f: its id,
@@ -63,7 +76,7 @@ func (h *Handler) completion(ctx context.Context, f *form.Form, sub *form.Submis
 		out["redirectUrl"] = u
 	}
 	if t.Custom() {
-		title, message := t.Screen(texts)
+		title, message := screen(f, texts)
 		out["thankYou"] = map[string]string{"title": title, "message": message}
 	}
 	return out
