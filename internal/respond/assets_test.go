@@ -25,7 +25,6 @@ func moduleSources(t *testing.T) map[string]string {
 	return out
 }
 
-
 // TestScriptCodesAreCatalogued checks that every problem the page script names
 // itself (its client-side checks) has a sentence in the catalogue.
 func TestScriptCodesAreCatalogued(t *testing.T) {

@@ -2,8 +2,8 @@ package respond
 
 import (
 	"embed"
-	"errors"
 	"encoding/json"
+	"errors"
 	"path"
 	"regexp"
 	"slices"
