@@ -67,8 +67,8 @@ func newRichForm(t *testing.T, env *servertest.Env, key string) richForm {
 	expectStatus(t, secret, 200)
 	rf.secrets = []string{webhookURL, "hooks.example.org", secret.JSON(t)["secret"].(string), f["shareUrl"].(string)}
 	settings := obj{"hiddenFields": []string{"utm_source", "user_id"}, "closesAt": "2030-06-01T12:30:00Z", "maxResponses": 250,
-		"closedMessage": "Sold out, see you next year",
-		"thankYou":      obj{"title": "Thanks!", "message": fmt.Sprintf("We will write to {{%d}} about {{ %d }}.", q[2], q[3])},
+		"closedMessage": "Sold out, see you next year", "language": "de-AT", "frameAncestors": []string{"https://shop.example.com"},
+		"thankYou": obj{"title": "Thanks!", "message": fmt.Sprintf("We will write to {{%d}} about {{ %d }}.", q[2], q[3])},
 		"notifications": obj{"recipients": []string{"owner@example.com"}, "confirmation": obj{"enabled": true,
 			"emailQuestionId": q[2], "subject": fmt.Sprintf("Thanks, {{%d}}", q[1]), "message": "You chose {{" + strconv.FormatInt(q[3], 10) + "}}."}}}
 	expectStatus(t, env.For(t).Do("PATCH", rf.path, key, settings), 200)
@@ -108,12 +108,13 @@ func TestFormDefinitionShape(t *testing.T) {
 		}
 		keys := slices.Sorted(maps.Keys(def))
 		want := []string{"closedMessage", "closesAt", "description", "displayMode", "formaDefinition",
-			"hiddenFields", "maxResponses", "notifications", "questions", "thankYou", "title"}
+			"frameAncestors", "hiddenFields", "language", "maxResponses", "notifications", "questions", "thankYou", "title"}
 		if !slices.Equal(keys, want) {
 			t.Errorf("definition fields %v, want %v", keys, want)
 		}
 		fields(obj{"formaDefinition": 1, "title": "Customer feedback", "displayMode": "multi-step", "closesAt": "2030-06-01T12:30:00Z",
 			"hiddenFields": []string{"utm_source", "user_id"}, "maxResponses": 250,
+			"language": "de-AT", "frameAncestors": []string{"https://shop.example.com"},
 			"thankYou": obj{"title": "Thanks!", "message": "We will write to {{3}} about {{4}}."},
 			"notifications": obj{"recipients": []string{"owner@example.com"}, "confirmation": obj{"enabled": true,
 				"emailQuestionId": 3, "subject": "Thanks, {{2}}", "message": "You chose {{4}}."}}})(t, &servertest.Response{Body: body})
@@ -289,7 +290,9 @@ func TestImportFormRefusals(t *testing.T) {
 			{`{"formaDefinition": 1, "title": "x", "thankYou": {"redirectUrl": "javascript:alert(1)"}}`, "thankYou.redirectUrl"},
 			{`{"formaDefinition": 1, "title": "x", "maxResponses": 0}`, "maxResponses"},
 			{`{"formaDefinition": 1, "title": "x", "hiddenFields": ["a b"]}`, "hiddenFields[0]"},
-			{`{"formaDefinition": 1, "title": "x", "language": "de"}`, "language: is not a known field"},
+			{`{"formaDefinition": 1, "title": "x", "theme": "dark"}`, "theme: is not a known field"},
+			{`{"formaDefinition": 1, "title": "x", "language": "xx"}`, "language: must be a BCP 47 language tag"},
+			{`{"formaDefinition": 1, "title": "x", "frameAncestors": ["https://a.example/path"]}`, "frameAncestors[0]: must be an origin"},
 		} {
 			table = append(table, scenario{Method: "POST", Path: imports, Key: key, Body: c.body, ExpectedStatus: 400,
 				Check: apiError("validation_error", c.field)})

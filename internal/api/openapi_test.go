@@ -108,7 +108,8 @@ func respondentRoutes(t *testing.T) map[string]bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := map[string]bool{"GET /f/{}": true, "GET /f/{}/thanks": true}
+	// Pages and the embed script (a file, like /assets) are not operations.
+	pages := map[string]bool{"GET /f/{}": true, "GET /f/{}/thanks": true, "GET /embed.js": true}
 	routes := map[string]bool{}
 	for _, m := range regexp.MustCompile(`mux\.HandleFunc\("([A-Z]+ /[^"]*)"`).FindAllStringSubmatch(string(src), -1) {
 		r := anyParams(m[1])

@@ -37,6 +37,13 @@ type formView struct {
 	ThankYou      *form.ThankYou `json:"thankYou,omitempty"`
 	// Notifications are the form's emails (an extension), when set.
 	Notifications *form.Notifications `json:"notifications,omitempty"`
+	// Language is the page's (form.DefaultLanguage when the form names none).
+	Language string `json:"language"`
+	// FrameAncestors are the only origins that may frame the page (any when
+	// empty), always listed.
+	FrameAncestors []string `json:"frameAncestors"`
+	// Embed is the code that shows the form in another site.
+	Embed form.EmbedCode `json:"embed"`
 	// Closed says whether the form takes no more submissions now
 	// (store.FormClosed).
 	Closed bool `json:"closed"`
@@ -68,10 +75,17 @@ func (a *API) viewForm(f *form.Form, closed, withQuestions bool) formView {
 		Webhook:  webhookView{Enabled: f.WebhookEnabled, URL: f.WebhookURL},
 		ClosesAt: timestampOrNil(s.ClosesAt), MaxResponses: s.MaxResponses, ClosedMessage: s.ClosedMessage,
 		ThankYou: s.ThankYou, Closed: closed,
-		HiddenFields: f.Settings.HiddenFields, Notifications: s.Notifications,
+		HiddenFields: f.Settings.HiddenFields, Notifications: s.Notifications, Language: s.Language, FrameAncestors: s.FrameAncestors,
+		Embed: f.Embed(a.cfg.PublicURL),
 	}
 	if v.HiddenFields == nil {
 		v.HiddenFields = []string{}
+	}
+	if v.FrameAncestors == nil {
+		v.FrameAncestors = []string{}
+	}
+	if v.Language == "" {
+		v.Language = form.DefaultLanguage
 	}
 	if withQuestions {
 		qs := make([]form.QuestionJSON, len(f.Questions))

@@ -162,7 +162,7 @@ func TestBuilderJourney(t *testing.T) {
 		}
 		p = b.get(b.path)
 		share := env.URL + "/f/"
-		for _, want := range []string{`id="share-link" value="` + share, "&lt;iframe src=&#34;" + share, ">Preview<", "Unpublish"} {
+		for _, want := range []string{`id="share-link" value="` + share, "data-forma-embed=&#34;", "data-forma-popup=&#34;", ">Preview<", "Unpublish"} {
 			if !strings.Contains(p.Body, want) {
 				t.Errorf("the published editor lacks %q", want)
 			}

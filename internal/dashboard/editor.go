@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"html"
 	"net/url"
 	"strconv"
 	"strings"
@@ -208,11 +207,13 @@ type editorData struct {
 	DetailsError       string
 	Published          bool
 	ShareURL, Embed    string
-	Hidden             hiddenView
-	Questions          []questionView
-	Add                questionView
-	Notice             string
-	AddNotice          string
+	// EmbedPopup is the embed code of a button opening the form in an overlay.
+	EmbedPopup string
+	Hidden     hiddenView
+	Questions  []questionView
+	Add        questionView
+	Notice     string
+	AddNotice  string
 }
 
 // editorNotices are the sentences of a change that worked, at the top of the
@@ -245,8 +246,8 @@ func (h *Handler) editorView(f *form.Form, a attempt) editorData {
 	}
 	if d.Published {
 		d.ShareURL = f.ShareURL(h.cfg.PublicURL)
-		d.Embed = `<iframe src="` + html.EscapeString(d.ShareURL) + `" title="` + html.EscapeString(f.Title) +
-			`" width="100%" height="640" style="border:0" loading="lazy"></iframe>`
+		code := f.Embed(h.cfg.PublicURL)
+		d.Embed, d.EmbedPopup = code.HTML, code.PopupHTML
 	}
 	d.Hidden = h.hiddenOf(f, a)
 	for i := range f.Questions {

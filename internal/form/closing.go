@@ -30,21 +30,6 @@ func (s Settings) Closed(now time.Time, responses int) bool {
 		s.MaxResponses != nil && responses >= *s.MaxResponses
 }
 
-// ClosedText is what respondents of a closed form read: the owner's message, or
-// DefaultClosedMessage.
-func (s Settings) ClosedText() string {
-	if s.ClosedMessage != "" {
-		return s.ClosedMessage
-	}
-	return DefaultClosedMessage
-}
-
-// ClosedError is the Closed error answering a respondent of a closed form, its
-// message the form's ClosedText.
-func (s Settings) ClosedError() *Error {
-	return &Error{Code: Closed, Message: s.ClosedText()}
-}
-
 // setClosesAt parses an RFC 3339 time into s.ClosesAt (UTC, whole milliseconds
 // as Forma's wire times); any past or future time is allowed, so that a time
 // already passed closes the form at once.

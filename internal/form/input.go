@@ -14,18 +14,21 @@ import (
 // SingleLine, the description MultiLine (a paragraph or more). The closing and
 // thank-you fields are Settings (closing.go, thankyou.go); null leaves one unset.
 // HiddenFields are the names of Settings.HiddenFields (hidden.go says what a name
-// may be).
+// may be). Language and FrameAncestors are the page's (language.go,
+// embedding.go).
 type FormInput struct {
-	Title         *string         `json:"title"`
-	Description   *string         `json:"description"`
-	DisplayMode   DisplayMode     `json:"displayMode"`
-	Questions     []QuestionInput `json:"questions"`
-	ClosesAt      *string         `json:"closesAt"`
-	MaxResponses  *int            `json:"maxResponses"`
-	ClosedMessage *string         `json:"closedMessage"`
-	ThankYou      *ThankYou       `json:"thankYou"`
-	HiddenFields  []string        `json:"hiddenFields"`
-	Notifications *Notifications  `json:"notifications"`
+	Title          *string         `json:"title"`
+	Description    *string         `json:"description"`
+	DisplayMode    DisplayMode     `json:"displayMode"`
+	Questions      []QuestionInput `json:"questions"`
+	ClosesAt       *string         `json:"closesAt"`
+	MaxResponses   *int            `json:"maxResponses"`
+	ClosedMessage  *string         `json:"closedMessage"`
+	ThankYou       *ThankYou       `json:"thankYou"`
+	HiddenFields   []string        `json:"hiddenFields"`
+	Language       *string         `json:"language"`
+	FrameAncestors []string        `json:"frameAncestors"`
+	Notifications  *Notifications  `json:"notifications"`
 }
 
 // QuestionInput is a question to create: an item of POST /forms or the body of
@@ -43,7 +46,7 @@ type QuestionInput struct {
 
 // FormPatch is the body of PATCH /forms/{id}; absent fields are left as they are,
 // and null clears one of the settings (closesAt, maxResponses, closedMessage,
-// thankYou, notifications; a null hiddenFields removes them all). Its text follows the rules of FormInput; webhookUrl is checked by
+// thankYou, notifications, language; a null hiddenFields or frameAncestors removes them all). Its text follows the rules of FormInput; webhookUrl is checked by
 // the webhook package.
 type FormPatch struct {
 	Title          Optional[string]         `json:"title"`
@@ -56,6 +59,8 @@ type FormPatch struct {
 	ClosedMessage  Optional[string]         `json:"closedMessage"`
 	ThankYou       Optional[*ThankYou]      `json:"thankYou"`
 	HiddenFields   Optional[[]string]       `json:"hiddenFields"`
+	Language       Optional[string]         `json:"language"`
+	FrameAncestors Optional[[]string]       `json:"frameAncestors"`
 	Notifications  Optional[*Notifications] `json:"notifications"`
 }
 
@@ -114,7 +119,8 @@ func NewForm(in FormInput) (*Form, error) {
 	return f, nil
 }
 
-// applySettings validates the closing and thank-you fields of in into s. The
+// applySettings validates the closing, thank-you, language and embedding
+// fields of in into s. The
 // questions have no ids yet, so a thank-you screen can name none of them.
 func (in FormInput) applySettings(s *Settings, p *Problems) {
 	if in.ClosesAt != nil {
@@ -128,6 +134,10 @@ func (in FormInput) applySettings(s *Settings, p *Problems) {
 	}
 	s.setThankYou(in.ThankYou, nil, p)
 	s.setNotifications(in.Notifications, nil, nil, p)
+	if in.Language != nil {
+		s.setLanguage(*in.Language, p)
+	}
+	s.setFrameAncestors(in.FrameAncestors, p)
 }
 
 // Build validates the input and converts it into a Question (the type defaults to
@@ -154,7 +164,7 @@ func (p FormPatch) ApplyPatch(f *Form) error {
 	var probs Problems
 	if p.empty() {
 		probs.Add("body", "at least one of title, description, displayMode, webhookUrl, webhookEnabled, "+
-			"closesAt, maxResponses, closedMessage, thankYou, hiddenFields, notifications is required")
+			"closesAt, maxResponses, closedMessage, thankYou, hiddenFields, notifications, language, frameAncestors is required")
 		return probs.Err()
 	}
 	if p.Title.Set {
@@ -189,6 +199,7 @@ func (p FormPatch) ApplyPatch(f *Form) error {
 	if p.Notifications.Set {
 		f.Settings.setNotifications(p.Notifications.Value, f.Questions, questionIDs(f.Questions), &probs)
 	}
+	p.applyPage(&f.Settings, &probs)
 	return probs.Err()
 }
 
@@ -196,7 +207,18 @@ func (p FormPatch) ApplyPatch(f *Form) error {
 func (p FormPatch) empty() bool {
 	return !p.Title.Set && !p.Description.Set && !p.DisplayMode.Set && !p.WebhookURL.Set && !p.WebhookEnabled.Set &&
 		!p.ClosesAt.Set && !p.MaxResponses.Set && !p.ClosedMessage.Set && !p.ThankYou.Set && !p.HiddenFields.Set &&
-		!p.Notifications.Set
+		!p.Notifications.Set && !p.Language.Set && !p.FrameAncestors.Set
+}
+
+// applyPage sets or, with null, clears the page's language and the origins that
+// may frame it.
+func (p FormPatch) applyPage(s *Settings, probs *Problems) {
+	if p.Language.Set {
+		s.setLanguage(p.Language.Value, probs)
+	}
+	if p.FrameAncestors.Set {
+		s.setFrameAncestors(p.FrameAncestors.Value, probs)
+	}
 }
 
 // applyClosing sets or, with null, clears the closing settings the patch carries.

@@ -69,12 +69,6 @@ func TestSettingsClosed(t *testing.T) {
 			t.Errorf("%s: Closed = %v, want %v", c.name, got, c.want)
 		}
 	}
-	if got := (form.Settings{}).ClosedError(); got.Code != form.Closed || got.Message != form.DefaultClosedMessage {
-		t.Errorf("default closed error = %+v", got)
-	}
-	if got := (form.Settings{ClosedMessage: "Sold out"}).ClosedError(); got.Message != "Sold out" {
-		t.Errorf("closed error with a message = %+v", got)
-	}
 }
 
 // TestRemapThankYou: a copy's thank-you screen pipes and passes on the answers

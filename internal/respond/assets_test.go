@@ -1,7 +1,6 @@
 package respond
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,7 +15,7 @@ func moduleSources(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for name, a := range assets {
-		if strings.HasPrefix(name, modulePrefix) && name != modulePrefix+"catalogue.js" {
+		if strings.HasPrefix(name, modulePrefix) {
 			out[name] = string(a.Body)
 		}
 	}
@@ -24,28 +23,6 @@ func moduleSources(t *testing.T) map[string]string {
 		t.Fatalf("found %d modules", len(out))
 	}
 	return out
-}
-
-// TestCatalogueModule checks that the page script gets the server's sentences.
-func TestCatalogueModule(t *testing.T) {
-	body := string(assets[modulePrefix+"catalogue.js"].Body)
-	start := strings.Index(body, "export default ")
-	if start < 0 || !strings.HasSuffix(body, ";\n") {
-		t.Fatalf("catalogue.js:\n%s", body)
-	}
-	var got map[form.MessageCode]string
-	if err := json.Unmarshal([]byte(strings.TrimSuffix(body[start+len("export default "):], ";\n")), &got); err != nil {
-		t.Fatal(err)
-	}
-	want := form.Catalogue()
-	if len(got) != len(want) {
-		t.Errorf("%d sentences, want %d", len(got), len(want))
-	}
-	for code, m := range want {
-		if got[code] != m.Sentence {
-			t.Errorf("%s: %q, want %q", code, got[code], m.Sentence)
-		}
-	}
 }
 
 // TestScriptCodesAreCatalogued checks that every problem the page script names

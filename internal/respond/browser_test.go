@@ -323,7 +323,7 @@ func (b *browserEnv) testSinglePageAllTypes(t *testing.T) {
 	if got := eval[string](t, ctx, `document.getElementById("`+conf+`-value").textContent`); got != "7" {
 		t.Errorf("slider shows %q, want 7", got)
 	}
-	if got := eval[string](t, ctx, `document.querySelector("#question-`+strings.TrimPrefix(rating, "q_")+` .rating-text").textContent`); got != "4 of 5" {
+	if got := eval[string](t, ctx, `document.querySelector("#question-`+strings.TrimPrefix(rating, "q_")+` .rating-text").textContent`); got != "4 of 5 stars" {
 		t.Errorf("rating text %q", got)
 	}
 	run(t, ctx, chromedp.Click(chromedp.ID("forma-next")))

@@ -30,21 +30,36 @@ func (h *Handler) accepting(fn func(w http.ResponseWriter, r *http.Request, f *f
 	}
 }
 
-// checkOpen returns f's Closed error (its own message) when f takes no more
+// checkOpen returns f's Closed error (closedError) when f takes no more
 // submissions now (store.FormClosed), nil while it does.
 func (h *Handler) checkOpen(ctx context.Context, f *form.Form) error {
 	closed, err := h.store.FormClosed(ctx, f)
 	if err == nil && closed {
-		err = f.Settings.ClosedError()
+		err = closedError(f)
 	}
 	return err
+}
+
+// closedText is what respondents of the closed form f read: its owner's
+// message, or the default of its language.
+func closedText(f *form.Form) string {
+	if f.Settings.ClosedMessage != "" {
+		return f.Settings.ClosedMessage
+	}
+	return localeOf(f.Settings).word("closedDefault")
+}
+
+// closedError is the Closed error answering a respondent of the closed form f,
+// its message closedText.
+func closedError(f *form.Form) *form.Error {
+	return &form.Error{Code: form.Closed, Message: closedText(f)}
 }
 
 // closedAs gives the Closed error of a completion the store refused, because the
 // form's responses were full by then, f's own message.
 func closedAs(f *form.Form, err error) error {
 	if form.ErrorCode(err) == form.Closed {
-		return f.Settings.ClosedError()
+		return closedError(f)
 	}
 	return err
 }
@@ -53,10 +68,10 @@ func closedAs(f *form.Form, err error) error {
 // message, a paragraph per line, with 410 Gone.
 func renderClosed(w http.ResponseWriter, r *http.Request, f *form.Form) {
 	var lines []string
-	for _, line := range strings.Split(f.Settings.ClosedText(), "\n") {
+	for _, line := range strings.Split(closedText(f), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			lines = append(lines, line)
 		}
 	}
-	writeTemplate(w, r, http.StatusGone, "notice", noticeView{f.Title, lines, pageAssetURLs})
+	writePage(w, r, http.StatusGone, "notice", noticeView{pageChrome(r, f), f.Title, lines}, pagePolicy(f))
 }

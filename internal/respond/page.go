@@ -22,7 +22,15 @@ import (
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-var pageTemplates = template.Must(template.New("pages").ParseFS(templateFiles, "templates/*.html"))
+var pageTemplates = template.Must(template.New("pages").Funcs(template.FuncMap{"cut": cutAt}).
+	ParseFS(templateFiles, "templates/*.html"))
+
+// cutAt is text before and after its placeholder: the words around the markup
+// that a template puts in its place (a catalogue's text is never HTML).
+func cutAt(text, placeholder string) []string {
+	before, after, _ := strings.Cut(text, placeholder)
+	return []string{before, after}
+}
 
 // pageCSP is the Content-Security-Policy of every page. Scripts and styles come
 // only from this server's /assets (no inline script or style: the form definition
@@ -34,15 +42,20 @@ var pageTemplates = template.Must(template.New("pages").ParseFS(templateFiles, "
 const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors *"
 
-// pagePolicy is the Content-Security-Policy of f's form page: pageCSP, whose
-// form may also lead to f's thank-you redirect (a browser applies form-action
-// to the redirect that answers the post).
+// pagePolicy is the Content-Security-Policy of f's pages: pageCSP, whose form
+// may also lead to f's thank-you redirect (a browser applies form-action to the
+// redirect that answers the post), and which only f's frame ancestors may
+// frame when it names any (form.Origin checked each: nothing but
+// scheme://host[:port]).
 func pagePolicy(f *form.Form) string {
-	origin := f.Settings.ThankYou.RedirectOrigin()
-	if origin == "" {
-		return pageCSP
+	csp := pageCSP
+	if origin := f.Settings.ThankYou.RedirectOrigin(); origin != "" {
+		csp = strings.Replace(csp, "form-action 'self'", "form-action 'self' "+origin, 1)
 	}
-	return strings.Replace(pageCSP, "form-action 'self'", "form-action 'self' "+origin, 1)
+	if origins := f.Settings.FrameAncestors; len(origins) > 0 {
+		csp = strings.Replace(csp, "frame-ancestors *", "frame-ancestors 'self' "+strings.Join(origins, " "), 1)
+	}
+	return csp
 }
 
 // previewCSP is the policy of a preview (Preview): that of the page, except that
@@ -68,6 +81,50 @@ type pageState struct {
 	// Hidden holds the values of the form's hidden fields, from the page's
 	// address or posted back, each carried by a hidden input (hiddenInputPrefix).
 	Hidden form.HiddenValues
+	// Embed marks the page of an iframe (embedded).
+	Embed bool
+}
+
+// chrome is what every public page has around its content: its files, its
+// language (Lang, the form's tag; Dir, its writing direction; L, the catalogue
+// of its words), and whether it is the page of an iframe in another site
+// (?embed=1), which has no footer and no margins, and tells the embedding page
+// its height (frame.js).
+type chrome struct {
+	Assets pageAssets
+	Lang   string
+	Dir    string
+	L      *locale
+	Embed  bool
+}
+
+// chromeOf is the chrome of a page of the form with settings s (embedded or
+// not).
+func chromeOf(s form.Settings, embed bool) chrome {
+	lang := s.Language
+	if lang == "" {
+		lang = form.DefaultLanguage
+	}
+	return chrome{Assets: pageAssetURLs, Lang: lang, Dir: direction(s), L: localeOf(s), Embed: embed}
+}
+
+// embedQuery is the query of a page address that asks for the page of an
+// iframe.
+const embedQuery = "embed=1"
+
+// embedded reports whether r asks for the page of an iframe.
+func embedded(r *http.Request) bool {
+	return r.URL.Query().Get("embed") == "1"
+}
+
+// pageChrome is the chrome of the page of f (nil: no form, English) answering
+// r.
+func pageChrome(r *http.Request, f *form.Form) chrome {
+	var s form.Settings
+	if f != nil {
+		s = f.Settings
+	}
+	return chromeOf(s, embedded(r))
 }
 
 // hiddenInputPrefix starts the name of the input that carries a hidden field's
@@ -82,6 +139,7 @@ type hiddenInput struct {
 
 // pageView is the data of the form page template.
 type pageView struct {
+	chrome
 	PageTitle   string
 	Title       string
 	Description string
@@ -89,13 +147,14 @@ type pageView struct {
 	ShareToken  string
 	MultiStep   bool
 	Definition  string // the public definition as JSON, for the page script
+	Words       string // the page script's words as JSON (locale.scriptData)
+	StepLabel   string // the first step's, until the script takes over
 	StartToken  string
 	Message     string
 	Summary     []summaryItem
 	HasRequired bool
 	Questions   []questionView
 	Hidden      []hiddenInput
-	Assets      pageAssets
 	Thanks      thanksView
 	// Preview marks the owner's preview: a banner, no action, the submit button
 	// left to the page script, which records nothing.
@@ -124,6 +183,7 @@ type questionView struct {
 	Options      []optionView
 	Hint         string
 	HintID       string
+	L            *locale
 	Error        string
 	ErrorID      string
 	DescribedBy  string
@@ -186,7 +246,12 @@ func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView
 		Title: f.Title, Description: f.Description, PageTitle: f.Title,
 		Action: "/f/" + f.ShareToken + "/submissions", ShareToken: f.ShareToken,
 		MultiStep: f.DisplayMode == form.MultiStep, StartToken: st.StartToken,
-		Message: st.Message, Assets: pageAssetURLs, Thanks: thanksOf(f, nil),
+		Message: st.Message, chrome: chromeOf(f.Settings, st.Embed), Thanks: thanksOf(f, nil, st.Embed),
+	}
+	l := v.L
+	v.Words = l.scriptData()
+	if st.Embed {
+		v.Action += "?" + embedQuery
 	}
 	b, err := json.Marshal(def)
 	if err != nil {
@@ -201,7 +266,7 @@ func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView
 	visible := logic.Evaluate(f.Questions, stateAnswers(f, st), st.Hidden).Visible
 	targets := logicTargets(f)
 	for _, q := range form.InOrder(f.Questions) {
-		qv := buildQuestion(&q, st, h.cfg.MaxUploadBytes)
+		qv := buildQuestion(&q, st, h.cfg.MaxUploadBytes, l)
 		qv.LogicHidden = !visible[q.ID]
 		qv.Conditional = targets[q.ID] || (q.Logic != nil && q.Logic.ShowIf != nil)
 		if qv.Required {
@@ -212,8 +277,9 @@ func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView
 		}
 		v.Questions = append(v.Questions, qv)
 	}
+	v.StepLabel = l.word("stepOf", "n", "1", "total", strconv.Itoa(len(v.Questions)))
 	if len(v.Summary) > 0 || v.Message != "" {
-		v.PageTitle = "Error: " + f.Title
+		v.PageTitle = l.word("titleError", "title", f.Title)
 	}
 	return v, nil
 }
@@ -222,33 +288,34 @@ func (h *Handler) formView(f *form.Form, st pageState, def Definition) (pageView
 // answers texts piped into its screen.
 func (h *Handler) renderThanks(w http.ResponseWriter, r *http.Request, f *form.Form, texts map[int64]string) {
 	v := struct {
+		chrome
 		PageTitle string
-		Assets    pageAssets
 		Thanks    thanksView
-	}{"Thank you: " + f.Title, pageAssetURLs, thanksOf(f, texts)}
-	writeTemplate(w, r, http.StatusOK, "thanks", v)
+	}{pageChrome(r, f), "", thanksOf(f, texts, embedded(r))}
+	v.PageTitle = v.L.word("titleThanks", "title", f.Title)
+	writePage(w, r, http.StatusOK, "thanks", v, pagePolicy(f))
 }
 
 // noticeView is the data of a page that only says something: a title and
 // paragraphs.
 type noticeView struct {
+	chrome
 	PageTitle string
 	Lines     []string
-	Assets    pageAssets
 }
 
 // renderNotFound writes the page of a form that does not exist or is not published.
 func renderNotFound(w http.ResponseWriter, r *http.Request) {
-	writeTemplate(w, r, http.StatusNotFound, "notice", noticeView{"Form not found", []string{
+	writeTemplate(w, r, http.StatusNotFound, "notice", noticeView{pageChrome(r, nil), "Form not found", []string{
 		"This form does not exist, or it is not accepting responses right now.",
-		"If someone sent you this link, please check it with them."}, pageAssetURLs})
+		"If someone sent you this link, please check it with them."}})
 }
 
 // renderForbidden writes the page refusing a form post sent from another site.
 func renderForbidden(w http.ResponseWriter, r *http.Request) {
-	writeTemplate(w, r, http.StatusForbidden, "notice", noticeView{"Submission refused", []string{
+	writeTemplate(w, r, http.StatusForbidden, "notice", noticeView{pageChrome(r, nil), "Submission refused", []string{
 		"Your answers were sent to this form from another website, so they were not accepted.",
-		"To answer the form, open its own page and submit it there."}, pageAssetURLs})
+		"To answer the form, open its own page and submit it there."}})
 }
 
 // writeTemplate renders a public page completely before sending anything, so
@@ -384,12 +451,13 @@ func logicTargets(f *form.Form) map[int64]bool {
 const acceptedFiles = ".pdf,.png,.jpg,.jpeg,.gif,.webp,.txt,.docx,.xlsx,.pptx,.odt," +
 	"application/pdf,image/png,image/jpeg,image/gif,image/webp,text/plain"
 
-func buildQuestion(q *form.Question, st pageState, maxUpload int64) questionView {
+// buildQuestion is q as the template renders it, in the words of l.
+func buildQuestion(q *form.Question, st pageState, maxUpload int64, l *locale) questionView {
 	name := fieldName(q.ID)
 	vals := st.Values[q.ID]
 	qv := questionView{
 		ID: q.ID, Name: name, ControlID: name, Type: string(q.Type), Text: q.Text, Required: q.Required,
-		HintID: name + "-hint", ErrorID: name + "-error", Error: st.Errors[q.ID],
+		HintID: name + "-hint", ErrorID: name + "-error", Error: st.Errors[q.ID], L: l,
 	}
 	if len(vals) > 0 {
 		qv.Value = vals[0]
@@ -405,11 +473,11 @@ func buildQuestion(q *form.Question, st pageState, maxUpload int64) questionView
 	case form.Phone:
 		qv.Kind, qv.InputType, qv.InputMode, qv.Autocomplete = "input", "tel", "tel", "tel"
 		qv.MaxLength = form.MaxPhoneAnswerLen
-		qv.Hint = "Include the country code if outside your country, e.g. +44 20 7946 0958."
+		qv.Hint = l.word("hintPhone")
 	case form.URL:
 		qv.Kind, qv.InputType, qv.InputMode, qv.Autocomplete = "input", "url", "url", "url"
 		qv.MaxLength = form.MaxURLAnswerLen
-		qv.Hint = "A web address starting with https:// or http://"
+		qv.Hint = l.word("hintURL")
 	case form.Number:
 		qv.Kind, qv.InputType, qv.InputMode, qv.Step = "input", "number", "decimal", "any"
 	case form.Date:
@@ -422,24 +490,23 @@ func buildQuestion(q *form.Question, st pageState, maxUpload int64) questionView
 	case form.MultiSelect:
 		qv.Kind = "checkboxes"
 		qv.Options = choiceOptions(name, q.Options, vals)
-		qv.Hint = "Select all that apply."
+		qv.Hint = l.word("hintMulti")
 	case form.Rating:
 		qv.Kind = "rating"
-		labels := []string{"1 star", "2 stars", "3 stars", "4 stars", "5 stars"}
 		qv.Options = choiceOptions(name, []string{"1", "2", "3", "4", "5"}, vals)
 		for i := range qv.Options {
-			qv.Options[i].Label = labels[i]
+			qv.Options[i].Label = l.word("ratingLabel", "n", qv.Options[i].Value)
 		}
-		qv.Hint = "From 1 star (lowest) to 5 stars (highest)."
+		qv.Hint = l.word("hintRating")
 	case form.YesNo:
 		qv.Kind = "yesno"
 		qv.Options = choiceOptions(name, []string{"true", "false"}, vals)
-		qv.Options[0].Label, qv.Options[1].Label = "Yes", "No"
+		qv.Options[0].Label, qv.Options[1].Label = l.word("yes"), l.word("no")
 	case form.Slider:
 		qv.Kind, qv.Answered = "slider", qv.Value != ""
 		if s := q.Slider; s != nil {
 			qv.Min, qv.Max, qv.Step = num(s.Min), num(s.Max), num(s.Step)
-			qv.Hint = "From " + qv.Min + " to " + qv.Max + " in steps of " + qv.Step + "."
+			qv.Hint = l.word("hintSlider", "min", qv.Min, "max", qv.Max, "step", qv.Step)
 		}
 	case form.Currency:
 		qv.Kind, qv.InputMode, qv.Step = "currency", "decimal", "any"
@@ -451,11 +518,11 @@ func buildQuestion(q *form.Question, st pageState, maxUpload int64) questionView
 			if c.Max != nil {
 				qv.Max = num(*c.Max)
 			}
-			qv.Hint = "Amount in " + c.Currency + rangeText(qv.Min, qv.Max) + "."
+			qv.Hint = currencyHint(l, c.Currency, qv.Min, qv.Max)
 		}
 	case form.FileUpload:
 		qv.Kind, qv.Accept = "file", acceptedFiles
-		qv.Hint = "PDF, image (PNG, JPEG, GIF, WebP), plain text or office document, up to " + sizeText(maxUpload) + "."
+		qv.Hint = l.word("hintFile", "size", sizeText(maxUpload))
 		if name := st.Files[q.ID]; name != "" && qv.Value != "" {
 			qv.FileID, qv.FileName = qv.Value, name
 		}
@@ -491,16 +558,19 @@ func choiceOptions(name string, values, posted []string) []optionView {
 	return out
 }
 
-func rangeText(min, max string) string {
+// currencyHint says the currency of an amount and its bounds, min and max
+// ("" when unbounded).
+func currencyHint(l *locale, currency, min, max string) string {
+	key := "hintCurrency"
 	switch {
 	case min != "" && max != "":
-		return ", from " + min + " to " + max
+		key = "hintCurrencyRange"
 	case min != "":
-		return ", at least " + min
+		key = "hintCurrencyMin"
 	case max != "":
-		return ", at most " + max
+		key = "hintCurrencyMax"
 	}
-	return ""
+	return l.word(key, "currency", currency, "min", min, "max", max)
 }
 
 // sizeText prints a byte count for people: 10 MB, 512 KB.

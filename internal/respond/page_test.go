@@ -234,7 +234,7 @@ func TestPageRendersEveryType(t *testing.T) {
 		`name="website" value="" tabindex="-1" autocomplete="off"`,
 	)
 	mustMatch(t, page, `<div class="hp" aria-hidden="true">`)
-	mustContain(t, page, `<html lang="en">`, `<meta name="viewport" content="width=device-width, initial-scale=1">`)
+	mustContain(t, page, `<html lang="en" dir="ltr">`, `<meta name="viewport" content="width=device-width, initial-scale=1">`)
 
 	// The definition form.js runs the logic on is in a data- attribute.
 	m := regexp.MustCompile(`data-definition="([^"]*)"`).FindStringSubmatch(page)
@@ -283,7 +283,7 @@ func TestPageRendersEveryType(t *testing.T) {
 	}
 	rating := f.field(t, "Rating")
 	for i := 1; i <= 5; i++ {
-		mustMatch(t, page, fmt.Sprintf(`<label class="star" for="%[1]s_%[2]d"><input type="radio" id="%[1]s_%[2]d" name="%[1]s" value="%[3]d">.*?<span class="vh">%[3]d stars?</span></label>`, rating, i-1, i))
+		mustMatch(t, page, fmt.Sprintf(`<label class="star" for="%[1]s_%[2]d"><input type="radio" id="%[1]s_%[2]d" name="%[1]s" value="%[3]d">.*?<span class="vh">%[3]d of 5 stars</span></label>`, rating, i-1, i))
 	}
 	yes := f.field(t, "Remote OK")
 	mustContain(t, page,
@@ -363,7 +363,7 @@ func checkModules(t *testing.T, env *servertest.Env, page string) {
 			t.Errorf("%s under another version: %d, Cache-Control %q", m[2], old.Status, old.Header.Get("Cache-Control"))
 		}
 	}
-	for _, want := range []string{"main.js", "catalogue.js", "messages.js", "state.js", "steps.js", "uploads.js", "visibility.js"} {
+	for _, want := range []string{"main.js", "words.js", "frame.js", "messages.js", "state.js", "steps.js", "uploads.js", "visibility.js"} {
 		if !names[want] {
 			t.Errorf("the page does not load the module %s (it loads %v)", want, names)
 		}

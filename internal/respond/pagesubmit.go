@@ -6,7 +6,6 @@ import (
 	"errors"
 	"mime/multipart"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,17 +32,21 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.URL.RawQuery != "" {
-		if st, own := h.linkState(f, r.URL.Query()); own {
+		if st, own := h.linkState(r, f); own {
 			h.renderForm(w, r, http.StatusOK, f, st)
 			return
 		}
 	}
+	ahead := rd.page
+	if embedded(r) {
+		ahead = rd.embedPage
+	}
 	page := pages.Get().(*bytes.Buffer)
 	defer pages.Put(page)
 	page.Reset()
-	page.Write(rd.head)
+	page.Write(ahead.head)
 	page.WriteString(h.fill.startToken(rd.shareToken, time.Now()))
-	page.Write(rd.tail)
+	page.Write(ahead.tail)
 	writeHTML(w, http.StatusOK, rd.policy, page.Bytes())
 }
 
@@ -56,8 +59,9 @@ var pages = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // each as q<questionId>=value (repeated for the choices of a multi_select). A
 // value that is not a valid answer is left out, never an error: the link is not
 // the respondent's to fix. own reports whether the query held any of these.
-func (h *Handler) linkState(f *form.Form, query url.Values) (st pageState, own bool) {
-	st = h.freshState(f)
+func (h *Handler) linkState(r *http.Request, f *form.Form) (st pageState, own bool) {
+	query := r.URL.Query()
+	st = h.freshState(r, f)
 	st.Hidden = f.Settings.HiddenFrom(query, "")
 	for i := range f.Questions {
 		q := &f.Questions[i]
@@ -102,8 +106,10 @@ func inputValues(v any) []string {
 	return nil
 }
 
-func (h *Handler) freshState(f *form.Form) pageState {
-	return pageState{Values: map[int64][]string{}, Errors: map[int64]string{}, Files: map[int64]string{}, StartToken: h.fill.startToken(f.ShareToken, time.Now())}
+// freshState is the state of an empty page of f answering r.
+func (h *Handler) freshState(r *http.Request, f *form.Form) pageState {
+	return pageState{Values: map[int64][]string{}, Errors: map[int64]string{}, Files: map[int64]string{},
+		StartToken: h.fill.startToken(f.ShareToken, time.Now()), Embed: embedded(r)}
 }
 
 // thanks serves GET /f/{token}/thanks: the page after a completed submission,
@@ -182,22 +188,22 @@ func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 	if len(st.Errors) == 0 && h.completePage(w, r, f, raw, &st) {
 		return
 	}
-	st.Message = "Please correct the highlighted answers."
+	st.Message = localeOf(f.Settings).word("fixAnswers")
 	h.renderForm(w, r, http.StatusBadRequest, f, st)
 }
 
 // unreadablePost answers a post that could not be parsed with the empty form: 413
 // when it was too large, else 400 (a broken or malformed multipart body).
 func (h *Handler) unreadablePost(w http.ResponseWriter, r *http.Request, f *form.Form, err error) {
-	st := h.freshState(f)
+	st := h.freshState(r, f)
+	l := localeOf(f.Settings)
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) || errors.Is(err, multipart.ErrMessageTooLarge) {
-		st.Message = "The files are too large: at most " + strconv.FormatInt(h.cfg.MaxUploadBytes>>20, 10) +
-			" MiB each. Please choose smaller files and submit again."
+		st.Message = l.word("tooLarge", "max", strconv.FormatInt(h.cfg.MaxUploadBytes>>20, 10))
 		h.renderForm(w, r, http.StatusRequestEntityTooLarge, f, st)
 		return
 	}
-	st.Message = "The submission could not be read. Please try again."
+	st.Message = l.word("unreadable")
 	h.renderForm(w, r, http.StatusBadRequest, f, st)
 }
 
@@ -222,7 +228,7 @@ func parsePost(r *http.Request) error {
 // postedState keeps what the respondent sent, to show it again, and the hidden
 // values the page carried (invalid ones are left out, as from its address).
 func (h *Handler) postedState(r *http.Request, f *form.Form) pageState {
-	st := h.freshState(f)
+	st := h.freshState(r, f)
 	st.Hidden = f.Settings.HiddenFrom(r.PostForm, hiddenInputPrefix)
 	for _, q := range f.Questions {
 		if v := r.PostForm[fieldName(q.ID)]; len(v) > 0 {
@@ -232,31 +238,28 @@ func (h *Handler) postedState(r *http.Request, f *form.Form) pageState {
 	return st
 }
 
-// expiredMessage asks for the form again when its start token is too old or was
-// used for a submission already (the answers are kept: submitting again is one
-// click).
-const expiredMessage = "This page has expired. Please check your answers and submit again."
-
 // screen applies the anti-abuse checks of the HTML form: honeypot, start token
 // (signed, at most maxFillAge old), minimum fill time, per-client rate. It
 // returns the message to show and the status, or "".
+// The page says each in the form's language: "expired" when the start token is
+// too old or was used already (the answers are kept: submitting again is one
+// click).
 func (h *Handler) screen(r *http.Request, f *form.Form) (string, int) {
+	l := localeOf(f.Settings)
 	if r.PostForm.Get(honeypotField) != "" {
-		return "This submission looks automated and was not accepted. If you are a person, leave the “Website” field empty and submit again.", http.StatusBadRequest
+		return l.word("automated"), http.StatusBadRequest
 	}
 	opened, err := h.fill.openedAt(f.ShareToken, r.PostForm.Get(startField))
 	switch {
 	case err != nil:
-		return "This form has expired or was changed. Please check your answers and submit again.", http.StatusBadRequest
+		return l.word("tokenInvalid"), http.StatusBadRequest
 	case time.Since(opened) > maxFillAge:
-		return expiredMessage, http.StatusBadRequest
+		return l.word("expired"), http.StatusBadRequest
 	case time.Since(opened) < h.cfg.MinFillTime:
-		return "That was very quick. Please check your answers and submit again.", http.StatusBadRequest
+		return l.word("tooQuick"), http.StatusBadRequest
 	}
 	if err := h.limiter.allow(r.Context(), h.clientKey(r, f.ID)); err != nil {
-		var fe *form.Error
-		errors.As(err, &fe)
-		return fe.Message, http.StatusTooManyRequests
+		return l.word("rateLimited"), http.StatusTooManyRequests
 	}
 	return "", 0
 }
@@ -264,7 +267,7 @@ func (h *Handler) screen(r *http.Request, f *form.Form) (string, int) {
 // completePage completes and stores the answers of a screened post, claiming its
 // start token in between: single-use, so that a successful post cannot be
 // replayed. True when it answered (the thank-you redirect; the form again with
-// expiredMessage when the token was used already; a 500); false when the answers
+// the "expired" message when the token was used already; a 500); false when the answers
 // have errors, which it put in st.
 func (h *Handler) completePage(w http.ResponseWriter, r *http.Request, f *form.Form, raw map[string]json.RawMessage, st *pageState) bool {
 	sub, err := h.completeAnswers(r.Context(), f, raw, st.Hidden)
@@ -277,11 +280,11 @@ func (h *Handler) completePage(w http.ResponseWriter, r *http.Request, f *form.F
 	switch {
 	case err == nil:
 		// Post/redirect/get: reloading the thank-you page must not submit again.
-		http.Redirect(w, r, h.afterSubmit(r.Context(), f, sub), http.StatusSeeOther)
+		http.Redirect(w, r, h.afterSubmit(r.Context(), f, sub, st.Embed), http.StatusSeeOther)
 	case errors.Is(err, errStartUsed):
-		st.Message = expiredMessage
+		st.Message = localeOf(f.Settings).word("expired")
 		h.renderForm(w, r, http.StatusBadRequest, f, *st)
-	case !fieldErrors(err, st):
+	case !fieldErrors(err, st, localeOf(f.Settings)):
 		h.pageError(w, r, f, err)
 	default:
 		return false
@@ -312,6 +315,7 @@ func (h *Handler) claimStart(r *http.Request, f *form.Form) error {
 // file that could not be stored) is the error.
 func (h *Handler) collectAnswers(r *http.Request, f *form.Form, st *pageState) (map[string]json.RawMessage, error) {
 	raw := map[string]json.RawMessage{}
+	l := localeOf(f.Settings)
 	for i := range f.Questions {
 		q := &f.Questions[i]
 		key := strconv.FormatInt(q.ID, 10)
@@ -321,7 +325,7 @@ func (h *Handler) collectAnswers(r *http.Request, f *form.Form, st *pageState) (
 			case err != nil && form.ErrorCode(err) == form.Internal:
 				return nil, err
 			case err != nil:
-				st.Errors[q.ID] = form.Sentence(err)
+				st.Errors[q.ID] = l.errorSentence(err)
 			case id != "":
 				raw[key], _ = json.Marshal(id)
 			}
@@ -329,7 +333,7 @@ func (h *Handler) collectAnswers(r *http.Request, f *form.Form, st *pageState) (
 		}
 		v, err := form.ParseFormValue(q, st.Values[q.ID])
 		if err != nil {
-			st.Errors[q.ID] = form.Sentence(err)
+			st.Errors[q.ID] = l.errorSentence(err)
 			continue
 		}
 		raw[key] = v
@@ -364,9 +368,9 @@ func (h *Handler) postedFile(r *http.Request, f *form.Form, q *form.Question, st
 	return u.ID, nil
 }
 
-// fieldErrors copies the sentences of per-answer validation errors into st; false
-// when err is not a validation error.
-func fieldErrors(err error, st *pageState) bool {
+// fieldErrors copies the sentences (in the words of l) of per-answer validation
+// errors into st; false when err is not a validation error.
+func fieldErrors(err error, st *pageState, l *locale) bool {
 	var fe *form.Error
 	if !errors.As(err, &fe) || fe.Code != form.Invalid {
 		return false
@@ -377,7 +381,7 @@ func fieldErrors(err error, st *pageState) bool {
 			st.Message = fe.Message
 			continue
 		}
-		st.Errors[id] = p.Sentence()
+		st.Errors[id] = l.sentence(p.Reason)
 	}
 	return true
 }

@@ -18,11 +18,16 @@ type rendition struct {
 	shareToken string
 	// definition is the body of GET /f/{token}/definition.
 	definition []byte
-	// head and tail are the page before and after its start token, the one
-	// part that differs per request.
-	head, tail []byte
+	// page is the form page, embedPage that of an iframe (?embed=1).
+	page, embedPage renderedPage
 	// policy is the page's Content-Security-Policy (pagePolicy).
 	policy string
+}
+
+// renderedPage is a page rendered ahead: head and tail are the page before and
+// after its start token, the one part that differs per request.
+type renderedPage struct {
+	head, tail []byte
 }
 
 // startMarker stands for the start token in a page rendered ahead: random, so
@@ -51,17 +56,27 @@ func (h *Handler) render(f *form.Form) (*rendition, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := h.formView(f, pageState{StartToken: string(startMarker)}, def)
+	rd := &rendition{shareToken: f.ShareToken, definition: body, policy: pagePolicy(f)}
+	if rd.page, err = h.renderAhead(f, def, false); err == nil {
+		rd.embedPage, err = h.renderAhead(f, def, true)
+	}
+	return rd, err
+}
+
+// renderAhead renders the page of f with the definition def (of an iframe when
+// embed) around startMarker.
+func (h *Handler) renderAhead(f *form.Form, def Definition, embed bool) (renderedPage, error) {
+	v, err := h.formView(f, pageState{StartToken: string(startMarker), Embed: embed}, def)
 	if err != nil {
-		return nil, err
+		return renderedPage{}, err
 	}
 	page, err := renderPage("form", v)
 	if err != nil {
-		return nil, err
+		return renderedPage{}, err
 	}
 	head, tail, found := bytes.Cut(page, startMarker)
 	if !found || bytes.Contains(tail, startMarker) {
-		return nil, errors.New("the form page must show its start token exactly once")
+		return renderedPage{}, errors.New("the form page must show its start token exactly once")
 	}
-	return &rendition{shareToken: f.ShareToken, definition: body, head: head, tail: tail, policy: pagePolicy(f)}, nil
+	return renderedPage{head: head, tail: tail}, nil
 }

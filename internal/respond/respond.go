@@ -103,6 +103,7 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 	}))
 	mux.HandleFunc("GET /files/{id}", h.download)
 	mux.HandleFunc("GET /assets/{name}", serveAsset)
+	mux.HandleFunc("GET /embed.js", serveEmbedScript)
 	mux.HandleFunc("GET /assets/form/{version}/{name}", serveModule)
 }
 

@@ -31,15 +31,32 @@ type thanksView struct {
 	Message   string
 	Custom    bool
 	AgainHref string
+	// L is the catalogue of the page's words.
+	L *locale
 }
 
 // thanksOf is the thank-you content of f with the answers texts piped in (nil:
-// none, as in the page rendered ahead, which the script fills in).
-func thanksOf(f *form.Form, texts map[int64]string) thanksView {
+// none, as in the page rendered ahead, which the script fills in); embed keeps
+// the link to another response in the iframe's page.
+func thanksOf(f *form.Form, texts map[int64]string, embed bool) thanksView {
 	t := f.Settings.ThankYou
-	v := thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken, Custom: t.Custom()}
-	v.Heading, v.Message = t.Screen(texts)
+	v := thanksView{Title: f.Title, AgainHref: "/f/" + f.ShareToken, Custom: t.Custom(), L: localeOf(f.Settings)}
+	if embed {
+		v.AgainHref += "?" + embedQuery
+	}
+	v.Heading, v.Message = screen(f, texts)
 	return v
+}
+
+// screen is the title and message of f's thank-you screen with the answers
+// texts piped in: its owner's, or the title of its language.
+func screen(f *form.Form, texts map[int64]string) (title, message string) {
+	t := f.Settings.ThankYou
+	title, message = t.Screen(texts)
+	if t == nil || t.Title == "" {
+		title = localeOf(f.Settings).word("thanksTitle")
+	}
+	return title, message
 }
 
 // completion is the body answering a completed submission sub of f: its id,
@@ -59,7 +76,7 @@ func (h *Handler) completion(ctx context.Context, f *form.Form, sub *form.Submis
 		out["redirectUrl"] = u
 	}
 	if t.Custom() {
-		title, message := t.Screen(texts)
+		title, message := screen(f, texts)
 		out["thankYou"] = map[string]string{"title": title, "message": message}
 	}
 	return out
@@ -68,18 +85,25 @@ func (h *Handler) completion(ctx context.Context, f *form.Form, sub *form.Submis
 // afterSubmit is where the HTML form's post of sub goes (with 303): f's redirect
 // URL, or its thank-you page, which names the response when the screen pipes
 // answers (thanksTexts).
-func (h *Handler) afterSubmit(ctx context.Context, f *form.Form, sub *form.Submission) string {
+// In an iframe (embed) the thank-you page stays the iframe's.
+func (h *Handler) afterSubmit(ctx context.Context, f *form.Form, sub *form.Submission, embed bool) string {
 	t := f.Settings.ThankYou
 	page := "/f/" + f.ShareToken + "/thanks"
+	query := url.Values{}
+	if embed {
+		query.Set("embed", "1")
+	}
 	switch {
 	case t == nil:
-		return page
 	case t.RedirectURL != "":
 		if u := t.RedirectTo(h.answerTexts(ctx, f, sub)); u != "" {
 			return u
 		}
 	case t.PipesAnswers():
-		return page + "?response=" + url.QueryEscape(sub.ID)
+		query.Set("response", sub.ID)
+	}
+	if len(query) > 0 {
+		page += "?" + query.Encode()
 	}
 	return page
 }

@@ -1,5 +1,7 @@
 // The respondent JSON operations under /f/{shareUrl}, as the page calls them.
 
+import { word } from "./words.js";
+
 // api calls an operation of the form share; it never rejects: a network failure
 // is status 0. body is JSON, or FormData for an upload; headers are extra request
 // headers (a session's resume token).
@@ -20,7 +22,11 @@ export function api(share, method, path, body, headers) {
 }
 
 // failure says why an operation failed, after what did not happen.
+// The server's own message is said only when it is in the page's language: a
+// closed form's (its owner's, or the catalogue's default).
 export function failure(res, what) {
-  if (res.status === 0) return what + " Check your connection and try again.";
-  return what + " " + ((res.body && res.body.message) || "Please try again.");
+  if (res.status === 0) return what + " " + word("checkConnection");
+  if (res.status === 410 && res.body && res.body.message) return what + " " + res.body.message;
+  if (res.status === 429) return what + " " + word("rateLimited");
+  return what + " " + word("tryAgain");
 }

@@ -7,11 +7,13 @@
 // a multi-step form goes one question at a time, saving each answer and resuming
 // after a reload (steps.js, state.js, uploads.js). In the owner's preview
 // (data-preview) nothing is saved, uploaded or submitted. Problems are said with the
-// server's own sentences (messages.js).
+// server's own sentences (messages.js). In an iframe of another site (?embed=1)
+// the page tells the embedding page its height (frame.js).
 //
 // The modules are native ES modules with no build step: the page loads this one
 // (after boot.js, which marks the page early) and the browser follows the imports.
 
+import { startFrame } from "./frame.js";
 import { clearError } from "./messages.js";
 import { createPage, previewSaid, questionOf } from "./page.js";
 import { decorate, setupQuestions } from "./questions.js";
@@ -21,6 +23,7 @@ import { refresh } from "./visibility.js";
 const root = document.documentElement;
 root.classList.add("js");
 root.setAttribute("data-forma-started", "");
+if (root.hasAttribute("data-embed")) startFrame();
 
 function ready(fn) {
   if (document.readyState === "loading") {

@@ -1,22 +1,18 @@
 // Validation messages: what a respondent reads about a problem with an answer,
-// and where it shows. The sentences are not written here: catalogue.js is made by
-// the server from its catalogue (internal/form/messages.go), the same one its own
-// pages use. A problem the server reports comes with its code and parameters
+// and where it shows. The sentences are not written here: they are the server's,
+// in the form's language (words.js), the same ones its own pages use. A problem
+// the server reports comes with its code and parameters
 // (each item of `fields` in a 400 answer); one the script finds itself is named by
 // its code.
 
-import sentences from "./catalogue.js";
 import { control, controls } from "./page.js";
-
-const PLACEHOLDER = /\{(\w+)\}/g;
+import { fill, messages } from "./words.js";
 
 // sentence says the problem code with its parameter values, filling each {name}
 // of the sentence in one pass as the server does; an unknown code is said as
 // "invalid".
 export function sentence(code, params) {
-  const template = Object.prototype.hasOwnProperty.call(sentences, code) ? sentences[code] : sentences.invalid;
-  return template.replace(PLACEHOLDER, (m, name) =>
-    params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : m);
+  return fill(Object.prototype.hasOwnProperty.call(messages, code) ? messages[code] : messages.invalid, params);
 }
 
 // fieldSentence says an item of a 400 answer's `fields`.

@@ -5,6 +5,7 @@
 import { sentence } from "./messages.js";
 import { checkedInputs, control, controls } from "./page.js";
 import { restoreUploaded, showUploaded } from "./uploads.js";
+import { word } from "./words.js";
 
 // answer is the respondent's answer to q in its JSON shape, or null.
 export function answer(page, q) {
@@ -66,7 +67,7 @@ export function setAnswer(page, q, v, fileNames) {
       break;
     }
     case "file_upload":
-      showUploaded(page, q, String(v), fileNames[v] || "a file you uploaded earlier");
+      showUploaded(page, q, String(v), fileNames[v] || word("earlierFile"));
       break;
     case "slider":
       el.value = String(v);
@@ -98,7 +99,7 @@ export function decorate(page, q) {
   const clear = b.querySelector("[data-clear]");
   if (clear) clear.hidden = !has;
   const text = b.querySelector(".rating-text");
-  if (text) text.textContent = has ? answer(page, q) + " of 5" : "";
+  if (text) text.textContent = has ? word("ratingLabel", { n: answer(page, q) }) : "";
 }
 
 function setupSlider(page, q, changed) {
@@ -119,9 +120,9 @@ function setupSlider(page, q, changed) {
     } else {
       // An untouched optional slider posts nothing.
       el.removeAttribute("name");
-      el.setAttribute("aria-valuetext", "No answer yet");
+      el.setAttribute("aria-valuetext", word("noAnswerYet"));
       wrap.classList.add("untouched");
-      out.textContent = "No answer";
+      out.textContent = word("noAnswer");
     }
     if (clear) clear.hidden = !on;
   };

@@ -7,6 +7,7 @@
 
 import { api, failure } from "./api.js";
 import { hiddenBody } from "./page.js";
+import { word } from "./words.js";
 
 function localStore() {
   try {
@@ -71,7 +72,7 @@ export function createSession(page) {
     pending = api(page.share, "POST", "/sessions", hiddenBody(page)).then((res) => {
       pending = null;
       if (!res.ok || !res.body || !res.body.id || !res.body.resumeToken) {
-        page.say(failure(res, "Your progress could not be saved."), true);
+        page.say(failure(res, word("progressNotSaved")), true);
         return null;
       }
       inMemory = { id: res.body.id, token: res.body.resumeToken };

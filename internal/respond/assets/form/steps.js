@@ -11,6 +11,7 @@ import { answer, problem, setAnswer } from "./questions.js";
 import { createSession } from "./state.js";
 import { upload } from "./uploads.js";
 import { settled } from "./visibility.js";
+import { word } from "./words.js";
 
 // startSteps turns page's form into steps; it returns {update}, to call after
 // page.visible changed.
@@ -47,18 +48,18 @@ export function startSteps(page) {
   // logic shows now, so a skip already counts when it is answered.
   function update() {
     if (current === null) {
-      next.textContent = "Submit";
+      next.textContent = word("submit");
       return;
     }
     const shown = questions.filter(shownNow);
     const before = shown.filter((q) => position(q.id) < position(current)).length;
     const total = shown.length + (page.visible[current] === false ? 1 : 0);
-    const label = "Step " + (before + 1) + " of " + total;
+    const label = word("stepOf", { n: before + 1, total });
     if (stepLabel.textContent !== label) stepLabel.textContent = label;
     bar.max = total;
     bar.value = before + 1;
     back.hidden = previousVisible(current) === null;
-    next.textContent = nextVisible(current) === null ? "Submit" : "Next";
+    next.textContent = nextVisible(current) === null ? word("submit") : word("next");
   }
 
   // reevaluate resolves once the logic decided on the current answers.
@@ -113,7 +114,7 @@ export function startSteps(page) {
         return save(Object.assign(answersUpTo(current), answers), true);
       }
       if (res.status === 400 && showFieldErrors(page, res)) return false;
-      page.say(failure(res, "Your answer could not be saved."), true);
+      page.say(failure(res, word("answerNotSaved")), true);
       return false;
     });
   }
@@ -131,7 +132,7 @@ export function startSteps(page) {
     card.hidden = true;
     progress.hidden = true;
     thanks.hidden = false;
-    document.title = "Thank you: " + document.title.replace(/^Error: /, "");
+    document.title = word("titleThanks", { title: page.def.title });
     window.scrollTo(0, 0);
     const heading = thanks.querySelector("h1");
     if (heading) heading.focus();
@@ -163,7 +164,7 @@ export function startSteps(page) {
           return;
         }
       }
-      page.say(failure(res, "Your response could not be submitted."), true);
+      page.say(failure(res, word("notSubmitted")), true);
     });
   }
 
@@ -201,7 +202,7 @@ export function startSteps(page) {
     setBusy(true);
     advance().then(() => { setBusy(false); }, (err) => {
       setBusy(false);
-      page.say("Something went wrong. Please try again.", true);
+      page.say(word("wentWrong"), true);
       if (window.console) console.error(err);
     });
   });

@@ -6,6 +6,7 @@
 import { api, failure } from "./api.js";
 import { fieldSentence, showError } from "./messages.js";
 import { control } from "./page.js";
+import { word } from "./words.js";
 
 // showUploaded shows that q's answer is the uploaded file id, named name.
 export function showUploaded(page, q, id, name) {
@@ -20,7 +21,7 @@ export function showUploaded(page, q, id, name) {
     input.parentNode.insertBefore(p, input);
   }
   p.textContent = "";
-  p.appendChild(document.createTextNode("Uploaded: "));
+  p.appendChild(document.createTextNode(word("uploaded") + " "));
   const strong = document.createElement("strong");
   strong.className = "file-name";
   strong.textContent = name;
@@ -62,7 +63,7 @@ export function upload(page, q, session) {
       showError(page, q, fieldSentence(fields[0]));
       return false;
     }
-    page.say(failure(res, "The file could not be uploaded."), true);
+    page.say(failure(res, word("notUploaded")), true);
     return false;
   });
 }
