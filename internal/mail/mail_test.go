@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/mail"
 	"slices"
 	"strings"
 	"testing"
@@ -94,12 +95,19 @@ func TestNotificationsDelivered(t *testing.T) {
 			}
 		}
 
+		if got := replyTo(t, owner); got != "ada@example.com" {
+			t.Errorf("the owner notification's Reply-To is %q", got)
+		}
+
 		conf, text := mailtest.Parse(t, byTo["ada@example.com"])
 		if s := mailtest.Header(t, conf, "Subject"); s != "Thanks Ada: fine Bcc: evil@evil.test X-Injected: yes body" {
 			t.Errorf("confirmation subject %q", s)
 		}
 		if conf.Header.Get("X-Injected") != "" || conf.Header.Get("Bcc") != "" || owner.Header.Get("X-Injected") != "" {
 			t.Error("an answer added a header")
+		}
+		if conf.Header.Get("Reply-To") != "" {
+			t.Errorf("the confirmation replies to %q", conf.Header.Get("Reply-To"))
 		}
 		if conf.Header.Get("Auto-Submitted") != "auto-generated" {
 			t.Errorf("Auto-Submitted %q", conf.Header.Get("Auto-Submitted"))
@@ -125,6 +133,54 @@ func TestNotificationsDelivered(t *testing.T) {
 		case m := <-smtpd.Got:
 			t.Errorf("a third message went to %v", m.To)
 		case <-time.After(200 * time.Millisecond):
+		}
+	})
+}
+
+// replyTo is the address of a message's Reply-To header ("" without one).
+func replyTo(t *testing.T, m *mail.Message) string {
+	t.Helper()
+	if m.Header.Get("Reply-To") == "" {
+		return ""
+	}
+	list, err := m.Header.AddressList("Reply-To")
+	if err != nil || len(list) != 1 {
+		t.Fatalf("Reply-To %q: %v", m.Header.Get("Reply-To"), err)
+	}
+	return list[0].Address
+}
+
+// TestOwnerReplyTo: the owner notification replies to the address a respondent
+// gave in the confirmation's email question, also while the confirmation is
+// off, and has no Reply-To when the question was left unanswered.
+func TestOwnerReplyTo(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		smtpd := mailtest.Start(t, false)
+		env := servertest.New(t, d, mailtest.Configure(smtpd.Addr))
+		key := env.NewKey()
+		f := env.Do("POST", "/api/v1/forms", key, obj{"title": "Feedback", "questions": []obj{{"question": "Comment", "required": true},
+			{"type": "email", "question": "Email, if you want an answer"}}}).JSON(t)
+		path, share := fmt.Sprintf("/api/v1/forms/%v", f["id"]), f["shareUrl"].(string)
+		q := []string{}
+		for _, qu := range f["questions"].([]any) {
+			q = append(q, fmt.Sprint(qu.(obj)["id"]))
+		}
+		if r := env.Do("PATCH", path, key, obj{"notifications": obj{"recipients": []string{"owner@example.com"},
+			"confirmation": obj{"enabled": false, "emailQuestionId": f["questions"].([]any)[1].(obj)["id"]}}}); r.Status != 200 {
+			t.Fatalf("PATCH notifications: %d %s", r.Status, r.Body)
+		}
+		if r := env.Do("POST", path+"/publish", key, nil); r.Status != 200 {
+			t.Fatalf("publish: %d", r.Status)
+		}
+		for _, answers := range []obj{{q[0]: "Great", q[1]: "grace@example.com"}, {q[0]: "Fine"}} {
+			if r := env.Do("POST", "/f/"+share+"/submissions", "", obj{"answers": answers}); r.Status != 201 {
+				t.Fatalf("submission: %d %s", r.Status, r.Body)
+			}
+			m, _ := mailtest.Parse(t, smtpd.Next(t))
+			want, _ := answers[q[1]].(string)
+			if got := replyTo(t, m); got != want {
+				t.Errorf("answers %v: Reply-To %q, want %q", answers, got, want)
+			}
 		}
 	})
 }
