@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net"
 	"net/http"
 	"os"
@@ -37,7 +34,7 @@ func TestBackupDuringLoadRestores(t *testing.T) {
 	defer st.Close()
 	env := servertest.Start(t, st, func(c *config.Config) { c.DataDir, c.SubmitLimit = dir, 0 })
 	key := env.NewKey()
-	formID, share, q := fileForm(t, env, key)
+	f := env.NewFileForm(t, key, nil)
 
 	var mu sync.Mutex
 	var done []acked
@@ -54,7 +51,7 @@ func TestBackupDuringLoadRestores(t *testing.T) {
 				default:
 				}
 				a := acked{name: fmt.Sprintf("client%d-%d", c, i), file: fmt.Sprintf("file of client %d, submission %d", c, i)}
-				if err := submit(env.URL, share, q, a); err != nil {
+				if _, err := f.Submit(a.name, []byte(a.file)); err != nil {
 					t.Error(err)
 					return
 				}
@@ -87,7 +84,7 @@ func TestBackupDuringLoadRestores(t *testing.T) {
 	}
 	defer st2.Close()
 	env2 := servertest.Start(t, st2, func(c *config.Config) { c.DataDir = restored })
-	files := listFiles(t, env2, key, formID)
+	files := listFiles(t, env2, key, f.ID)
 	for _, a := range before {
 		url, ok := files[a.name]
 		if !ok {
@@ -114,53 +111,6 @@ func TestBackupDuringLoadRestores(t *testing.T) {
 	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
 		t.Errorf("a failed restore left %d entries", len(entries))
 	}
-}
-
-// fileForm publishes a form with a name and a file question.
-func fileForm(t *testing.T, env *servertest.Env, key string) (int64, string, [2]int64) {
-	r := env.Do("POST", "/api/v1/forms", key, `{"title":"Backup","questions":[{"type":"text","question":"Name"},{"type":"file_upload","question":"File"}]}`)
-	if r.Status != 201 {
-		t.Fatalf("create form: %s", r.Body)
-	}
-	f := r.JSON(t)
-	id := int64(f["id"].(float64))
-	var q [2]int64
-	for i, x := range f["questions"].([]any) {
-		q[i] = int64(x.(map[string]any)["id"].(float64))
-	}
-	if r := env.Do("POST", fmt.Sprintf("/api/v1/forms/%d/publish", id), key, nil); r.Status != 200 {
-		t.Fatalf("publish: %s", r.Body)
-	}
-	return id, f["shareUrl"].(string), q
-}
-
-// submit uploads a's file and submits a with it; nil once the server acknowledged it.
-func submit(base, share string, q [2]int64, a acked) error {
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	fw, _ := mw.CreateFormFile("file", a.name+".txt")
-	io.WriteString(fw, a.file)
-	mw.Close()
-	resp, err := http.Post(base+"/f/"+share+"/uploads", mw.FormDataContentType(), &body)
-	if err != nil {
-		return err
-	}
-	var up struct{ ID string }
-	err = json.NewDecoder(resp.Body).Decode(&up)
-	resp.Body.Close()
-	if err != nil || resp.StatusCode != 201 {
-		return fmt.Errorf("upload: %d %v", resp.StatusCode, err)
-	}
-	resp, err = http.Post(base+"/f/"+share+"/submissions", "application/json",
-		strings.NewReader(fmt.Sprintf(`{"answers":{"%d":%q,"%d":%q}}`, q[0], a.name, q[1], up.ID)))
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 201 {
-		return fmt.Errorf("submit: %d", resp.StatusCode)
-	}
-	return nil
 }
 
 // listFiles pages through the form's responses and maps each name to its file's link.
