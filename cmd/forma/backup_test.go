@@ -113,6 +113,66 @@ func TestBackupDuringLoadRestores(t *testing.T) {
 	}
 }
 
+// TestBackupWithS3Blobs: with SQLite and the uploads in an S3 bucket (--blob-url
+// or FORMA_BLOB_URL), forma backup refuses to write a backup that would silently
+// lack the files, and says why and what to do; with --database-only it backs up
+// the database alone and says, naming the bucket (never its query), that the
+// files are not in it. Such a backup restores the database, and no stale file of
+// the local uploads folder.
+func TestBackupWithS3Blobs(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, err := st.CreateAccount(context.Background(), "owner@example.com", "free")
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, "uploads", "0123456789abcdef0123456789abcdef")
+	os.MkdirAll(filepath.Dir(stale), 0o700)
+	os.WriteFile(stale, []byte("a file from before the bucket"), 0o600)
+	const blobURL = "s3://forma-files/prod?endpoint=https://s3.example.com&region=eu-west-1"
+	archive := filepath.Join(t.TempDir(), "forma.tar.gz")
+
+	for name, args := range map[string][]string{"flag": {"--blob-url", blobURL}, "environment": nil} {
+		t.Run(name, func(t *testing.T) {
+			if args == nil {
+				t.Setenv("FORMA_BLOB_URL", blobURL)
+			}
+			_, _, err := cli(t, append([]string{"backup", "--data", dir, "--to", archive}, args...)...)
+			if err == nil || !strings.Contains(err.Error(), "s3://forma-files/prod,") || !strings.Contains(err.Error(), "--database-only") ||
+				!strings.Contains(err.Error(), "versioning") || strings.Contains(err.Error(), "endpoint") {
+				t.Errorf("a backup without the bucket's files: %v", err)
+			}
+			if _, err := os.Stat(archive); !os.IsNotExist(err) {
+				t.Errorf("the refused backup wrote %s (%v)", archive, err)
+			}
+		})
+	}
+
+	out := mustCLI(t, "backup", "--data", dir, "--to", archive, "--blob-url", blobURL, "--database-only")
+	for _, want := range []string{"WITHOUT the uploaded files", "s3://forma-files/prod,", "versioning or replication", "--blob-url"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("backup --database-only printed %q, without %q", out, want)
+		}
+	}
+	restored := filepath.Join(t.TempDir(), "restored")
+	mustCLI(t, "restore", "--from", archive, "--data", restored)
+	if _, err := os.Stat(filepath.Join(restored, "uploads", filepath.Base(stale))); !os.IsNotExist(err) {
+		t.Errorf("a database-only backup restored a local upload (%v)", err)
+	}
+	st2, err := store.Open(context.Background(), "", restored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	if got, err := st2.AccountByEmail(context.Background(), acct.Email); err != nil || got.ID != acct.ID {
+		t.Errorf("the restored database lacks the account: %v %v", got, err)
+	}
+}
+
 // listFiles pages through the form's responses and maps each name to its file's link.
 func listFiles(t *testing.T, env *servertest.Env, key string, formID int64) map[string]string {
 	files := map[string]string{}
