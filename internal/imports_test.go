@@ -41,6 +41,7 @@ var allowed = map[string][]string{
 	"assist":            {"ai", "form", "quota", "render", "store"},
 	"webhook":           {"form", "render", "store"},
 	"mail":              {"config", "form", "store"},
+	"mail/mailtest":     {"config"},
 	"respond":           {"blob", "form", "httpx", "logic", "store"},
 	"ops":               {"ai", "ai/query", "blob", "form", "httpx", "store"},
 	"backup":            {"blob", "store"},

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"path/filepath"
 
 	"forma/internal/backup"
 	"forma/internal/config"
@@ -17,6 +19,7 @@ func backupData(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlagSet("backup", stderr)
 	cfg.StorageFlags(fs)
 	to := fs.String("to", "", "the backup file to write (.tar.gz)")
+	dbOnly := fs.Bool("database-only", false, "back up the database without the uploaded files; required with --blob-url, whose files stay in the bucket")
 	if err := parseStorage(fs, &cfg, args); err != nil {
 		return err
 	}
@@ -27,11 +30,34 @@ func backupData(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return errors.New("forma backup copies the SQLite data folder; with PostgreSQL, back up with pg_dump " +
 			"and keep the uploads with the blob store's own versioning (README, Production)")
 	}
-	if err := backup.Create(ctx, cfg.DataDir, *to); err != nil {
+	if cfg.BlobURL != "" && !*dbOnly {
+		return fmt.Errorf("the uploaded files are in the bucket %s, not in %s, so this backup cannot hold them: "+
+			"protect the bucket with versioning or replication, and back up the database alone with --database-only (README, Backup and restore)",
+			bucketOf(cfg.BlobURL), cfg.DataDir)
+	}
+	if err := backup.Create(ctx, cfg.DataDir, *to, backup.Options{DatabaseOnly: *dbOnly}); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "backed up %s to %s\n", cfg.DataDir, *to)
+	switch {
+	case !*dbOnly:
+		fmt.Fprintf(stdout, "backed up %s to %s\n", cfg.DataDir, *to)
+	case cfg.BlobURL != "":
+		fmt.Fprintf(stdout, "backed up the database of %s to %s, WITHOUT the uploaded files: they are in the bucket %s, "+
+			"which must be protected by its own versioning or replication; restore with the same --blob-url\n", cfg.DataDir, *to, bucketOf(cfg.BlobURL))
+	default:
+		fmt.Fprintf(stdout, "backed up the database of %s to %s, WITHOUT the uploaded files of %s\n", cfg.DataDir, *to, filepath.Join(cfg.DataDir, "uploads"))
+	}
 	return nil
+}
+
+// bucketOf names the bucket and prefix of an s3:// blob URL, without its query
+// or anything else it may hold.
+func bucketOf(blobURL string) string {
+	u, err := url.Parse(blobURL)
+	if err != nil {
+		return "of --blob-url"
+	}
+	return "s3://" + u.Host + u.Path
 }
 
 // restoreData unpacks a backup into an empty data folder.

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net"
 	"net/http"
 	"os"
@@ -37,7 +34,7 @@ func TestBackupDuringLoadRestores(t *testing.T) {
 	defer st.Close()
 	env := servertest.Start(t, st, func(c *config.Config) { c.DataDir, c.SubmitLimit = dir, 0 })
 	key := env.NewKey()
-	formID, share, q := fileForm(t, env, key)
+	f := env.NewFileForm(t, key, nil)
 
 	var mu sync.Mutex
 	var done []acked
@@ -54,7 +51,7 @@ func TestBackupDuringLoadRestores(t *testing.T) {
 				default:
 				}
 				a := acked{name: fmt.Sprintf("client%d-%d", c, i), file: fmt.Sprintf("file of client %d, submission %d", c, i)}
-				if err := submit(env.URL, share, q, a); err != nil {
+				if _, err := f.Submit(a.name, []byte(a.file)); err != nil {
 					t.Error(err)
 					return
 				}
@@ -87,7 +84,7 @@ func TestBackupDuringLoadRestores(t *testing.T) {
 	}
 	defer st2.Close()
 	env2 := servertest.Start(t, st2, func(c *config.Config) { c.DataDir = restored })
-	files := listFiles(t, env2, key, formID)
+	files := listFiles(t, env2, key, f.ID)
 	for _, a := range before {
 		url, ok := files[a.name]
 		if !ok {
@@ -116,51 +113,64 @@ func TestBackupDuringLoadRestores(t *testing.T) {
 	}
 }
 
-// fileForm publishes a form with a name and a file question.
-func fileForm(t *testing.T, env *servertest.Env, key string) (int64, string, [2]int64) {
-	r := env.Do("POST", "/api/v1/forms", key, `{"title":"Backup","questions":[{"type":"text","question":"Name"},{"type":"file_upload","question":"File"}]}`)
-	if r.Status != 201 {
-		t.Fatalf("create form: %s", r.Body)
+// TestBackupWithS3Blobs: with SQLite and the uploads in an S3 bucket (--blob-url
+// or FORMA_BLOB_URL), forma backup refuses to write a backup that would silently
+// lack the files, and says why and what to do; with --database-only it backs up
+// the database alone and says, naming the bucket (never its query), that the
+// files are not in it. Such a backup restores the database, and no stale file of
+// the local uploads folder.
+func TestBackupWithS3Blobs(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), "", dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	f := r.JSON(t)
-	id := int64(f["id"].(float64))
-	var q [2]int64
-	for i, x := range f["questions"].([]any) {
-		q[i] = int64(x.(map[string]any)["id"].(float64))
+	acct, err := st.CreateAccount(context.Background(), "owner@example.com", "free")
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if r := env.Do("POST", fmt.Sprintf("/api/v1/forms/%d/publish", id), key, nil); r.Status != 200 {
-		t.Fatalf("publish: %s", r.Body)
-	}
-	return id, f["shareUrl"].(string), q
-}
+	stale := filepath.Join(dir, "uploads", "0123456789abcdef0123456789abcdef")
+	os.MkdirAll(filepath.Dir(stale), 0o700)
+	os.WriteFile(stale, []byte("a file from before the bucket"), 0o600)
+	const blobURL = "s3://forma-files/prod?endpoint=https://s3.example.com&region=eu-west-1"
+	archive := filepath.Join(t.TempDir(), "forma.tar.gz")
 
-// submit uploads a's file and submits a with it; nil once the server acknowledged it.
-func submit(base, share string, q [2]int64, a acked) error {
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	fw, _ := mw.CreateFormFile("file", a.name+".txt")
-	io.WriteString(fw, a.file)
-	mw.Close()
-	resp, err := http.Post(base+"/f/"+share+"/uploads", mw.FormDataContentType(), &body)
+	for name, args := range map[string][]string{"flag": {"--blob-url", blobURL}, "environment": nil} {
+		t.Run(name, func(t *testing.T) {
+			if args == nil {
+				t.Setenv("FORMA_BLOB_URL", blobURL)
+			}
+			_, _, err := cli(t, append([]string{"backup", "--data", dir, "--to", archive}, args...)...)
+			if err == nil || !strings.Contains(err.Error(), "s3://forma-files/prod,") || !strings.Contains(err.Error(), "--database-only") ||
+				!strings.Contains(err.Error(), "versioning") || strings.Contains(err.Error(), "endpoint") {
+				t.Errorf("a backup without the bucket's files: %v", err)
+			}
+			if _, err := os.Stat(archive); !os.IsNotExist(err) {
+				t.Errorf("the refused backup wrote %s (%v)", archive, err)
+			}
+		})
+	}
+
+	out := mustCLI(t, "backup", "--data", dir, "--to", archive, "--blob-url", blobURL, "--database-only")
+	for _, want := range []string{"WITHOUT the uploaded files", "s3://forma-files/prod,", "versioning or replication", "--blob-url"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("backup --database-only printed %q, without %q", out, want)
+		}
+	}
+	restored := filepath.Join(t.TempDir(), "restored")
+	mustCLI(t, "restore", "--from", archive, "--data", restored)
+	if _, err := os.Stat(filepath.Join(restored, "uploads", filepath.Base(stale))); !os.IsNotExist(err) {
+		t.Errorf("a database-only backup restored a local upload (%v)", err)
+	}
+	st2, err := store.Open(context.Background(), "", restored)
 	if err != nil {
-		return err
+		t.Fatal(err)
 	}
-	var up struct{ ID string }
-	err = json.NewDecoder(resp.Body).Decode(&up)
-	resp.Body.Close()
-	if err != nil || resp.StatusCode != 201 {
-		return fmt.Errorf("upload: %d %v", resp.StatusCode, err)
+	defer st2.Close()
+	if got, err := st2.AccountByEmail(context.Background(), acct.Email); err != nil || got.ID != acct.ID {
+		t.Errorf("the restored database lacks the account: %v %v", got, err)
 	}
-	resp, err = http.Post(base+"/f/"+share+"/submissions", "application/json",
-		strings.NewReader(fmt.Sprintf(`{"answers":{"%d":%q,"%d":%q}}`, q[0], a.name, q[1], up.ID)))
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 201 {
-		return fmt.Errorf("submit: %d", resp.StatusCode)
-	}
-	return nil
 }
 
 // listFiles pages through the form's responses and maps each name to its file's link.

@@ -22,12 +22,7 @@ type mailLogView struct {
 // mailLogs serves GET /forms/{id}/notifications/logs (extension): the form's
 // email attempts, newest first, and whether this server sends email at all.
 func (a *API) mailLogs(w http.ResponseWriter, r *http.Request) {
-	p, err := parsePage(r, 20, 100)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	f, err := a.ownedForm(r)
+	p, f, err := a.logPage(r)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

@@ -49,15 +49,21 @@ type deliveryView struct {
 	CreatedAt    string  `json:"createdAt"`
 }
 
+// logPage reads the page asked of a form's log (GET …/logs of the webhook or
+// of the emails: 20 entries by default, at most 100), then the owned form.
+func (a *API) logPage(r *http.Request) (page, *form.Form, error) {
+	p, err := parsePage(r, 20, 100)
+	if err != nil {
+		return p, nil, err
+	}
+	f, err := a.ownedForm(r)
+	return p, f, err
+}
+
 // webhookLogs serves GET /forms/{id}/webhook/logs: delivery attempts, newest
 // first, by offset or after a cursor.
 func (a *API) webhookLogs(w http.ResponseWriter, r *http.Request) {
-	p, err := parsePage(r, 20, 100)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	f, err := a.ownedForm(r)
+	p, f, err := a.logPage(r)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

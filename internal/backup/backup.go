@@ -27,13 +27,20 @@ const (
 	uploads  = "uploads"
 )
 
+// Options choose what a backup holds.
+type Options struct {
+	// DatabaseOnly leaves the uploads folder out: the uploaded files are kept
+	// elsewhere (an S3 bucket) and protected there.
+	DatabaseOnly bool
+}
+
 // Create writes a backup of dataDir to the file to, all or nothing: a snapshot of
 // the database taken at one moment (store.SnapshotSQLite), then every file of the
-// uploads folder. A file is uploaded before the submission that uses it commits,
-// so every file a snapshot's submission names is in the folder by then; files
-// uploaded after the snapshot come along unused, which restore keeps and the
-// orphan sweep removes.
-func Create(ctx context.Context, dataDir, to string) error {
+// uploads folder (unless opts.DatabaseOnly). A file is uploaded before the
+// submission that uses it commits, so every file a snapshot's submission names is
+// in the folder by then; files uploaded after the snapshot come along unused,
+// which restore keeps and the orphan sweep removes.
+func Create(ctx context.Context, dataDir, to string, opts Options) error {
 	tmpDir, err := os.MkdirTemp(filepath.Dir(to), ".forma-backup-*")
 	if err != nil {
 		return err
@@ -44,14 +51,18 @@ func Create(ctx context.Context, dataDir, to string) error {
 		return err
 	}
 	part := filepath.Join(tmpDir, "backup.tar.gz")
-	if err := writeArchive(part, snapshot, filepath.Join(dataDir, uploads)); err != nil {
+	uploadDir := filepath.Join(dataDir, uploads)
+	if opts.DatabaseOnly {
+		uploadDir = ""
+	}
+	if err := writeArchive(part, snapshot, uploadDir); err != nil {
 		return err
 	}
 	return os.Rename(part, to)
 }
 
-// writeArchive writes the snapshot and the uploads folder's files to a new
-// .tar.gz file at path, and syncs it.
+// writeArchive writes the snapshot and the uploads folder's files (none when
+// uploadDir is "") to a new .tar.gz file at path, and syncs it.
 func writeArchive(path, snapshot, uploadDir string) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
@@ -63,8 +74,10 @@ func writeArchive(path, snapshot, uploadDir string) error {
 	if err := addFile(tw, database, snapshot); err != nil {
 		return err
 	}
-	if err := addUploads(tw, uploadDir); err != nil {
-		return err
+	if uploadDir != "" {
+		if err := addUploads(tw, uploadDir); err != nil {
+			return err
+		}
 	}
 	if err := errors.Join(tw.Close(), zw.Close()); err != nil {
 		return err

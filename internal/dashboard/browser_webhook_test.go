@@ -2,6 +2,7 @@ package dashboard_test
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +15,9 @@ import (
 
 // TestBrowserWebhook connects a webhook in headless Chromium, at 1280 and 390 px:
 // it sets the URL of a loopback receiver (private targets allowed), sends a test,
-// reveals the secret and opens the rotation's confirmation, writing screenshots
-// of the webhook page and the confirmation to screenshotDir.
+// redelivers the failed delivery from its log row, reveals the secret and opens the rotation's confirmation, writing screenshots
+// of the webhook page (its log with the failed delivery and the redelivery) and
+// the confirmation to screenshotDir.
 func TestBrowserWebhook(t *testing.T) {
 	alloc, dir := startChromium(t, time.Minute)
 	env := servertest.New(t, store.SQLite, allowPrivate)
@@ -36,6 +38,7 @@ func TestBrowserWebhook(t *testing.T) {
 			t.Errorf("the test result says %q", got)
 		}
 		c.shot("webhook-test")
+		c.redeliver()
 		c.do(chromedp.Click(chromedp.CSS(`form[action$="/webhook/secret"] button`)), chromedp.WaitVisible(chromedp.ID("webhook-secret")))
 		c.shot("webhook")
 		c.do(chromedp.Click(chromedp.CSS(`a[href$="/webhook/rotate"]`)), chromedp.WaitVisible(chromedp.CSS("form .danger-solid")))
@@ -43,4 +46,25 @@ func TestBrowserWebhook(t *testing.T) {
 		cancelTab()
 	}
 	t.Logf("screenshots in %s", dir)
+}
+
+// redeliver presses Redeliver on the newest delivery of the webhook page's log
+// (the failed one): the page says it was sent again and the log has one more
+// entry, which went to the same failing receiver.
+func (c *chrome) redeliver() {
+	c.t.Helper()
+	rows := `String(document.querySelectorAll("table.deliveries tbody tr").length)`
+	before, _ := strconv.Atoi(c.text(chromedp.Evaluate[string](rows)))
+	c.do(chromedp.Click(chromedp.CSS(`table.deliveries tbody tr:first-child form[action$="/redeliver"] button`)),
+		chromedp.WaitNotPresent(chromedp.CSS(".test-result")), chromedp.WaitVisible(chromedp.CSS(".banner.ok")))
+	if got := c.text(chromedp.Text(chromedp.CSS(".banner.ok"))); !strings.HasPrefix(got, "The delivery was sent again") {
+		c.t.Errorf("after Redeliver the page says %q", got)
+	}
+	if after := c.text(chromedp.Evaluate[string](rows)); after != strconv.Itoa(before+1) {
+		c.t.Errorf("the log has %s entries after the redelivery, %d before", after, before)
+	}
+	if got := c.text(chromedp.Text(chromedp.CSS("table.deliveries tbody tr:first-child"))); !strings.Contains(got, "500") {
+		c.t.Errorf("the redelivery's entry reads %q", got)
+	}
+	c.shot("webhook-redelivered")
 }

@@ -70,6 +70,17 @@ func (n *Notifications) ConfirmationTo(answers map[int64]any) string {
 	if n == nil || !n.Confirmation.Active() {
 		return ""
 	}
+	return n.RespondentAddress(answers)
+}
+
+// RespondentAddress is the address a submission gave in the confirmation's
+// email question, whether or not the confirmation is enabled (the owner
+// notification's Reply-To); "" when n names no such question or the answer is
+// not a valid bare address.
+func (n *Notifications) RespondentAddress(answers map[int64]any) string {
+	if n == nil || n.Confirmation == nil || n.Confirmation.EmailQuestionID == 0 {
+		return ""
+	}
 	addr, _ := answers[n.Confirmation.EmailQuestionID].(string)
 	if checkEmail(nil, addr) != nil {
 		return ""

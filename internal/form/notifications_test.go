@@ -82,3 +82,24 @@ func TestConfirmation(t *testing.T) {
 		t.Errorf("disabled: to %q", got)
 	}
 }
+
+// TestRespondentAddress: the owner notification's Reply-To is the answer to the
+// confirmation's email question, enabled or not, and only a valid bare
+// address: never a display name, a list, or a value with a line break in it.
+func TestRespondentAddress(t *testing.T) {
+	n := &form.Notifications{Confirmation: &form.Confirmation{EmailQuestionID: 2}}
+	if got := n.RespondentAddress(map[int64]any{2: "ada@example.com"}); got != "ada@example.com" {
+		t.Errorf("a disabled confirmation's question: %q", got)
+	}
+	for _, bad := range []any{"", "Ada <ada@example.com>", "ada@example.com, eve@example.com", "ada@example.com\r\nBcc: eve@example.com",
+		"ada@localhost", 42, nil} {
+		if got := n.RespondentAddress(map[int64]any{2: bad}); got != "" {
+			t.Errorf("answer %q gave %q", bad, got)
+		}
+	}
+	for _, none := range []*form.Notifications{nil, {Recipients: []string{"owner@example.com"}}, {Confirmation: &form.Confirmation{Enabled: false}}} {
+		if got := none.RespondentAddress(map[int64]any{2: "ada@example.com"}); got != "" {
+			t.Errorf("no email question (%+v): %q", none, got)
+		}
+	}
+}

@@ -1,12 +1,8 @@
 package mail_test
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
-	"mime/quotedprintable"
 	"net"
 	"net/mail"
 	"slices"
@@ -14,89 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-smtp"
-
-	"forma/internal/config"
+	"forma/internal/mail/mailtest"
 	"forma/internal/server/servertest"
 	"forma/internal/store"
 )
 
 type obj = map[string]any
-
-// delivered is one message a test SMTP server accepted.
-type delivered struct {
-	from string
-	to   []string
-	data []byte
-}
-
-// smtpServer is a real SMTP server (go-smtp) on a loopback port that keeps
-// what it is sent, or refuses every recipient when reject is set.
-type smtpServer struct {
-	addr   string
-	reject bool
-	got    chan delivered
-}
-
-func startSMTP(t *testing.T, reject bool) *smtpServer {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &smtpServer{addr: l.Addr().String(), reject: reject, got: make(chan delivered, 16)}
-	srv := smtp.NewServer(s)
-	srv.Domain, srv.ReadTimeout, srv.WriteTimeout = "localhost", 10*time.Second, 10*time.Second
-	go func() { _ = srv.Serve(l) }()
-	t.Cleanup(func() { srv.Close() })
-	return s
-}
-
-// NewSession implements smtp.Backend.
-func (s *smtpServer) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{server: s}, nil }
-
-type session struct {
-	server *smtpServer
-	msg    delivered
-}
-
-func (c *session) Mail(from string, _ *smtp.MailOptions) error { c.msg.from = from; return nil }
-
-func (c *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	if c.server.reject {
-		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "mailbox unavailable"}
-	}
-	c.msg.to = append(c.msg.to, to)
-	return nil
-}
-
-func (c *session) Data(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	c.msg.data = b
-	c.server.got <- c.msg
-	return err
-}
-
-func (c *session) Reset()        { c.msg = delivered{} }
-func (c *session) Logout() error { return nil }
-
-// next waits for the next message the server accepts.
-func (s *smtpServer) next(t *testing.T) delivered {
-	t.Helper()
-	select {
-	case d := <-s.got:
-		return d
-	case <-time.After(15 * time.Second):
-		t.Fatal("no email arrived")
-	}
-	return delivered{}
-}
-
-// withSMTP configures a server to send through addr, retrying at once.
-func withSMTP(addr string) func(*config.Config) {
-	return func(c *config.Config) {
-		c.SMTPURL, c.MailFrom, c.MailRetrySeconds = "smtp://"+addr+"?tls=none", "Forma <forms@example.com>", 0
-	}
-}
 
 // notifiedForm creates and publishes a form with a name, an email and a
 // comments question, a hidden field, an owner recipient and a confirmation
@@ -138,33 +57,6 @@ func submit(t *testing.T, env *servertest.Env, share string, q []string) string 
 	return r.JSON(t)["id"].(string)
 }
 
-// parsed is a delivered message read back: its headers and decoded text.
-func parsed(t *testing.T, d delivered) (*mail.Message, string) {
-	t.Helper()
-	m, err := mail.ReadMessage(bytes.NewReader(d.data))
-	if err != nil {
-		t.Fatalf("unreadable message: %v\n%s", err, d.data)
-	}
-	var body io.Reader = m.Body
-	if strings.EqualFold(m.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
-		body = quotedprintable.NewReader(m.Body)
-	}
-	b, err := io.ReadAll(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, strings.ReplaceAll(string(b), "\r\n", "\n")
-}
-
-func header(t *testing.T, m *mail.Message, name string) string {
-	t.Helper()
-	v, err := new(mime.WordDecoder).DecodeHeader(m.Header.Get(name))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return v
-}
-
 // TestNotificationsDelivered: a completed submission sends the owner a
 // readable notification (every answer, the hidden value, a link to the
 // response) and the respondent the confirmation with piped answers, through a
@@ -172,28 +64,28 @@ func header(t *testing.T, m *mail.Message, name string) string {
 // recipient. Both attempts are logged as sent.
 func TestNotificationsDelivered(t *testing.T) {
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
-		smtpd := startSMTP(t, false)
-		env := servertest.New(t, d, withSMTP(smtpd.addr))
+		smtpd := mailtest.Start(t, false)
+		env := servertest.New(t, d, mailtest.Configure(smtpd.Addr))
 		key := env.NewKey()
 		path, share, q := notifiedForm(t, env, key)
 		sid := submit(t, env, share, q)
 
-		byTo := map[string]delivered{}
+		byTo := map[string]mailtest.Delivered{}
 		for range 2 {
-			m := smtpd.next(t)
-			if len(m.to) != 1 {
-				t.Fatalf("envelope recipients %v", m.to)
+			m := smtpd.Next(t)
+			if len(m.To) != 1 {
+				t.Fatalf("envelope recipients %v", m.To)
 			}
-			byTo[m.to[0]] = m
+			byTo[m.To[0]] = m
 		}
-		owner, body := parsed(t, byTo["owner@example.com"])
-		if from := header(t, owner, "From"); from != `"Forma" <forms@example.com>` && from != "Forma <forms@example.com>" {
+		owner, body := mailtest.Parse(t, byTo["owner@example.com"])
+		if from := mailtest.Header(t, owner, "From"); from != `"Forma" <forms@example.com>` && from != "Forma <forms@example.com>" {
 			t.Errorf("From %q", from)
 		}
-		if to := header(t, owner, "To"); !strings.Contains(to, "owner@example.com") {
+		if to := mailtest.Header(t, owner, "To"); !strings.Contains(to, "owner@example.com") {
 			t.Errorf("To %q", to)
 		}
-		if s := header(t, owner, "Subject"); s != "New response to Café signup" {
+		if s := mailtest.Header(t, owner, "Subject"); s != "New response to Café signup" {
 			t.Errorf("owner subject %q", s)
 		}
 		for _, want := range []string{"Name: Ada\n", "Email: ada@example.com\n", "Comments: fine\n    Bcc: evil@evil.test",
@@ -203,12 +95,19 @@ func TestNotificationsDelivered(t *testing.T) {
 			}
 		}
 
-		conf, text := parsed(t, byTo["ada@example.com"])
-		if s := header(t, conf, "Subject"); s != "Thanks Ada: fine Bcc: evil@evil.test X-Injected: yes body" {
+		if got := replyTo(t, owner); got != "ada@example.com" {
+			t.Errorf("the owner notification's Reply-To is %q", got)
+		}
+
+		conf, text := mailtest.Parse(t, byTo["ada@example.com"])
+		if s := mailtest.Header(t, conf, "Subject"); s != "Thanks Ada: fine Bcc: evil@evil.test X-Injected: yes body" {
 			t.Errorf("confirmation subject %q", s)
 		}
 		if conf.Header.Get("X-Injected") != "" || conf.Header.Get("Bcc") != "" || owner.Header.Get("X-Injected") != "" {
 			t.Error("an answer added a header")
+		}
+		if conf.Header.Get("Reply-To") != "" {
+			t.Errorf("the confirmation replies to %q", conf.Header.Get("Reply-To"))
 		}
 		if conf.Header.Get("Auto-Submitted") != "auto-generated" {
 			t.Errorf("Auto-Submitted %q", conf.Header.Get("Auto-Submitted"))
@@ -231,9 +130,57 @@ func TestNotificationsDelivered(t *testing.T) {
 			t.Errorf("logs %v", logs)
 		}
 		select {
-		case m := <-smtpd.got:
-			t.Errorf("a third message went to %v", m.to)
+		case m := <-smtpd.Got:
+			t.Errorf("a third message went to %v", m.To)
 		case <-time.After(200 * time.Millisecond):
+		}
+	})
+}
+
+// replyTo is the address of a message's Reply-To header ("" without one).
+func replyTo(t *testing.T, m *mail.Message) string {
+	t.Helper()
+	if m.Header.Get("Reply-To") == "" {
+		return ""
+	}
+	list, err := m.Header.AddressList("Reply-To")
+	if err != nil || len(list) != 1 {
+		t.Fatalf("Reply-To %q: %v", m.Header.Get("Reply-To"), err)
+	}
+	return list[0].Address
+}
+
+// TestOwnerReplyTo: the owner notification replies to the address a respondent
+// gave in the confirmation's email question, also while the confirmation is
+// off, and has no Reply-To when the question was left unanswered.
+func TestOwnerReplyTo(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		smtpd := mailtest.Start(t, false)
+		env := servertest.New(t, d, mailtest.Configure(smtpd.Addr))
+		key := env.NewKey()
+		f := env.Do("POST", "/api/v1/forms", key, obj{"title": "Feedback", "questions": []obj{{"question": "Comment", "required": true},
+			{"type": "email", "question": "Email, if you want an answer"}}}).JSON(t)
+		path, share := fmt.Sprintf("/api/v1/forms/%v", f["id"]), f["shareUrl"].(string)
+		q := []string{}
+		for _, qu := range f["questions"].([]any) {
+			q = append(q, fmt.Sprint(qu.(obj)["id"]))
+		}
+		if r := env.Do("PATCH", path, key, obj{"notifications": obj{"recipients": []string{"owner@example.com"},
+			"confirmation": obj{"enabled": false, "emailQuestionId": f["questions"].([]any)[1].(obj)["id"]}}}); r.Status != 200 {
+			t.Fatalf("PATCH notifications: %d %s", r.Status, r.Body)
+		}
+		if r := env.Do("POST", path+"/publish", key, nil); r.Status != 200 {
+			t.Fatalf("publish: %d", r.Status)
+		}
+		for _, answers := range []obj{{q[0]: "Great", q[1]: "grace@example.com"}, {q[0]: "Fine"}} {
+			if r := env.Do("POST", "/f/"+share+"/submissions", "", obj{"answers": answers}); r.Status != 201 {
+				t.Fatalf("submission: %d %s", r.Status, r.Body)
+			}
+			m, _ := mailtest.Parse(t, smtpd.Next(t))
+			want, _ := answers[q[1]].(string)
+			if got := replyTo(t, m); got != want {
+				t.Errorf("answers %v: Reply-To %q, want %q", answers, got, want)
+			}
 		}
 	})
 }
@@ -271,11 +218,11 @@ func TestFailingSMTP(t *testing.T) {
 	}
 	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
 		for name, addr := range map[string]func(t *testing.T) string{
-			"rejecting": func(t *testing.T) string { return startSMTP(t, true).addr },
+			"rejecting": func(t *testing.T) string { return mailtest.Start(t, true).Addr },
 			"down":      down,
 		} {
 			t.Run(name, func(t *testing.T) {
-				env := servertest.New(t, d, withSMTP(addr(t)))
+				env := servertest.New(t, d, mailtest.Configure(addr(t)))
 				key := env.NewKey()
 				path, share, q := notifiedForm(t, env, key)
 				sid := submit(t, env, share, q)
@@ -287,8 +234,8 @@ func TestFailingSMTP(t *testing.T) {
 				for _, e := range logs["logs"].([]any) {
 					e := e.(obj)
 					count[fmt.Sprint(e["kind"], " ", e["status"], " ", e["attempt"])]++
-					if e["errorMessage"] == nil || e["errorMessage"] == "" {
-						t.Errorf("a failed attempt without a reason: %v", e)
+					if reason, _ := e["errorMessage"].(string); reason == "" || strings.Contains(reason, "@") {
+						t.Errorf("a failed attempt without a reason, or with an address in it (the log has its own column): %v", e)
 					}
 				}
 				for _, kind := range []string{"owner", "confirmation"} {

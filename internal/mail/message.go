@@ -18,6 +18,7 @@ const maxSubjectLen = 250
 type content struct {
 	subject string
 	body    string
+	replyTo string // "" for none
 }
 
 // response is what the messages of one job are made of.
@@ -28,7 +29,8 @@ type response struct {
 	texts     map[int64]string // answers as text, by question id (form.AnswerTexts)
 }
 
-// compose writes the email of a job: an owner notification or a confirmation.
+// compose writes the email of a job: an owner notification (replying to the
+// respondent's address, when they gave one) or a confirmation.
 func (s *Sender) compose(job store.MailJob, r *response) content {
 	if job.Kind == store.MailConfirmation {
 		c := &form.Confirmation{} // the default texts, when the confirmation was removed since
@@ -38,7 +40,8 @@ func (s *Sender) compose(job store.MailJob, r *response) content {
 		subject, body := c.Texts(r.texts)
 		return content{subject: headerText(subject), body: body}
 	}
-	return content{subject: headerText("New response to " + r.form.Title), body: s.ownerBody(r)}
+	return content{subject: headerText("New response to " + r.form.Title), body: s.ownerBody(r),
+		replyTo: r.form.Settings.Notifications.RespondentAddress(r.sub.Answers)}
 }
 
 // ownerBody is the text of an owner notification: every answer as a
@@ -99,6 +102,13 @@ func (s *Sender) message(to string, c content, confirmation bool) (*gomail.Msg, 
 	}
 	if err := m.To(to); err != nil {
 		return nil, fmt.Errorf("recipient address: %w", err)
+	}
+	if c.replyTo != "" {
+		// A validated bare address (form.Notifications.RespondentAddress); go-mail
+		// parses it again into the header.
+		if err := m.ReplyTo(c.replyTo); err != nil {
+			return nil, fmt.Errorf("reply-to address: %w", err)
+		}
 	}
 	m.Subject(c.subject)
 	m.SetDate()

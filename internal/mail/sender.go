@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
@@ -117,7 +118,7 @@ func (s *Sender) attempt(ctx context.Context, job store.MailJob) {
 	status, retryAt := store.MailSent, time.Time{}
 	var msg *string
 	if err != nil {
-		text := err.Error()
+		text := reason(err)
 		msg, status = &text, store.MailFailed
 		if job.Attempts < MaxAttempts && !errors.Is(err, errPermanent) {
 			status, retryAt = store.MailRetrying, s.store.Now().Add(s.backoff(job.Attempts))
@@ -128,6 +129,14 @@ func (s *Sender) attempt(ctx context.Context, job store.MailJob) {
 	if err := s.store.FinishMailJob(context.WithoutCancel(ctx), job, status, msg, retryAt); err != nil {
 		s.log.Error("mail: record attempt", "job_id", job.ID, "error", err)
 	}
+}
+
+// reason is what the log says of a failed attempt: the error without what
+// go-mail appends to it (", affected recipient(s): …, affected message ID: …"),
+// which the log's recipient column already shows or nobody needs.
+func reason(err error) string {
+	text, _, _ := strings.Cut(err.Error(), ", affected ")
+	return text
 }
 
 // backoff is the wait after the given failed attempt: RetryAfter, doubled

@@ -1,47 +1,28 @@
 package ops_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"forma/internal/server/servertest"
 	"forma/internal/store"
 )
 
-// syncBuffer is a buffer the server's goroutines may write to at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestRequestLogs: one JSON line per request with its request id (kept when well
 // formed, else generated and sent back), method, route pattern, status, duration
 // and bytes; API keys, answers, share tokens and signed links' queries never
 // appear in the log.
 func TestRequestLogs(t *testing.T) {
-	logs := &syncBuffer{}
-	env := servertest.StartLogging(t, servertest.OpenStore(t, store.SQLite), slog.New(slog.NewJSONHandler(logs, nil)))
+	jsonLines := func(w io.Writer) slog.Handler { return slog.NewJSONHandler(w, nil) }
+	env := servertest.StartLogging(t, servertest.OpenStore(t, store.SQLite), jsonLines)
 	key := env.NewKey()
-	token, q := published(t, env, key, "")
-	upload, err := submitWithFile(t, env.URL, token, q, "SECRET-ANSWER-42", []byte("private file"))
+	f := env.NewFileForm(t, key, nil)
+	upload, err := f.Submit("SECRET-ANSWER-42", []byte("private file"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,8 +39,8 @@ func TestRequestLogs(t *testing.T) {
 		t.Errorf("a malformed X-Request-Id was answered with %q, want a fresh id", generated)
 	}
 
-	out := logs.String()
-	for _, secret := range []string{key, "SECRET-ANSWER-42", token, "SIGNATURE", "limit=5", "private file", "bad id"} {
+	out := env.Logs()
+	for _, secret := range []string{key, "SECRET-ANSWER-42", f.Share, "SIGNATURE", "limit=5", "private file", "bad id"} {
 		if strings.Contains(out, secret) {
 			t.Errorf("the log holds %q:\n%s", secret, out)
 		}

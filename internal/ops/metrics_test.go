@@ -1,10 +1,7 @@
 package ops_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -19,61 +16,6 @@ import (
 
 const metricsToken = "test-metrics-token-0123456789"
 
-// published creates a form with a text and a file question, points its webhook
-// at hook (when given), publishes it, and returns its share token and question ids.
-func published(t *testing.T, env *servertest.Env, key, hook string) (string, [2]int64) {
-	t.Helper()
-	r := env.Do("POST", "/api/v1/forms", key, `{"title":"Ops","questions":[{"type":"text","question":"Name"},{"type":"file_upload","question":"CV"}]}`)
-	if r.Status != 201 {
-		t.Fatalf("create form: %d %s", r.Status, r.Body)
-	}
-	f := r.JSON(t)
-	path := fmt.Sprintf("/api/v1/forms/%d", int64(f["id"].(float64)))
-	var q [2]int64
-	for i, x := range f["questions"].([]any) {
-		q[i] = int64(x.(map[string]any)["id"].(float64))
-	}
-	if hook != "" {
-		if r := env.Do("PATCH", path, key, map[string]any{"webhookUrl": hook, "webhookEnabled": true}); r.Status != 200 {
-			t.Fatalf("webhook: %s", r.Body)
-		}
-	}
-	if r := env.Do("POST", path+"/publish", key, nil); r.Status != 200 {
-		t.Fatalf("publish: %s", r.Body)
-	}
-	return f["shareUrl"].(string), q
-}
-
-// submitWithFile uploads a file and submits name with it; it returns the
-// upload's id.
-func submitWithFile(t testing.TB, url, token string, q [2]int64, name string, content []byte) (string, error) {
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	fw, _ := mw.CreateFormFile("file", name+".txt")
-	fw.Write(content)
-	mw.Close()
-	resp, err := http.Post(url+"/f/"+token+"/uploads", mw.FormDataContentType(), &body)
-	if err != nil {
-		return "", err
-	}
-	var up struct{ ID string }
-	err = json.NewDecoder(resp.Body).Decode(&up)
-	resp.Body.Close()
-	if err != nil || resp.StatusCode != 201 {
-		return "", fmt.Errorf("upload: %d %v", resp.StatusCode, err)
-	}
-	answers := fmt.Sprintf(`{"answers":{"%d":%q,"%d":%q}}`, q[0], name, q[1], up.ID)
-	resp, err = http.Post(url+"/f/"+token+"/submissions", "application/json", strings.NewReader(answers))
-	if err != nil {
-		return "", err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 201 {
-		return "", fmt.Errorf("submit: %d", resp.StatusCode)
-	}
-	return up.ID, nil
-}
-
 // TestMetricsAfterTraffic: after submissions with files, webhook deliveries, API
 // and AI calls, /metrics (with the token) counts them by route pattern, never by
 // path; without the token, or with a wrong one, /metrics is 404.
@@ -83,9 +25,9 @@ func TestMetricsAfterTraffic(t *testing.T) {
 		defer hook.Close()
 		env := servertest.New(t, d, func(c *config.Config) { c.MetricsToken, c.AllowPrivateWebhooks = metricsToken, true })
 		key := env.NewKey()
-		token, q := published(t, env, key, hook.URL)
+		f := env.NewFileForm(t, key, map[string]any{"webhookUrl": hook.URL, "webhookEnabled": true})
 		for i := range 2 {
-			if _, err := submitWithFile(t, env.URL, token, q, fmt.Sprint("Ana", i), []byte("a resume")); err != nil {
+			if _, err := f.Submit(fmt.Sprint("Ana", i), []byte("a resume")); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -118,7 +60,7 @@ func TestMetricsAfterTraffic(t *testing.T) {
 				t.Errorf("/metrics lacks %s", want)
 			}
 		}
-		if strings.Contains(body, token) || strings.Contains(body, "987654321") {
+		if strings.Contains(body, f.Share) || strings.Contains(body, "987654321") {
 			t.Error("/metrics names a raw path")
 		}
 	})

@@ -131,7 +131,8 @@ type Env struct {
 	contract *contract
 }
 
-// Logs returns what the server has logged at warning level and above, as text.
+// Logs returns what the server has logged: at warning level and above, as text,
+// unless StartLogging chose otherwise.
 func (e *Env) Logs() string { return e.logs.String() }
 
 // logBuffer is a bytes.Buffer safe for the server's concurrent writes.
@@ -155,14 +156,17 @@ func (b *logBuffer) String() string {
 // Start serves a Forma over st on a loopback port until the test ends. configure,
 // when given, adjusts the configuration first.
 func Start(t testing.TB, st *store.Store, configure ...func(*config.Config)) *Env {
-	logs := &logBuffer{}
-	e := StartLogging(t, st, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn})), configure...)
-	e.logs = logs
-	return e
+	warnings := func(w io.Writer) slog.Handler {
+		return slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn})
+	}
+	return StartLogging(t, st, warnings, configure...)
 }
 
-// StartLogging is Start with the server logging to log (Logs then returns "").
-func StartLogging(t testing.TB, st *store.Store, log *slog.Logger, configure ...func(*config.Config)) *Env {
+// StartLogging is Start with the server logging through the handler newHandler
+// makes, writing to what Logs returns.
+func StartLogging(t testing.TB, st *store.Store, newHandler func(io.Writer) slog.Handler, configure ...func(*config.Config)) *Env {
+	logs := &logBuffer{}
+	log := slog.New(newHandler(logs))
 	srv := httptest.NewUnstartedServer(nil)
 	cfg := config.Defaults()
 	cfg.PublicURL, cfg.DataDir, cfg.MinFillSeconds = "http://"+srv.Listener.Addr().String(), t.TempDir(), 0
@@ -183,7 +187,7 @@ func StartLogging(t testing.TB, st *store.Store, log *slog.Logger, configure ...
 		<-workers
 		srv.Close()
 	})
-	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg, Server: s, logs: &logBuffer{}, contract: newContract(t, srv.URL)}
+	return &Env{t: t, URL: srv.URL, Store: st, Config: cfg, Server: s, logs: logs, contract: newContract(t, srv.URL)}
 }
 
 // New opens a fresh store of dialect d and starts a server on it.
