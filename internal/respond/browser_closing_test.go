@@ -45,10 +45,18 @@ func noSideways(t *testing.T, ctx context.Context) {
 	}
 }
 
-// shoot writes a full-page screenshot of ctx to the screenshots folder.
+// shoot writes a full-page screenshot of ctx to the screenshots folder. It grows
+// the viewport to the page's height and captures that, then puts the viewport
+// back: chromedp's FullScreenshot clips from the left edge, which cuts a
+// right-to-left page in half.
 func shoot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	w := eval[int64](t, ctx, `window.innerWidth`)
+	h := eval[int64](t, ctx, `window.innerHeight`)
+	full := eval[int64](t, ctx, `Math.ceil(document.documentElement.scrollHeight)`)
+	run(t, ctx, chromedp.EmulateViewport(w, max(h, full)))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	run(t, ctx, chromedp.EmulateViewport(w, h))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -795,25 +795,12 @@ func (b *browserEnv) testLogicVectors(t *testing.T) {
 }
 
 func (b *browserEnv) testScreenshots(t *testing.T) {
-	dir := shotsDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	f := createForm(t, b.env, b.key, map[string]any{
 		"title": "Job application", "description": "Tell us about yourself. It takes about two minutes.\nWe reply within a week.",
 		"questions": allTypesQuestions(),
 	}, nil, true)
 	ms := b.multiStepForm(t)
-	shot := func(ctx context.Context, name string) {
-		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	shot := func(ctx context.Context, name string) { t.Helper(); shoot(t, ctx, name) }
 	for _, size := range []struct {
 		name string
 		w, h int64
@@ -856,7 +843,7 @@ func (b *browserEnv) testScreenshots(t *testing.T) {
 	run(t, ctx, chromedp.EmulateViewport(390, 844))
 	b.open(t, ctx, ms)
 	shot(ctx, "phone-nojs-multistep.png")
-	t.Logf("screenshots in %s", dir)
+	t.Logf("screenshots in %s", shotsDir())
 }
 
 // errorText is the error shown on question id, once it shows.
