@@ -203,21 +203,38 @@ func (p *parser) markQuantityVerb(start int) {
 // words are nearest in the same clause; "$" points at currency questions.
 func (p *parser) numberQuestion(i int) *question {
 	var best *question
-	bestScore := 0.0
+	bestScore, tie := 0.0, false
 	for qi := range p.cf.qs {
 		q := &p.cf.qs[qi]
-		if !isNumeric(q.q) {
+		if !isNumeric(q.q) || offScale(q.q, p.ts[i].num) {
 			continue
 		}
 		score := p.nearScore(i, q)
 		if q.q.Type == form.Currency && p.word(i-1) == "$" {
 			score += 2
 		}
-		if score > bestScore {
-			best, bestScore = q, score
+		switch {
+		case score > bestScore:
+			best, bestScore, tie = q, score, false
+		case score == bestScore && score > 0:
+			tie = true
 		}
 	}
+	if tie {
+		return nil // two questions fit the number equally: left unread, so refused
+	}
 	return best
+}
+
+// offScale reports whether v lies outside the answers q allows (a rating of 9).
+func offScale(q *form.Question, v float64) bool {
+	switch {
+	case q.Type == form.Rating:
+		return v < form.MinRating || v > form.MaxRating
+	case q.Type == form.Slider && q.Slider != nil:
+		return v < q.Slider.Min || v > q.Slider.Max
+	}
+	return false
 }
 
 // nearScore weighs the words of q found near position i, within its clause.

@@ -389,12 +389,14 @@ var peopleNouns = text.Set("people persons respondents customers users clients m
 // who …" or "of Pro users" as narrowing the population; the others are what a
 // percentage is a share of.
 func (p *parser) markBase(mentions []mention) {
-	start := p.baseStart(mentions)
+	start, end := p.baseStart(mentions), len(p.words)
 	if start < 0 {
+		start, end = p.leadingClause()
+	}
+	if start < -1 {
 		return
 	}
-	end := len(p.words)
-	for k := start + 1; k < len(p.words); k++ {
+	for k := start + 1; k < end; k++ {
 		if p.words[k] == "," {
 			end = k
 			break
@@ -428,6 +430,8 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i
 		case (w == "of" || w == "for" || w == "out") && themWords[next]:
 			return i
+		case (w == "of" || w == "for" || w == "among") && everyoneWords[next]:
+			return i
 		case (w == "of" || w == "for") && peopleNouns[next] && clauseWords[after]:
 			return i
 		case (w == "of" || w == "for") && next == "the" && peopleNouns[after] && clauseWords[p.word(i+3)]:
@@ -437,6 +441,23 @@ func (p *parser) baseStart(mentions []mention) int {
 		}
 	}
 	return -1
+}
+
+// everyoneWords name all respondents: "of everyone who …".
+var everyoneWords = text.Set("everyone everybody all anyone")
+
+// shareWords ask for a percentage.
+var shareWords = text.Set("percentage percent % share proportion fraction")
+
+// leadingClause returns the bounds (exclusive start, end) of a clause before a comma
+// that precedes the share word ("In the Berlin office, what percentage …"), or -2.
+func (p *parser) leadingClause() (start, end int) {
+	share := slices.IndexFunc(p.words, func(w string) bool { return shareWords[w] })
+	comma := slices.Index(p.words, ",")
+	if share < 0 || comma < 0 || comma > share {
+		return -2, 0
+	}
+	return -1, comma
 }
 
 // mentionAt reports whether an option mention starts at one of the positions.
@@ -567,11 +588,38 @@ func indexOf(words []string, set map[string]bool) int {
 func (p *parser) sentimentConds(in *request, classes []string, scores []float64) {
 	switch {
 	case len(classes) == 1:
-		if q := p.freeTextQuestion(scores); q != nil {
-			p.add(q, query.Filter{Op: query.SentimentOp, Value: classes[0]}, indexOf(p.words, sentimentCues))
+		q := p.freeTextQuestion(scores)
+		if q == nil || !p.refersToText(q, scores) {
+			p.unmark(sentimentClasses) // "how many people are happy" names no answers: refused
+			return
 		}
+		p.add(q, query.Filter{Op: query.SentimentOp, Value: classes[0]}, indexOf(p.words, sentimentCues))
 	case len(classes) > 1 && in.metric == "":
 		in.metric = query.Sentiment
+	}
+}
+
+// textNouns name written answers.
+var textNouns = text.Set("comment comments feedback review reviews remark remarks answer answers reply replies response responses " +
+	"text texts said say wrote written saying opinion opinions message messages note notes")
+
+// refersToText reports whether the message names the free-text question q or
+// written answers in general, so a sentiment word can be read as its class.
+func (p *parser) refersToText(q *question, scores []float64) bool {
+	for qi := range p.cf.qs {
+		if &p.cf.qs[qi] == q && scores[qi] > 0 {
+			return true
+		}
+	}
+	return slices.ContainsFunc(p.words, func(w string) bool { return textNouns[w] })
+}
+
+// unmark frees the words of set for the coverage check.
+func (p *parser) unmark(set map[string]string) {
+	for i, w := range p.words {
+		if _, ok := set[w]; ok {
+			p.used[i] = false
+		}
 	}
 }
 
