@@ -2,6 +2,7 @@ package chat
 
 import (
 	"slices"
+	"strings"
 
 	"forma/internal/ai/query"
 	"forma/internal/ai/text"
@@ -191,10 +192,10 @@ func (p *parser) numbers() {
 var relativeWords = text.Set("who that which")
 
 // markQuantityVerb marks the verb of a clause that a comparison ends ("people who
-// *drink* more than 3 cups"): it says how the quantity was counted, nothing more.
+// *drink* more than 3 cups", "people *drinking* 2 or 3 cups"): it says how the quantity was counted, nothing more.
 func (p *parser) markQuantityVerb(start int) {
 	k := start - 1
-	if k >= 1 && relativeWords[p.words[k-1]] && p.ts[k].stem != "" && !p.used[k] {
+	if k >= 1 && (relativeWords[p.words[k-1]] || strings.HasSuffix(p.words[k], "ing")) && p.ts[k].stem != "" && !p.used[k] {
 		p.used[k] = true
 	}
 }

@@ -47,6 +47,8 @@ type request struct {
 	// accounts for; clash is a period that contradicts a question's own.
 	unknown []string
 	clash   string
+	// ambiguous says why the message has more than one plausible reading, or "".
+	ambiguous string
 	// lone is the only thing a follow-up names, a number ("and 4?"): the new
 	// value of the previous question's numeric condition.
 	lone *float64
@@ -410,6 +412,12 @@ func (p *parser) markBase(mentions []mention) {
 			matches++
 		}
 	}
+	if matches == 0 && p.jointClause(start, end) {
+		for i := range p.conds {
+			p.conds[i].base = false
+		}
+		return
+	}
 	if matches == 0 && len(p.conds) >= 1 {
 		last := 0
 		for i := range p.conds {
@@ -438,9 +446,50 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i
 		case w == "of" && p.mentionAt(mentions, i+1, i+2):
 			return i
+		case w == "of" && p.peopleClauseAt(i+2, i+4):
+			return i
 		}
 	}
 	return -1
+}
+
+// groupNouns name the respondents, or a kind of them ("remote workers").
+var groupNouns = text.Set("people persons respondents customers users clients members folks employees staff workers " +
+	"attendees guests participants drinkers holders buyers")
+
+// peopleClauseAt reports whether a noun of respondents followed by a relative
+// word starts at a position from lo to hi ("of remote *workers who* …").
+func (p *parser) peopleClauseAt(lo, hi int) bool {
+	for k := lo; k <= hi; k++ {
+		if groupNouns[p.word(k)] && clauseWords[p.word(k+1)] {
+			return true
+		}
+	}
+	return false
+}
+
+// jointClause reports whether the population clause from start to end is "of
+// people who A and B" with no condition before its relative word and "and"
+// joining its last two conditions: a share of everyone doing both.
+func (p *parser) jointClause(start, end int) bool {
+	rel := -1
+	for k := start + 1; k < end && rel < 0; k++ {
+		if relativeWords[p.words[k]] {
+			rel = k
+		}
+	}
+	if rel < 0 || len(p.conds) < 2 {
+		return false
+	}
+	pos := make([]int, len(p.conds))
+	for i, c := range p.conds {
+		if c.pos < rel {
+			return false
+		}
+		pos[i] = c.pos
+	}
+	slices.Sort(pos)
+	return slices.Contains(p.words[pos[len(pos)-2]:pos[len(pos)-1]], "and")
 }
 
 // everyoneWords name all respondents: "of everyone who …".
@@ -555,6 +604,7 @@ func (s *session) parse(msg string) *request {
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
 	in.about = anyWord(p.words, aboutWords)
 	in.unknown, in.clash = p.unknownWords(in), p.clash
+	in.ambiguous = p.ambiguity(in)
 	in.lone = p.loneNumber(in)
 	return in
 }
