@@ -36,8 +36,8 @@ func TestChatShareOfClause(t *testing.T) {
 	sv := aitest.Employee()
 	for ask, want := range map[string]string{
 		"In the Berlin office, what percentage of staff use childcare?": "Among the",
-		"percentage of remote workers who use the gym":                 "Among the",
-		"percentage of people who work remotely and use the gym":       "of all 150 responses",
+		"percentage of remote workers who use the gym":                  "Among the",
+		"percentage of people who work remotely and use the gym":        "of all 150 responses",
 	} {
 		if reply := Answer(sv.Dataset(), nil, ask, sv.Now); !strings.Contains(reply, want) {
 			t.Errorf("%q: want %q in: %s", ask, want, reply)
