@@ -28,7 +28,8 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"between during since until till after before based also still getting going went go goes again back " +
 	"drinker drinkers holder holders guest guests attendance usage longest shortest part " +
 	"mostly mainly largely buyer buyers purchaser purchasers " +
-	"peoples pls plz need needs needed report arithmetic receive received scale")
+	"peoples pls plz need needs needed report arithmetic receive received scale " +
+	"rank ranked ranking sort sorted order ordered up table")
 
 // cueVocabulary holds every word of the cue phrases, the words the parser reads
 // as what is asked.

@@ -94,7 +94,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueMin:          phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest"),
 	cueTop:          phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people"),
 	cueLeast:        phrases("least common", "least popular", "least used", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
-	cueCount:        phrases("how many", "number of", "count"),
+	cueCount:        phrases("how many", "number of", "count", "headcount"),
 	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
 	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "examples", "quotes", "recent", "latest", "newest"),
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
@@ -124,8 +124,8 @@ var (
 	unitsOfTime   = text.Set("day days week weeks month months year years")
 	listedThings  = text.Set("comments answers responses examples reviews entries quotes")
 	listVerbs     = text.Set("show list give see display read")
-	beforeLimit   = text.Set("top first last latest recent newest")
-	afterLimit    = text.Set("most latest recent newest")
+	beforeLimit   = text.Set("top first last latest recent newest which")
+	afterLimit    = text.Set("most least latest recent newest")
 )
 
 // cues returns the cues present in the message.
@@ -294,7 +294,7 @@ var (
 // Pro"), whose conditions it removes.
 func (p *parser) grouping(in *request, cues map[cue]bool) {
 	for i, w := range p.words {
-		if !(groupWords[w] || crossWords[w]) || p.own[i] {
+		if !(groupWords[w] || crossWords[w] || rankVerbs[w]) || p.own[i] {
 			continue
 		}
 		if q := p.bareYesNoAfter(i); q != nil {
@@ -311,6 +311,10 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 	}
 	p.compareOptions(in, cues)
 }
+
+// rankVerbs put the groups named after them in order: "rank the countries by
+// average rating" breaks the rating down by country.
+var rankVerbs = text.Set("rank sort order")
 
 // bareYesNoAfter takes the yes_no question named without an answer within the four
 // words after i ("by would recommend", "vs will you come next year") as the
@@ -637,6 +641,8 @@ func indexOf(words []string, set map[string]bool) int {
 // question; both "positive" and "negative" ask for the sentiment itself.
 func (p *parser) sentimentConds(in *request, classes []string, scores []float64) {
 	switch {
+	case len(classes) == 1 && in.metric == "" && !in.howMany && anyWord(p.words, predicateWords):
+		in.metric = query.Sentiment // "are the comments mostly positive?" asks for their sentiment
 	case len(classes) == 1:
 		q := p.freeTextQuestion(scores)
 		if q == nil || !p.refersToText(q, scores) {
@@ -648,6 +654,9 @@ func (p *parser) sentimentConds(in *request, classes []string, scores []float64)
 		in.metric = query.Sentiment
 	}
 }
+
+// predicateWords make a sentiment word say how answers are ("mostly positive").
+var predicateWords = text.Set("are is were was mostly mainly generally overall")
 
 // textNouns name written answers.
 var textNouns = text.Set("comment comments feedback review reviews remark remarks answer answers reply replies response responses " +
