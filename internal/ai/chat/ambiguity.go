@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"forma/internal/ai/query"
 	"forma/internal/ai/text"
 )
 
@@ -16,8 +17,17 @@ var statWords = text.Set("average avg mean median mode sd stdev stddev standard"
 
 // ambiguity returns why the message has more than one plausible reading, or "".
 func (p *parser) ambiguity(in *request) string {
+	if p.unsure != "" {
+		return p.unsure
+	}
 	if n := p.statCount(); n > 1 {
 		return "it asks for more than one figure; please ask for one at a time"
+	}
+	if c := p.statComparison(); c != "" {
+		return fmt.Sprintf("I compare answers with numbers, not with a statistic (“%s”); ask for the figure first, then for the answers above a number", c)
+	}
+	if w := p.unmatchedStat(in); w != "" {
+		return fmt.Sprintf("I read “%s” but could not tie it to the figure the rest of the question asks for", w)
 	}
 	if (in.kind == highestGroup || in.kind == lowestGroup) && in.target != nil && in.groupBy != nil &&
 		!p.namedApart(in.target, in.groupBy) {
@@ -35,9 +45,15 @@ func (p *parser) statCount() int {
 		if statWords[w] && p.cueWords[i] != "" {
 			n++
 		}
+		if w == "most" && commonWords[p.word(i+1)] && p.cueWords[i] != "" {
+			n++ // "the most common rating, and the median" asks for two figures
+		}
 	}
 	return n
 }
+
+// commonWords follow "most" in a question for the mode.
+var commonWords = text.Set("common frequent popular")
 
 // namedApart reports whether some word of the message names target and not
 // group: "which ticket is best" names only the ticket, so "best" has no figure.
@@ -66,4 +82,63 @@ func (s *session) cannotChoose(in *request) string {
 	b.WriteString("I can't answer that exactly: " + in.ambiguous + ".")
 	s.suggest(&b)
 	return b.String()
+}
+
+// monthWithoutYear returns a month the message names when it names no year, or "".
+func (p *parser) monthWithoutYear() string {
+	month := ""
+	for _, w := range p.words {
+		if yearOf(w) > 0 || w == "year" {
+			return ""
+		}
+		if months[w] != 0 && month == "" {
+			month = w
+		}
+	}
+	return month
+}
+
+// comparedWords compare answers with something; statistics are not such a thing.
+var comparedWords = text.Set("than above below over under")
+
+// statComparison returns the statistic an answer is compared with ("more hours
+// than average"), or "": the chat compares answers with numbers only.
+func (p *parser) statComparison() string {
+	for i, w := range p.words {
+		if !comparedWords[w] {
+			continue
+		}
+		next := p.word(i + 1)
+		if next == "the" || next == "an" {
+			next = p.word(i + 2)
+		}
+		if statWords[next] || next == "typical" || next == "normal" {
+			return w + " " + next
+		}
+	}
+	return ""
+}
+
+// metricWords are the statistic words a reply must match: a message saying
+// "median" is not answered with an average.
+var metricWords = map[string][]query.Metric{
+	"average": {query.Mean}, "avg": {query.Mean}, "mean": {query.Mean},
+	"median": {query.Median},
+	"mode":   {query.Mode, query.Top},
+	"sd":     {query.StdDev}, "stdev": {query.StdDev}, "stddev": {query.StdDev}, "standard": {query.StdDev},
+}
+
+// unmatchedStat returns a statistic word of the message the request's metric
+// does not compute, or "".
+func (p *parser) unmatchedStat(in *request) string {
+	for i, w := range p.words {
+		ms, ok := metricWords[w]
+		if !ok || p.cueWords[i] == "" {
+			continue
+		}
+		if !slices.Contains(ms, in.metric) && !(w == "median" && in.metric == query.Percentile) {
+			return w
+		}
+	}
+	return ""
 }

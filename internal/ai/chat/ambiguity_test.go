@@ -20,6 +20,9 @@ func TestChatRefusesTwoReadings(t *testing.T) {
 		{"employee", "how many people are happy", "“happy”"},
 		{"employee", "how many have more than 5", "“5”"},
 		{"event", "how many people rated 9", "“9”"}, // no rating question goes up to 9
+		{"employee", "how many started in march", "add the year"},
+		{"employee", "how many people work more hours than average", "“than average”"},
+		{"coffee", "most common rating, and what's the median", "more than one figure"},
 	} {
 		sv := surveys[c.survey]
 		reply := Answer(sv.Dataset(), nil, c.ask, sv.Now)

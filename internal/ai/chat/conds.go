@@ -36,6 +36,8 @@ type parser struct {
 	clash string
 	// rate is set by "<yes_no word> rate": the share of yes answers.
 	rate bool
+	// unsure says why a part of the message has two readings, or "".
+	unsure string
 }
 
 // isNumeric reports whether q has numeric answers.

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -818,6 +819,9 @@ func (p *parser) dateQuestionRange(in *request, scores []float64) {
 		q := &p.cf.qs[qi]
 		if q.q.Type != form.Date || scores[qi] < 1 {
 			continue
+		}
+		if m := p.monthWithoutYear(); m != "" {
+			p.unsure = fmt.Sprintf("“%s” names no year, and %s can be in any year; please add the year", m, text.Quote(q.q.Text))
 		}
 		f := query.Filter{Op: query.Between, Value: in.span.fromText(), To: in.span.toText()}
 		switch {
