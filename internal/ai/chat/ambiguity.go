@@ -26,6 +26,12 @@ func (p *parser) ambiguity(in *request) string {
 	if c := p.statComparison(); c != "" {
 		return fmt.Sprintf("I compare answers with numbers, not with a statistic (“%s”); ask for the figure first, then for the answers above a number", c)
 	}
+	if i := slices.Index(p.words, "than"); i >= 0 && !p.used[i] && p.word(i-1) != "rather" {
+		return fmt.Sprintf("I could not read the comparison “%s”; compare with a number, e.g. “more than 3”", p.phraseAround(i))
+	}
+	if p.word(0) == "who" && in.groupBy == nil && anyWord(p.words, whoRanks) {
+		return "it asks who, and I don't single out respondents; ask for a figure by group instead, e.g. the average by country"
+	}
 	if w := p.unmatchedStat(in); w != "" {
 		return fmt.Sprintf("I read “%s” but could not tie it to the figure the rest of the question asks for", w)
 	}
@@ -141,4 +147,12 @@ func (p *parser) unmatchedStat(in *request) string {
 		}
 	}
 	return ""
+}
+
+// whoRanks make "who …" ask for the respondents at the top or bottom of a ranking.
+var whoRanks = text.Set("highest lowest best worst most least")
+
+// phraseAround returns the words from one before i to two after it.
+func (p *parser) phraseAround(i int) string {
+	return strings.Join(p.words[max(0, i-1):min(len(p.words), i+3)], " ")
 }

@@ -23,6 +23,8 @@ func TestChatRefusesTwoReadings(t *testing.T) {
 		{"employee", "how many started in march", "add the year"},
 		{"employee", "how many people work more hours than average", "“than average”"},
 		{"coffee", "most common rating, and what's the median", "more than one figure"},
+		{"employee", "how many people have been here for less than a year", "“less than a year”"},
+		{"coffee", "who rates us highest", "it asks who"},
 	} {
 		sv := surveys[c.survey]
 		reply := Answer(sv.Dataset(), nil, c.ask, sv.Now)
@@ -45,5 +47,15 @@ func TestChatShareOfClause(t *testing.T) {
 		if reply := Answer(sv.Dataset(), nil, ask, sv.Now); !strings.Contains(reply, want) {
 			t.Errorf("%q: want %q in: %s", ask, want, reply)
 		}
+	}
+}
+
+// TestChatQuantityVerb checks that the verb before a comparison ("how many drink
+// more than 3 cups") is not read as a question of the form.
+func TestChatQuantityVerb(t *testing.T) {
+	sv := aitest.Coffee()
+	reply := Answer(sv.Dataset(), nil, "how many drink more than 3 cups", sv.Now)
+	if !strings.Contains(reply, "more than 3 to “Cups per day”") || strings.Contains(reply, "Favourite drink") {
+		t.Errorf("reply: %s", reply)
 	}
 }

@@ -194,10 +194,14 @@ func (p *parser) numbers() {
 var relativeWords = text.Set("who that which")
 
 // markQuantityVerb marks the verb of a clause that a comparison ends ("people who
-// *drink* more than 3 cups", "people *drinking* 2 or 3 cups"): it says how the quantity was counted, nothing more.
+// *drink* more than 3 cups", "people *drinking* 2 or 3 cups", "people *drink*
+// more than 3"): it says how the quantity was counted, nothing more.
 func (p *parser) markQuantityVerb(start int) {
 	k := start - 1
-	if k >= 1 && (relativeWords[p.words[k-1]] || strings.HasSuffix(p.words[k], "ing")) && p.ts[k].stem != "" && !p.used[k] {
+	if k < 1 || p.ts[k].stem == "" || p.used[k] {
+		return
+	}
+	if relativeWords[p.words[k-1]] || strings.HasSuffix(p.words[k], "ing") || (peopleNouns[p.words[k-1]] || p.words[k-1] == "many") && !p.cf.optionStem(p.ts[k].stem) {
 		p.used[k] = true
 	}
 }
