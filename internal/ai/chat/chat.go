@@ -95,7 +95,7 @@ func (s *session) context(history []ai.Turn) *request {
 			in = merge(prev, in)
 		}
 		s.bind(in)
-		if s.answerable(in) && len(in.unknown) == 0 && in.clash == "" {
+		if s.answerable(in) && len(in.unknown) == 0 && in.clash == "" && in.ambiguous == "" {
 			prev = in
 		}
 	}
@@ -111,7 +111,7 @@ func merge(prev, cur *request) *request {
 		out.metric, out.kind, out.least, out.interval = cur.metric, cur.kind, cur.least, cur.interval
 		out.extreme, out.total, out.percentile = cur.extreme, cur.total, cur.percentile
 	}
-	out.unknown, out.clash = cur.unknown, cur.clash
+	out.unknown, out.clash, out.ambiguous = cur.unknown, cur.clash, cur.ambiguous
 	if cur.lone != nil && renumber(out.conds, *cur.lone) {
 		out.unknown = nil
 	}

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"slices"
+	"strings"
 
 	"forma/internal/ai/query"
 	"forma/internal/ai/text"
@@ -35,6 +36,8 @@ type parser struct {
 	clash string
 	// rate is set by "<yes_no word> rate": the share of yes answers.
 	rate bool
+	// unsure says why a part of the message has two readings, or "".
+	unsure string
 }
 
 // isNumeric reports whether q has numeric answers.
@@ -191,10 +194,14 @@ func (p *parser) numbers() {
 var relativeWords = text.Set("who that which")
 
 // markQuantityVerb marks the verb of a clause that a comparison ends ("people who
-// *drink* more than 3 cups"): it says how the quantity was counted, nothing more.
+// *drink* more than 3 cups", "people *drinking* 2 or 3 cups", "people *drink*
+// more than 3"): it says how the quantity was counted, nothing more.
 func (p *parser) markQuantityVerb(start int) {
 	k := start - 1
-	if k >= 1 && relativeWords[p.words[k-1]] && p.ts[k].stem != "" && !p.used[k] {
+	if k < 1 || p.ts[k].stem == "" || p.used[k] {
+		return
+	}
+	if relativeWords[p.words[k-1]] || strings.HasSuffix(p.words[k], "ing") || (peopleNouns[p.words[k-1]] || p.words[k-1] == "many") && !p.cf.optionStem(p.ts[k].stem) {
 		p.used[k] = true
 	}
 }
@@ -203,21 +210,38 @@ func (p *parser) markQuantityVerb(start int) {
 // words are nearest in the same clause; "$" points at currency questions.
 func (p *parser) numberQuestion(i int) *question {
 	var best *question
-	bestScore := 0.0
+	bestScore, tie := 0.0, false
 	for qi := range p.cf.qs {
 		q := &p.cf.qs[qi]
-		if !isNumeric(q.q) {
+		if !isNumeric(q.q) || offScale(q.q, p.ts[i].num) {
 			continue
 		}
 		score := p.nearScore(i, q)
 		if q.q.Type == form.Currency && p.word(i-1) == "$" {
 			score += 2
 		}
-		if score > bestScore {
-			best, bestScore = q, score
+		switch {
+		case score > bestScore:
+			best, bestScore, tie = q, score, false
+		case score == bestScore && score > 0:
+			tie = true
 		}
 	}
+	if tie {
+		return nil // two questions fit the number equally: left unread, so refused
+	}
 	return best
+}
+
+// offScale reports whether v lies outside the answers q allows (a rating of 9).
+func offScale(q *form.Question, v float64) bool {
+	switch {
+	case q.Type == form.Rating:
+		return v < form.MinRating || v > form.MaxRating
+	case q.Type == form.Slider && q.Slider != nil:
+		return v < q.Slider.Min || v > q.Slider.Max
+	}
+	return false
 }
 
 // nearScore weighs the words of q found near position i, within its clause.

@@ -27,7 +27,9 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"among amongst through via both either way ways came come coming comes brought bring using within across " +
 	"between during since until till after before based also still getting going went go goes again back " +
 	"drinker drinkers holder holders guest guests attendance usage longest shortest part " +
-	"mostly mainly largely buyer buyers purchaser purchasers")
+	"mostly mainly largely buyer buyers purchaser purchasers " +
+	"peoples pls plz need needs needed report arithmetic receive received scale " +
+	"rank ranked ranking sort sorted order ordered up table")
 
 // cueVocabulary holds every word of the cue phrases, the words the parser reads
 // as what is asked.
@@ -41,7 +43,7 @@ var cueVocabulary = func() map[string]bool {
 		}
 	}
 	for _, set := range []map[string]bool{listVerbs, listedThings, aboutWords, peopleNouns, pronouns, groupWords,
-		sentimentCues, mentionVerbs, answerVerbs, pickVerbs, sayVerbs, negators} {
+		mentionVerbs, answerVerbs, pickVerbs, sayVerbs, negators} {
 		for w := range set {
 			m[w] = true
 		}

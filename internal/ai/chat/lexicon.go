@@ -142,7 +142,7 @@ var synonymGroups = map[string]string{
 	"email":     "mail address",
 	"start":     "begin join signup onboard onboarding",
 	"easy":      "setup difficult hard simple",
-	"rate":      "star satisfaction satisfied satisfy rank grade",
+	"rate":      "star satisfaction satisfied satisfy grade",
 	"advertise": "ad advert advertisement advertising",
 	"search":    "google seo",
 	"year":      "tenure",

@@ -34,6 +34,18 @@ type option struct {
 	distinctive []string // stems no other option of the form has
 }
 
+// optionStem reports whether stem is a word of an option of the form.
+func (cf *formIndex) optionStem(stem string) bool {
+	for _, q := range cf.qs {
+		for _, o := range q.options {
+			if slices.Contains(o.stems, stem) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // genericOptionWords are option words too common to name an option alone.
 var genericOptionWords = text.Set("other none yes no app plan use us")
 

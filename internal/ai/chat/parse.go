@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -47,6 +48,8 @@ type request struct {
 	// accounts for; clash is a period that contradicts a question's own.
 	unknown []string
 	clash   string
+	// ambiguous says why the message has more than one plausible reading, or "".
+	ambiguous string
 	// lone is the only thing a follow-up names, a number ("and 4?"): the new
 	// value of the previous question's numeric condition.
 	lone *float64
@@ -92,7 +95,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueMin:          phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest"),
 	cueTop:          phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people"),
 	cueLeast:        phrases("least common", "least popular", "least used", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
-	cueCount:        phrases("how many", "number of", "count"),
+	cueCount:        phrases("how many", "number of", "count", "headcount"),
 	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
 	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "examples", "quotes", "recent", "latest", "newest"),
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
@@ -122,8 +125,8 @@ var (
 	unitsOfTime   = text.Set("day days week weeks month months year years")
 	listedThings  = text.Set("comments answers responses examples reviews entries quotes")
 	listVerbs     = text.Set("show list give see display read")
-	beforeLimit   = text.Set("top first last latest recent newest")
-	afterLimit    = text.Set("most latest recent newest")
+	beforeLimit   = text.Set("top first last latest recent newest which")
+	afterLimit    = text.Set("most least latest recent newest")
 )
 
 // cues returns the cues present in the message.
@@ -292,7 +295,7 @@ var (
 // Pro"), whose conditions it removes.
 func (p *parser) grouping(in *request, cues map[cue]bool) {
 	for i, w := range p.words {
-		if !(groupWords[w] || crossWords[w]) || p.own[i] {
+		if !(groupWords[w] || crossWords[w] || rankVerbs[w]) || p.own[i] {
 			continue
 		}
 		if q := p.bareYesNoAfter(i); q != nil {
@@ -309,6 +312,10 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 	}
 	p.compareOptions(in, cues)
 }
+
+// rankVerbs put the groups named after them in order: "rank the countries by
+// average rating" breaks the rating down by country.
+var rankVerbs = text.Set("rank sort order")
 
 // bareYesNoAfter takes the yes_no question named without an answer within the four
 // words after i ("by would recommend", "vs will you come next year") as the
@@ -389,12 +396,14 @@ var peopleNouns = text.Set("people persons respondents customers users clients m
 // who …" or "of Pro users" as narrowing the population; the others are what a
 // percentage is a share of.
 func (p *parser) markBase(mentions []mention) {
-	start := p.baseStart(mentions)
+	start, end := p.baseStart(mentions), len(p.words)
 	if start < 0 {
+		start, end = p.leadingClause()
+	}
+	if start < -1 {
 		return
 	}
-	end := len(p.words)
-	for k := start + 1; k < len(p.words); k++ {
+	for k := start + 1; k < end; k++ {
 		if p.words[k] == "," {
 			end = k
 			break
@@ -407,6 +416,12 @@ func (p *parser) markBase(mentions []mention) {
 		if !c.base {
 			matches++
 		}
+	}
+	if matches == 0 && p.jointClause(start, end) {
+		for i := range p.conds {
+			p.conds[i].base = false
+		}
+		return
 	}
 	if matches == 0 && len(p.conds) >= 1 {
 		last := 0
@@ -428,15 +443,75 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i
 		case (w == "of" || w == "for" || w == "out") && themWords[next]:
 			return i
+		case (w == "of" || w == "for" || w == "among") && everyoneWords[next]:
+			return i
 		case (w == "of" || w == "for") && peopleNouns[next] && clauseWords[after]:
 			return i
 		case (w == "of" || w == "for") && next == "the" && peopleNouns[after] && clauseWords[p.word(i+3)]:
 			return i
 		case w == "of" && p.mentionAt(mentions, i+1, i+2):
 			return i
+		case w == "of" && p.peopleClauseAt(i+2, i+4):
+			return i
 		}
 	}
 	return -1
+}
+
+// groupNouns name the respondents, or a kind of them ("remote workers").
+var groupNouns = text.Set("people persons respondents customers users clients members folks employees staff workers " +
+	"attendees guests participants drinkers holders buyers")
+
+// peopleClauseAt reports whether a noun of respondents followed by a relative
+// word starts at a position from lo to hi ("of remote *workers who* …").
+func (p *parser) peopleClauseAt(lo, hi int) bool {
+	for k := lo; k <= hi; k++ {
+		if groupNouns[p.word(k)] && clauseWords[p.word(k+1)] {
+			return true
+		}
+	}
+	return false
+}
+
+// jointClause reports whether the population clause from start to end is "of
+// people who A and B" with no condition before its relative word and "and"
+// joining its last two conditions: a share of everyone doing both.
+func (p *parser) jointClause(start, end int) bool {
+	rel := -1
+	for k := start + 1; k < end && rel < 0; k++ {
+		if relativeWords[p.words[k]] {
+			rel = k
+		}
+	}
+	if rel < 0 || len(p.conds) < 2 {
+		return false
+	}
+	pos := make([]int, len(p.conds))
+	for i, c := range p.conds {
+		if c.pos < rel {
+			return false
+		}
+		pos[i] = c.pos
+	}
+	slices.Sort(pos)
+	return slices.Contains(p.words[pos[len(pos)-2]:pos[len(pos)-1]], "and")
+}
+
+// everyoneWords name all respondents: "of everyone who …".
+var everyoneWords = text.Set("everyone everybody all anyone")
+
+// shareWords ask for a percentage.
+var shareWords = text.Set("percentage percent % share proportion fraction")
+
+// leadingClause returns the bounds (exclusive start, end) of a clause before a comma
+// that precedes the share word ("In the Berlin office, what percentage …"), or -2.
+func (p *parser) leadingClause() (start, end int) {
+	share := slices.IndexFunc(p.words, func(w string) bool { return shareWords[w] })
+	comma := slices.Index(p.words, ",")
+	if share < 0 || comma < 0 || comma > share {
+		return -2, 0
+	}
+	return -1, comma
 }
 
 // mentionAt reports whether an option mention starts at one of the positions.
@@ -534,6 +609,7 @@ func (s *session) parse(msg string) *request {
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
 	in.about = anyWord(p.words, aboutWords)
 	in.unknown, in.clash = p.unknownWords(in), p.clash
+	in.ambiguous = p.ambiguity(in)
 	in.lone = p.loneNumber(in)
 	return in
 }
@@ -566,12 +642,44 @@ func indexOf(words []string, set map[string]bool) int {
 // question; both "positive" and "negative" ask for the sentiment itself.
 func (p *parser) sentimentConds(in *request, classes []string, scores []float64) {
 	switch {
+	case len(classes) == 1 && in.metric == "" && !in.howMany && anyWord(p.words, predicateWords):
+		in.metric = query.Sentiment // "are the comments mostly positive?" asks for their sentiment
 	case len(classes) == 1:
-		if q := p.freeTextQuestion(scores); q != nil {
-			p.add(q, query.Filter{Op: query.SentimentOp, Value: classes[0]}, indexOf(p.words, sentimentCues))
+		q := p.freeTextQuestion(scores)
+		if q == nil || !p.refersToText(q, scores) {
+			p.unmark(sentimentClasses) // "how many people are happy" names no answers: refused
+			return
 		}
+		p.add(q, query.Filter{Op: query.SentimentOp, Value: classes[0]}, indexOf(p.words, sentimentCues))
 	case len(classes) > 1 && in.metric == "":
 		in.metric = query.Sentiment
+	}
+}
+
+// predicateWords make a sentiment word say how answers are ("mostly positive").
+var predicateWords = text.Set("are is were was mostly mainly generally overall")
+
+// textNouns name written answers.
+var textNouns = text.Set("comment comments feedback review reviews remark remarks answer answers reply replies response responses " +
+	"text texts said say wrote written saying opinion opinions message messages note notes")
+
+// refersToText reports whether the message names the free-text question q or
+// written answers in general, so a sentiment word can be read as its class.
+func (p *parser) refersToText(q *question, scores []float64) bool {
+	for qi := range p.cf.qs {
+		if &p.cf.qs[qi] == q && scores[qi] > 0 {
+			return true
+		}
+	}
+	return slices.ContainsFunc(p.words, func(w string) bool { return textNouns[w] })
+}
+
+// unmark frees the words of set for the coverage check.
+func (p *parser) unmark(set map[string]string) {
+	for i, w := range p.words {
+		if _, ok := set[w]; ok {
+			p.used[i] = false
+		}
 	}
 }
 
@@ -711,6 +819,9 @@ func (p *parser) dateQuestionRange(in *request, scores []float64) {
 		q := &p.cf.qs[qi]
 		if q.q.Type != form.Date || scores[qi] < 1 {
 			continue
+		}
+		if m := p.monthWithoutYear(); m != "" {
+			p.unsure = fmt.Sprintf("“%s” names no year, and %s can be in any year; please add the year", m, text.Quote(q.q.Text))
 		}
 		f := query.Filter{Op: query.Between, Value: in.span.fromText(), To: in.span.toText()}
 		switch {

@@ -20,6 +20,9 @@ func (s *session) reply(in *request) string {
 	if len(in.unknown) > 0 || in.clash != "" {
 		return s.cannotPart(in)
 	}
+	if in.ambiguous != "" {
+		return s.cannotChoose(in)
+	}
 	if in.kind == completionRate {
 		return s.replyCompletion()
 	}

@@ -60,6 +60,10 @@ func (p *parser) mentions(scores []float64) {
 		for k < len(p.ts) && p.ts[k].stem == "" && !p.ts[k].isNum {
 			k++
 		}
+		if wordNouns[p.word(k)] { // "the most mentioned words": the words themselves are asked
+			p.used[i] = true
+			continue
+		}
 		q := p.freeTextQuestion(scores)
 		if k >= len(p.ts) || q == nil {
 			return
@@ -72,6 +76,9 @@ func (p *parser) mentions(scores []float64) {
 		return
 	}
 }
+
+// wordNouns ask for the words of answers.
+var wordNouns = text.Set("words word keywords themes theme terms topics")
 
 // ordinal writes a percentile as "90th".
 func ordinal(v float64) string {

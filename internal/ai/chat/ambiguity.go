@@ -1,0 +1,158 @@
+package chat
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"forma/internal/ai/query"
+	"forma/internal/ai/text"
+)
+
+// The chat answers only what it reads one way. A message with two plausible
+// readings gets an honest refusal naming them, never a guess.
+
+// statWords name one statistic each; a message naming two asks for two figures.
+var statWords = text.Set("average avg mean median mode sd stdev stddev standard")
+
+// ambiguity returns why the message has more than one plausible reading, or "".
+func (p *parser) ambiguity(in *request) string {
+	if p.unsure != "" {
+		return p.unsure
+	}
+	if n := p.statCount(); n > 1 {
+		return "it asks for more than one figure; please ask for one at a time"
+	}
+	if c := p.statComparison(); c != "" {
+		return fmt.Sprintf("I compare answers with numbers, not with a statistic (“%s”); ask for the figure first, then for the answers above a number", c)
+	}
+	if i := slices.Index(p.words, "than"); i >= 0 && !p.used[i] && p.word(i-1) != "rather" {
+		return fmt.Sprintf("I could not read the comparison “%s”; compare with a number, e.g. “more than 3”", p.phraseAround(i))
+	}
+	if p.word(0) == "who" && in.groupBy == nil && anyWord(p.words, whoRanks) {
+		return "it asks who, and I don't single out respondents; ask for a figure by group instead, e.g. the average by country"
+	}
+	if w := p.unmatchedStat(in); w != "" {
+		return fmt.Sprintf("I read “%s” but could not tie it to the figure the rest of the question asks for", w)
+	}
+	if (in.kind == highestGroup || in.kind == lowestGroup) && in.target != nil && in.groupBy != nil &&
+		!p.namedApart(in.target, in.groupBy) {
+		return fmt.Sprintf("“%s” could rank the answers to %s by how often they were chosen or by a figure such as %s; "+
+			"please name what to rank by", p.rankWord(), text.Quote(in.groupBy.q.Text), text.Quote(in.target.q.Text))
+	}
+	return ""
+}
+
+// statCount counts the statistic words of the message ("average rating and
+// average cups" names two).
+func (p *parser) statCount() int {
+	n := 0
+	for i, w := range p.words {
+		if statWords[w] && p.cueWords[i] != "" {
+			n++
+		}
+		if w == "most" && commonWords[p.word(i+1)] && p.cueWords[i] != "" {
+			n++ // "the most common rating, and the median" asks for two figures
+		}
+	}
+	return n
+}
+
+// commonWords follow "most" in a question for the mode.
+var commonWords = text.Set("common frequent popular")
+
+// namedApart reports whether some word of the message names target and not
+// group: "which ticket is best" names only the ticket, so "best" has no figure.
+func (p *parser) namedApart(target, group *question) bool {
+	for _, t := range p.ts {
+		if t.stem != "" && slices.Contains(target.stems, t.stem) && !slices.Contains(group.stems, t.stem) {
+			return true
+		}
+	}
+	return false
+}
+
+// rankWord returns the ranking word of the message.
+func (p *parser) rankWord() string {
+	for _, w := range p.words {
+		if rankWords[w] || w == "most" || w == "least" {
+			return w
+		}
+	}
+	return "best"
+}
+
+// cannotChoose refuses a message with two readings, naming them.
+func (s *session) cannotChoose(in *request) string {
+	var b strings.Builder
+	b.WriteString("I can't answer that exactly: " + in.ambiguous + ".")
+	s.suggest(&b)
+	return b.String()
+}
+
+// monthWithoutYear returns a month the message names when it names no year, or "".
+func (p *parser) monthWithoutYear() string {
+	month := ""
+	for _, w := range p.words {
+		if yearOf(w) > 0 || w == "year" {
+			return ""
+		}
+		if months[w] != 0 && month == "" {
+			month = w
+		}
+	}
+	return month
+}
+
+// comparedWords compare answers with something; statistics are not such a thing.
+var comparedWords = text.Set("than above below over under")
+
+// statComparison returns the statistic an answer is compared with ("more hours
+// than average"), or "": the chat compares answers with numbers only.
+func (p *parser) statComparison() string {
+	for i, w := range p.words {
+		if !comparedWords[w] {
+			continue
+		}
+		next := p.word(i + 1)
+		if next == "the" || next == "an" {
+			next = p.word(i + 2)
+		}
+		if statWords[next] || next == "typical" || next == "normal" {
+			return w + " " + next
+		}
+	}
+	return ""
+}
+
+// metricWords are the statistic words a reply must match: a message saying
+// "median" is not answered with an average.
+var metricWords = map[string][]query.Metric{
+	"average": {query.Mean}, "avg": {query.Mean}, "mean": {query.Mean},
+	"median": {query.Median},
+	"mode":   {query.Mode, query.Top},
+	"sd":     {query.StdDev}, "stdev": {query.StdDev}, "stddev": {query.StdDev}, "standard": {query.StdDev},
+}
+
+// unmatchedStat returns a statistic word of the message the request's metric
+// does not compute, or "".
+func (p *parser) unmatchedStat(in *request) string {
+	for i, w := range p.words {
+		ms, ok := metricWords[w]
+		if !ok || p.cueWords[i] == "" {
+			continue
+		}
+		if !slices.Contains(ms, in.metric) && !(w == "median" && in.metric == query.Percentile) {
+			return w
+		}
+	}
+	return ""
+}
+
+// whoRanks make "who …" ask for the respondents at the top or bottom of a ranking.
+var whoRanks = text.Set("highest lowest best worst most least")
+
+// phraseAround returns the words from one before i to two after it.
+func (p *parser) phraseAround(i int) string {
+	return strings.Join(p.words[max(0, i-1):min(len(p.words), i+3)], " ")
+}
