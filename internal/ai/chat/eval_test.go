@@ -157,8 +157,11 @@ func TestChatDevBatches(t *testing.T) {
 	}
 }
 
-// TestChatEvaluation scores the held-out half, printing only its three totals, and
-// fails when the gate is on and more than 1% of its replies are wrong.
+// TestChatEvaluation scores the held-out half, printing only its three totals. It
+// fails when the held-out figures fall below what has been reached (a regression),
+// and reports, without failing, while issue 14's target (wrong ≤ 1%, exact ≥ 90%)
+// is not met: the held-out half cannot be tuned on, so that gap is closed with
+// fresh development batches, not here.
 func TestChatEvaluation(t *testing.T) {
 	held := runEval(t, loadEval(t, "testdata/eval_heldout.txt"))
 	held.failures, held.refusals = nil, nil // never shown: the held-out half is not tuned on
@@ -166,13 +169,20 @@ func TestChatEvaluation(t *testing.T) {
 	if held.total() < 150 {
 		t.Errorf("held-out half has %d questions, want at least 150", held.total())
 	}
-	if !evalGate {
-		return
+	if held.wrong > reachedWrong || held.exact < reachedExact {
+		t.Errorf("held-out: %d wrong and %d exact of %d; reached before: at most %d wrong, at least %d exact",
+			held.wrong, held.exact, held.total(), reachedWrong, reachedExact)
 	}
-	if held.wrong*100 > held.total() {
-		t.Errorf("held-out wrong rate %d/%d is above 1%%", held.wrong, held.total())
+	if held.wrong*100 > held.total() || held.exact*10 < held.total()*9 {
+		t.Logf("issue 14's target (wrong ≤ 1%%, exact ≥ 90%%) is not met yet: %d wrong, %d exact of %d",
+			held.wrong, held.exact, held.total())
 	}
 }
 
-// evalGate turns on the held-out target check.
-const evalGate = false
+// reachedWrong and reachedExact are the held-out figures reached (of 168
+// questions): a change may only improve on them. Lower reachedWrong as wrong
+// replies go; at 1 (≤ 1%) issue 14's target is met.
+const (
+	reachedWrong = 4
+	reachedExact = 154
+)
