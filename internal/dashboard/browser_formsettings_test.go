@@ -54,3 +54,36 @@ func TestBrowserFormSettings(t *testing.T) {
 	}
 	t.Logf("screenshots in %s", dir)
 }
+
+// TestBrowserFormPublicPage sets a form's language and the sites that may embed
+// it on its settings page in headless Chromium, at 1280 and 390 px: an origin
+// with a path is refused at the list with the typed lines kept, the fixed list
+// is saved; screenshots of both to screenshotDir.
+func TestBrowserFormPublicPage(t *testing.T) {
+	alloc, dir := startChromium(t, 2*time.Minute)
+	env := servertest.New(t, store.SQLite)
+	_, key := signedInOwner(t, env, "owner@example.com")
+	for _, width := range []int64{1280, 390} {
+		s := newSurvey(t, env, key, "Kundenumfrage Frühjahr", text)
+		tab, cancelTab := chromedp.NewContext(alloc)
+		c := &chrome{t: t, tab: tab, dir: dir, width: width}
+		c.open(env, s.settingsPath(""), "owner@example.com")
+		save := chromedp.Click(chromedp.CSS(`form[action$="/settings/page"] button`))
+		c.do(chromedp.WaitVisible(chromedp.ID("language")), chromedp.SetValue(chromedp.ID("language"), "de"),
+			chromedp.SendKeys(chromedp.ID("frame-ancestors"), "https://www.example.com\nexample.com/shop"),
+			save, chromedp.WaitVisible(chromedp.ID("frame-ancestors-error")))
+		if got := c.text(chromedp.Value(chromedp.ID("frame-ancestors"))); got != "https://www.example.com\nexample.com/shop" {
+			t.Errorf("the refused list reads %q", got)
+		}
+		c.do(chromedp.ScrollIntoView(chromedp.ID("page-title")))
+		c.shot("form-settings-page-error")
+		c.do(chromedp.SetValue(chromedp.ID("frame-ancestors"), "https://www.example.com\nhttps://shop.example.com"),
+			save, chromedp.WaitVisible(chromedp.CSS(".banner.ok")))
+		if got := c.text(chromedp.Value(chromedp.ID("language"))); got != "de" {
+			t.Errorf("after saving the language is %q", got)
+		}
+		c.shot("form-settings-page")
+		cancelTab()
+	}
+	t.Logf("screenshots in %s", dir)
+}

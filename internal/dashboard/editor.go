@@ -119,7 +119,7 @@ var fieldLabels = map[string]string{
 	"webhookUrl": "The webhook URL", "webhookEnabled": "Delivery", "url": "The test URL", "prompt": "Your description",
 	"closesAt": "The closing time", "maxResponses": "The number of responses", "closedMessage": "The message",
 	"thankYou.title": "The title", "thankYou.message": "The message", "thankYou.redirectUrl": "The address",
-	"hiddenFields": "The list of hidden fields",
+	"hiddenFields": "The list of hidden fields", "language": "The language", "frameAncestors": "The list of sites",
 }
 
 // fieldLabel names field: options[2] is "Choice 3".

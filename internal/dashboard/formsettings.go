@@ -11,9 +11,10 @@ import (
 )
 
 // The settings page of a form (/forms/{id}/settings): when it closes (a time, a
-// number of responses, the message respondents then read) and what respondents
+// number of responses, the message respondents then read), what respondents
 // see after a response (the standard words, the owner's screen with piped
-// answers, or a redirect with chosen answers). Each card posts a form.FormPatch
+// answers, or a redirect with chosen answers), and the public page's language
+// and the sites that may embed it (formpage.go). Each card posts a form.FormPatch
 // applied inside store.UpdateForm, as the API's PATCH /forms/{id}, so the two
 // never disagree on what is valid; a refused post shows the page again with
 // each domain error at its field.
@@ -27,6 +28,7 @@ func (h *Handler) formSettingsRoutes(mux Mux) {
 	handle(mux, "GET /forms/{id}/settings", h.page(h.formSettings))
 	handle(mux, "POST /forms/{id}/settings/closing", h.page(h.saveClosing))
 	handle(mux, "POST /forms/{id}/settings/thankyou", h.page(h.saveThankYou))
+	handle(mux, "POST /forms/{id}/settings/page", h.page(h.savePublicPage))
 }
 
 // formSettingsData is the data of the settings page.
@@ -49,6 +51,12 @@ type formSettingsData struct {
 	// Params are the redirect parameters, one per question.
 	Params      []paramField
 	ThanksError string
+
+	// The public page card: the language (one of Languages) and the origins
+	// that may frame the page, one per line.
+	Language, FrameAncestors field
+	Languages                []languageOption
+	PageError                string
 }
 
 // paramField is the input naming the redirect parameter of a question, which
@@ -63,6 +71,7 @@ type paramField struct {
 var formSettingsNotices = map[string]string{
 	"closing":  "The closing settings were saved.",
 	"thankyou": "The thank-you settings were saved.",
+	"page":     "The public page settings were saved.",
 }
 
 // formSettings serves GET /forms/{id}/settings.
@@ -88,6 +97,7 @@ func settingsOf(f *form.Form) formSettingsData {
 		RedirectURL:   field{ID: "redirect-url", Name: "redirectUrl"},
 		DefaultClosed: form.DefaultClosedMessage, Kind: "default",
 	}
+	d.setPublicPage(st.Language, strings.Join(st.FrameAncestors, "\n"))
 	if st.ClosesAt != nil {
 		d.ClosesAt.Value = st.ClosesAt.UTC().Format(localTime)
 	}

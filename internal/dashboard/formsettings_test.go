@@ -143,3 +143,83 @@ func TestFormThankYouSettings(t *testing.T) {
 		}
 	})
 }
+
+// TestFormPublicPageSettings: the public page card offers the page's languages
+// by their own names and saves a language and the sites that may embed the form
+// as the API reports them (the public page then speaks the language and names
+// the sites in its frame-ancestors policy); refused values show at their input,
+// as typed, and change nothing; a regional language set through the API is
+// shown selected; an empty list lets any site embed the form again.
+func TestFormPublicPageSettings(t *testing.T) {
+	each(t, func(t *testing.T, env *servertest.Env) {
+		b, key := signedInOwner(t, env, "ada@example.com")
+		s := newSurvey(t, env, key, "Workshop", text)
+		p := b.get(s.settingsPath(""))
+		for _, want := range []string{`<option value="en" lang="en" selected>English</option>`, `<option value="de" lang="de">Deutsch</option>`,
+			`<option value="ar" lang="ar">العربية</option>`, `name="frameAncestors"`} {
+			if !strings.Contains(p.Body, want) {
+				t.Errorf("the settings page lacks %s", want)
+			}
+		}
+		p = b.post(s.settingsPath("/page"), url.Values{"language": {"de"},
+			"frameAncestors": {"https://Shop.example.com/\r\n\r\n  https://*.example.org:8443 \r\n"}})
+		if p.Status != http.StatusSeeOther || p.Location != s.settingsPath("?done=page") {
+			t.Fatalf("save: %d %s\n%s", p.Status, p.Location, p.Body)
+		}
+		f := apiFormBody(t, env, key, s.ID)
+		if f["language"] != "de" || fmt.Sprint(f["frameAncestors"]) != "[https://shop.example.com https://*.example.org:8443]" {
+			t.Fatalf("the API reports %v and %v", f["language"], f["frameAncestors"])
+		}
+		p = b.get(s.settingsPath("?done=page"))
+		if !strings.Contains(p.Body, `<option value="de" lang="de" selected>Deutsch</option>`) ||
+			!strings.Contains(p.Body, ">https://shop.example.com\nhttps://*.example.org:8443</textarea>") ||
+			!strings.Contains(p.Body, "The public page settings were saved.") {
+			t.Errorf("the page does not show the saved settings:\n%s", p.Body)
+		}
+		public := env.For(t).Do("GET", "/f/"+s.Share, "", nil)
+		if !strings.Contains(string(public.Body), `lang="de"`) || !strings.Contains(string(public.Body), "Absenden") ||
+			!strings.Contains(public.Header.Get("Content-Security-Policy"), "frame-ancestors 'self' https://shop.example.com https://*.example.org:8443") {
+			t.Errorf("the public page: %s\n%s", public.Header.Get("Content-Security-Policy"), public.Body)
+		}
+
+		for _, c := range []struct {
+			values      url.Values
+			input, want string
+		}{
+			{url.Values{"language": {"xx-!!"}}, "language", "The language must be a BCP 47 language tag"},
+			{url.Values{"language": {"fr"}, "frameAncestors": {"https://ok.example.com\n\nexample.com/path"}}, "frame-ancestors",
+				"“example.com/path” must be an origin such as https://example.com"},
+			{url.Values{"language": {"fr"}, "frameAncestors": {"https://a.example.com\nhttps://A.example.com/"}}, "frame-ancestors",
+				"“https://A.example.com/” duplicates the origin https://a.example.com."},
+		} {
+			p := b.post(s.settingsPath("/page"), c.values)
+			if p.Status != http.StatusBadRequest || !strings.Contains(p.Body, `<p class="field-error" id="`+c.input+`-error" role="alert">`+c.want) ||
+				!strings.Contains(p.Body, `id="`+c.input+`" name=`) {
+				t.Errorf("%v: %d, want 400 saying %q at %s\n%s", c.values, p.Status, c.want, c.input, p.Body)
+			}
+			if fa := c.values.Get("frameAncestors"); fa != "" && !strings.Contains(p.Body, ">"+fa+"</textarea>") {
+				t.Errorf("%v: the typed origins are not kept", c.values)
+			}
+			if lang := c.values.Get("language"); !strings.Contains(p.Body, `<option value="`+lang+`" lang="`+lang+`" selected>`) {
+				t.Errorf("%v: the posted language is not kept", c.values)
+			}
+		}
+		if got := apiFormBody(t, env, key, s.ID); !reflect.DeepEqual(got, f) {
+			t.Errorf("a refused post changed the form: %v", got)
+		}
+
+		if r := env.For(t).Do("PATCH", fmt.Sprintf("/api/v1/forms/%d", s.ID), key, map[string]any{"language": "pt-BR"}); r.Status != http.StatusOK {
+			t.Fatalf("patch: %d %s", r.Status, r.Body)
+		}
+		if p := b.get(s.settingsPath("")); !strings.Contains(p.Body, `<option value="pt-BR" lang="pt-BR" selected>pt-BR</option>`) ||
+			strings.Count(p.Body, " selected>") != 1 {
+			t.Errorf("the regional language is not selected:\n%s", p.Body)
+		}
+		if p := b.post(s.settingsPath("/page"), url.Values{"language": {"en"}, "frameAncestors": {" \r\n"}}); p.Status != http.StatusSeeOther {
+			t.Fatalf("clear: %d\n%s", p.Status, p.Body)
+		}
+		if f := apiFormBody(t, env, key, s.ID); f["language"] != "en" || fmt.Sprint(f["frameAncestors"]) != "[]" {
+			t.Errorf("after clearing: language %v, frameAncestors %v", f["language"], f["frameAncestors"])
+		}
+	})
+}

@@ -153,3 +153,22 @@ func TestDragMove(t *testing.T) {
 		}
 	})
 }
+
+// TestPreviewSpeaksTheFormsLanguage: the preview of a German form has its
+// banner, its title and the script's "nothing was recorded" sentence in German.
+func TestPreviewSpeaksTheFormsLanguage(t *testing.T) {
+	each(t, func(t *testing.T, env *servertest.Env) {
+		b, key := signedInOwner(t, env, "ada@example.com")
+		s := newSurvey(t, env, key, "Umfrage", text)
+		if r := env.For(t).Do("PATCH", fmt.Sprintf("/api/v1/forms/%d", s.ID), key, map[string]any{"language": "de"}); r.Status != http.StatusOK {
+			t.Fatalf("patch: %d %s", r.Status, r.Body)
+		}
+		p := b.get(fmt.Sprintf("/forms/%d/preview", s.ID))
+		for _, want := range []string{`<html lang="de"`, `<strong>Vorschau</strong> — Antworten werden nicht gespeichert.`,
+			`<title>Vorschau: Umfrage</title>`, `Dies ist eine Vorschau: Nichts wurde gesendet oder gespeichert.`} {
+			if !strings.Contains(p.Body, want) {
+				t.Errorf("the German preview lacks %q", want)
+			}
+		}
+	})
+}

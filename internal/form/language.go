@@ -61,3 +61,16 @@ func (s *Settings) setLanguage(tag string, p *Problems) {
 	}
 	s.Language = canonical
 }
+
+// PageLanguage is a language the public page's own words come in: its tag and
+// its name in itself, as a speaker picks it from a list.
+type PageLanguage struct {
+	Tag, Name string
+}
+
+// PageLanguages are the languages of respond's catalogues, English first
+// (respond's TestLocalesComplete fails when the two differ).
+var PageLanguages = []PageLanguage{
+	{"en", "English"}, {"de", "Deutsch"}, {"fr", "Français"}, {"es", "Español"}, {"pt", "Português"},
+	{"it", "Italiano"}, {"nl", "Nederlands"}, {"pl", "Polski"}, {"ar", "العربية"}, {"he", "עברית"},
+}

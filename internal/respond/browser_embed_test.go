@@ -15,12 +15,15 @@ import (
 // TestBrowserEmbedAndLanguages: a page of another origin that loads /embed.js
 // shows the form in an iframe that grows to fit it, and its popup opens and
 // closes with Esc; a German form says its words and its validation messages in
-// German; an Arabic form is laid out right to left in Arabic. Each is
-// screenshotted at 390 and 1280 px.
+// German, and so does the page script of a German multi-step form (its steps,
+// buttons and the message of a required question left empty at Next); an
+// Arabic form is laid out right to left in Arabic. Each is screenshotted at 390
+// and 1280 px.
 func TestBrowserEmbedAndLanguages(t *testing.T) {
 	b := startBrowser(t, 3*time.Minute)
 	t.Run("IframeGrowsOnAnotherOrigin", b.testEmbedHeight)
 	t.Run("German", b.testGerman)
+	t.Run("GermanMultiStep", b.testGermanMultiStep)
 	t.Run("ArabicRightToLeft", b.testArabic)
 }
 
@@ -98,6 +101,43 @@ func (b *browserEnv) testGerman(t *testing.T) {
 	mustStatus(t, resp, http.StatusBadRequest)
 	mustContain(t, string(resp.Body), "Es gibt ein Problem", "Bitte beantworten Sie diese Frage.",
 		"Diese Antwort muss eine gültige E-Mail-Adresse sein.", "Bitte korrigieren Sie die markierten Antworten.")
+}
+
+func (b *browserEnv) testGermanMultiStep(t *testing.T) {
+	buttons := `document.getElementById("forma-next").textContent + " / " + document.getElementById("forma-back").textContent`
+	for _, size := range sizes {
+		// A form per size: the page would resume the other size's session.
+		f := createForm(t, b.env, b.key, map[string]any{"title": "Anmeldung", "language": "de", "displayMode": "multi-step",
+			"questions": []any{
+				map[string]any{"question": "Ihr Name", "required": true},
+				map[string]any{"type": "yes_no", "question": "Newsletter?", "required": true},
+			}}, nil, true)
+		name, newsletter := f.qid(t, "Ihr Name"), f.qid(t, "Newsletter?")
+		ctx := b.tab(t)
+		run(t, ctx, chromedp.EmulateViewport(size.w, size.h))
+		b.open(t, ctx, f)
+		waitFor(t, ctx, shown(name)+` && document.getElementById("forma-step").textContent === "Schritt 1 von 2"`)
+		if got := eval[string](t, ctx, buttons); got != "Weiter / Zurück" {
+			t.Errorf("the buttons of step 1: %q", got)
+		}
+		run(t, ctx, chromedp.Click(chromedp.ID("forma-next")))
+		if got := errorText(t, ctx, name); got != "Bitte beantworten Sie diese Frage." {
+			t.Errorf("Next with the required question empty: the page says %q", got)
+		}
+		if !eval[bool](t, ctx, shown(name)+` && !(`+shown(newsletter)+`)`) {
+			t.Error("Next went on with the required question empty")
+		}
+		shoot(t, ctx, "german-steps-"+size.name+".png")
+		run(t, ctx, chromedp.SendKeys(chromedp.ID(f.field(t, "Ihr Name")), "Ada"), chromedp.Click(chromedp.ID("forma-next")))
+		waitFor(t, ctx, shown(newsletter)+` && document.getElementById("forma-step").textContent === "Schritt 2 von 2"`)
+		if got := eval[string](t, ctx, `document.getElementById("forma-next").textContent`); got != "Absenden" {
+			t.Errorf("the last step's button: %q", got)
+		}
+		run(t, ctx, chromedp.Click(chromedp.ID("forma-next")))
+		if got := errorText(t, ctx, newsletter); got != "Bitte beantworten Sie diese Frage." {
+			t.Errorf("Submit with the required question empty: the page says %q", got)
+		}
+	}
 }
 
 func (b *browserEnv) testArabic(t *testing.T) {

@@ -151,7 +151,7 @@ func (l *locale) errorSentence(err error) string {
 // scriptWords are the page's words that the page script uses.
 var scriptWords = []string{"submit", "next", "stepOf", "ratingLabel", "noAnswerYet", "noAnswer", "uploaded",
 	"earlierFile", "titleThanks", "tryAgain", "checkConnection", "progressNotSaved", "answerNotSaved",
-	"notSubmitted", "notUploaded", "wentWrong", "rateLimited"}
+	"notSubmitted", "notUploaded", "wentWrong", "rateLimited", "previewSaid"}
 
 // scriptData is what the page script needs of l, as JSON: the words it shows
 // and every validation sentence (messages.js), in a data- attribute (the

@@ -234,7 +234,7 @@ func (h *Handler) Preview(w http.ResponseWriter, r *http.Request, f *form.Form) 
 		serverError(w, r, "render a preview", err)
 		return
 	}
-	v.PageTitle, v.Action, v.ShareToken, v.Preview = "Preview: "+f.Title, "", "", true
+	v.PageTitle, v.Action, v.ShareToken, v.Preview = v.L.word("titlePreview", "title", f.Title), "", "", true
 	w.Header().Set("X-Frame-Options", "SAMEORIGIN")
 	writePage(w, r, http.StatusOK, "form", v, previewCSP)
 }
@@ -304,18 +304,27 @@ type noticeView struct {
 	Lines     []string
 }
 
-// renderNotFound writes the page of a form that does not exist or is not published.
-func renderNotFound(w http.ResponseWriter, r *http.Request) {
-	writeTemplate(w, r, http.StatusNotFound, "notice", noticeView{pageChrome(r, nil), "Form not found", []string{
-		"This form does not exist, or it is not accepting responses right now.",
-		"If someone sent you this link, please check it with them."}})
+// renderNotFound writes the page of a form that does not exist or is not
+// published, in the language of f (nil: none is known, English).
+func renderNotFound(w http.ResponseWriter, r *http.Request, f *form.Form) {
+	renderNotice(w, r, http.StatusNotFound, f, "notFoundTitle", "notFoundGone", "notFoundCheck")
 }
 
-// renderForbidden writes the page refusing a form post sent from another site.
-func renderForbidden(w http.ResponseWriter, r *http.Request) {
-	writeTemplate(w, r, http.StatusForbidden, "notice", noticeView{pageChrome(r, nil), "Submission refused", []string{
-		"Your answers were sent to this form from another website, so they were not accepted.",
-		"To answer the form, open its own page and submit it there."}})
+// renderForbidden writes the page refusing a post to form f sent from another
+// site, in f's language.
+func renderForbidden(w http.ResponseWriter, r *http.Request, f *form.Form) {
+	renderNotice(w, r, http.StatusForbidden, f, "refusedTitle", "refusedCrossSite", "refusedOpen")
+}
+
+// renderNotice writes a notice page in the language of f (nil: English): the
+// page's word title as its title, the words lines as its paragraphs.
+func renderNotice(w http.ResponseWriter, r *http.Request, status int, f *form.Form, title string, lines ...string) {
+	v := noticeView{chrome: pageChrome(r, f)}
+	v.PageTitle = v.L.word(title)
+	for _, key := range lines {
+		v.Lines = append(v.Lines, v.L.word(key))
+	}
+	writeTemplate(w, r, status, "notice", v)
 }
 
 // writeTemplate renders a public page completely before sending anything, so

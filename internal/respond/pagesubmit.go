@@ -130,12 +130,25 @@ func (h *Handler) thanks(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) pageError(w http.ResponseWriter, r *http.Request, f *form.Form, err error) {
 	switch {
 	case form.ErrorCode(err) == form.NotFound:
-		renderNotFound(w, r)
+		renderNotFound(w, r, h.knownForm(r, f))
 	case form.ErrorCode(err) == form.Closed && f != nil:
 		renderClosed(w, r, f)
 	default:
 		serverError(w, r, "form page failed", err)
 	}
+}
+
+// knownForm is f, or when f is nil the form of r's {token} if it exists
+// unpublished (nil otherwise): the not-found page of a form taken offline is in
+// the form's language.
+func (h *Handler) knownForm(r *http.Request, f *form.Form) *form.Form {
+	if f != nil {
+		return f
+	}
+	if c, err := h.store.FormByShareToken(r.Context(), r.PathValue("token")); err == nil {
+		return c.Form
+	}
+	return nil
 }
 
 // serverError answers an unexpected failure of a page with a plain 500 that names
@@ -161,7 +174,7 @@ func (h *Handler) submitPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.sameOrigin.Check(r); err != nil {
-		renderForbidden(w, r)
+		renderForbidden(w, r, f)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, h.maxPageBody(f))

@@ -15,10 +15,11 @@
 
 import { startFrame } from "./frame.js";
 import { clearError } from "./messages.js";
-import { createPage, previewSaid, questionOf } from "./page.js";
+import { createPage, questionOf } from "./page.js";
 import { decorate, setupQuestions } from "./questions.js";
 import { startSteps } from "./steps.js";
 import { refresh } from "./visibility.js";
+import { word } from "./words.js";
 
 const root = document.documentElement;
 root.classList.add("js");
@@ -75,6 +76,6 @@ function previewSubmit(page) {
   if (page.stepping) return; // steps.js says it at the last step
   page.form.addEventListener("submit", (e) => {
     e.preventDefault();
-    page.say(previewSaid);
+    page.say(word("previewSaid"));
   });
 }

@@ -5,11 +5,6 @@ export function toArray(list) {
   return Array.prototype.slice.call(list);
 }
 
-// previewSaid is what the owner's preview (data-preview: the builder shows the
-// page without recording anything) says where a respondent's answers would be
-// sent.
-export const previewSaid = "This is a preview: nothing was sent or recorded. On the published form, this is where the response is sent.";
-
 // createPage reads the form element. The questions come in the order the server
 // rendered their blocks (form order), so the script never sorts them itself; the
 // logic engine (logic.js) orders what it evaluates on its own.

@@ -6,7 +6,7 @@
 
 import { failure } from "./api.js";
 import { clearError, showError, showFieldErrors } from "./messages.js";
-import { checkedInputs, controls, previewSaid } from "./page.js";
+import { checkedInputs, controls } from "./page.js";
 import { answer, problem, setAnswer } from "./questions.js";
 import { createSession } from "./state.js";
 import { upload } from "./uploads.js";
@@ -140,7 +140,7 @@ export function startSteps(page) {
 
   function complete(retried) {
     if (page.preview) {
-      page.say(previewSaid);
+      page.say(word("previewSaid"));
       return Promise.resolve();
     }
     return session.complete().then((res) => {
