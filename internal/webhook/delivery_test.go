@@ -19,6 +19,7 @@ import (
 	"forma/internal/form"
 	"forma/internal/server/servertest"
 	"forma/internal/store"
+	"forma/internal/webhook"
 )
 
 // receiver records what reaches a local webhook endpoint.
@@ -494,8 +495,8 @@ func TestBatchesKeepThePerFormCap(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		mu.Lock()
 		defer mu.Unlock()
-		if most["/a"] > 4 || most["/b"] > 4 {
-			t.Errorf("most deliveries in flight: form a %d, form b %d; want at most 4 each", most["/a"], most["/b"])
+		if most["/a"] > webhook.PerForm || most["/b"] > webhook.PerForm {
+			t.Errorf("most deliveries in flight: form a %d, form b %d; want at most %d each", most["/a"], most["/b"], webhook.PerForm)
 		}
 		for id, n := range got {
 			if n != 1 {

@@ -26,14 +26,14 @@ func (q *queue) add(ds []delivery) {
 	q.size += len(ds)
 }
 
-// next takes the oldest waiting job whose form has fewer than perForm deliveries
+// next takes the oldest waiting job whose form has fewer than PerForm deliveries
 // in flight and counts it in flight; false when every waiting job's form is at its
 // cap (or none waits). A job met on the way that was claimed before cutoff is set
 // aside for takeExpired.
 func (q *queue) next(cutoff time.Time) (delivery, bool) {
 	for i := 0; i < len(q.waiting); i++ {
 		dl := q.waiting[i]
-		if q.inFlight[dl.job.FormID] >= perForm {
+		if q.inFlight[dl.job.FormID] >= PerForm {
 			continue
 		}
 		q.waiting = append(q.waiting[:i], q.waiting[i+1:]...)
