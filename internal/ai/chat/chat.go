@@ -20,6 +20,7 @@
 package chat
 
 import (
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -61,7 +62,11 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 		return s.noResponses()
 	}
 	in := s.parse(clip(question))
-	if prev := s.context(history); prev != nil && in.followUp {
+	prev, lastFailed := s.context(history)
+	if in.followUp && lastFailed {
+		return s.cannotFollow()
+	}
+	if prev != nil && in.followUp {
 		in = merge(prev, in)
 	}
 	s.bind(in)
@@ -77,8 +82,8 @@ func clip(s string) string {
 }
 
 // context replays the user turns of history and returns the request of the last
-// one that could be answered.
-func (s *session) context(history []ai.Turn) *request {
+// one that could be answered, and whether the last turn could not be.
+func (s *session) context(history []ai.Turn) (*request, bool) {
 	var users []string
 	for _, t := range history {
 		if t.Role == ai.RoleUser {
@@ -89,17 +94,31 @@ func (s *session) context(history []ai.Turn) *request {
 		users = users[len(users)-maxHistoryTurns:]
 	}
 	var prev *request
+	failed := false
 	for _, u := range users {
 		in := s.parse(clip(u))
+		if in.followUp && failed {
+			continue // refused too: it follows a question that could not be answered
+		}
 		if prev != nil && in.followUp {
 			in = merge(prev, in)
 		}
 		s.bind(in)
-		if s.answerable(in) && len(in.unknown) == 0 && in.clash == "" && in.ambiguous == "" {
+		failed = !s.answerable(in) || len(in.unknown) > 0 || in.clash != "" || in.ambiguous != ""
+		if !failed {
 			prev = in
 		}
 	}
-	return prev
+	return prev, failed
+}
+
+// cannotFollow refuses a follow-up of a question that could not be answered: it
+// could continue that question or an earlier one.
+func (s *session) cannotFollow() string {
+	var b strings.Builder
+	b.WriteString("I can't answer that exactly: it follows a question I could not answer, so I don't know what it continues; please ask it in full.")
+	s.suggest(&b)
+	return b.String()
 }
 
 // merge applies a follow-up to the previous request: what the follow-up names
@@ -125,6 +144,9 @@ func merge(prev, cur *request) *request {
 	}
 	if cur.span != nil {
 		out.span = cur.span
+	}
+	if cur.check != nil {
+		out.check = cur.check
 	}
 	if cur.groupBy != nil {
 		out.groupBy, out.compare = cur.groupBy, cur.compare

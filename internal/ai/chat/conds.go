@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -147,7 +148,11 @@ func (p *parser) comparison(i int, q *question) (op query.Op, lo, hi float64, st
 // rangeAround reads "between N and M", "from N to M", "N to M" and "N or M" at the
 // number i: lower, upper, start and end.
 func (p *parser) rangeAround(i int) ([4]float64, bool) {
-	if i+2 >= len(p.ts) || !p.ts[i+2].isNum {
+	j := i + 2
+	if p.word(i+1) == "or" && (p.word(j) == "a" || p.word(j) == "an") {
+		j++ // "a 9 or a 10"
+	}
+	if j >= len(p.ts) || !p.ts[j].isNum {
 		return [4]float64{}, false
 	}
 	mid, prev := p.word(i+1), p.word(i-1)
@@ -155,12 +160,16 @@ func (p *parser) rangeAround(i int) ([4]float64, bool) {
 	if !ok {
 		return [4]float64{}, false
 	}
-	a, b := p.ts[i].num, p.ts[i+2].num
+	a, b := p.ts[i].num, p.ts[j].num
+	if mid == "or" && (a-b > 1 || b-a > 1) {
+		p.unsure = fmt.Sprintf("“%s or %s” names two numbers apart, and I filter on a number or a range; ask for each number", p.ts[i].low, p.ts[j].low)
+		return [4]float64{}, false
+	}
 	start := i
 	if prev == "between" || prev == "from" {
 		start = i - 1
 	}
-	return [4]float64{min(a, b), max(a, b), float64(start), float64(i + 3)}, true
+	return [4]float64{min(a, b), max(a, b), float64(start), float64(j + 1)}, true
 }
 
 // numbers turns the comparisons of numbers with numeric questions into conditions.
@@ -198,13 +207,27 @@ var relativeWords = text.Set("who that which")
 // more than 3"): it says how the quantity was counted, nothing more.
 func (p *parser) markQuantityVerb(start int) {
 	k := start - 1
+	for k > 0 && verbTails[p.words[k]] {
+		k-- // "worked *here* more than 5 years", "worked *for* more than 5 years"
+	}
 	if k < 1 || p.ts[k].stem == "" || p.used[k] {
 		return
 	}
-	if relativeWords[p.words[k-1]] || strings.HasSuffix(p.words[k], "ing") || (peopleNouns[p.words[k-1]] || p.words[k-1] == "many") && !p.cf.optionStem(p.ts[k].stem) {
+	j := k - 1
+	for j > 0 && perfectAux[p.words[j]] {
+		j-- // "people *have* worked …"
+	}
+	if relativeWords[p.words[j]] || strings.HasSuffix(p.words[k], "ing") || (peopleNouns[p.words[j]] || p.words[j] == "many") && !p.cf.optionStem(p.ts[k].stem) {
 		p.used[k] = true
 	}
 }
+
+// verbTails stand between a quantity's verb and its comparison; perfectAux
+// between the respondents and the verb.
+var (
+	verbTails  = text.Set("here there for")
+	perfectAux = text.Set("have has had")
+)
 
 // numberQuestion picks the numeric question a number at i is about: the one whose
 // words are nearest in the same clause; "$" points at currency questions.
@@ -230,7 +253,39 @@ func (p *parser) numberQuestion(i int) *question {
 	if tie {
 		return nil // two questions fit the number equally: left unread, so refused
 	}
+	if best == nil && p.scoreVerbBefore(i) {
+		return p.onlyScaleFor(p.ts[i].num)
+	}
 	return best
+}
+
+// scoreVerbBefore reports whether a verb of scoring stands among the four words
+// before i ("gave the event a 9", "scored below 7"); "rated" is not one, as it
+// names the rating question ("rated 9" on a 1–5 rating is refused).
+func (p *parser) scoreVerbBefore(i int) bool {
+	for k := i - 1; k >= max(0, i-4); k-- {
+		if scoreVerbs[p.words[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyScaleFor returns the only rating or slider question whose scale holds v,
+// or nil when none or several do.
+func (p *parser) onlyScaleFor(v float64) *question {
+	var out *question
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		if (q.q.Type != form.Rating && q.q.Type != form.Slider) || offScale(q.q, v) {
+			continue
+		}
+		if out != nil {
+			return nil
+		}
+		out = q
+	}
+	return out
 }
 
 // offScale reports whether v lies outside the answers q allows (a rating of 9).
@@ -358,6 +413,7 @@ var (
 	subjectNouns = text.Set("event conference cafe café shop store restaurant company product service experience " +
 		"course class hotel app website site place venue business brand")
 	rateVerbs   = text.Set("rate rated rates rating gave give scored score")
+	scoreVerbs  = text.Set("gave give scored score")
 	determiners = text.Set("the our this your their that its")
 )
 

@@ -50,6 +50,8 @@ type request struct {
 	clash   string
 	// ambiguous says why the message has more than one plausible reading, or "".
 	ambiguous string
+	// check is the number a yes/no question compares its figure with, or nil.
+	check *figureCheck
 	// lone is the only thing a follow-up names, a number ("and 4?"): the new
 	// value of the previous question's numeric condition.
 	lone *float64
@@ -573,9 +575,11 @@ func (s *session) parse(msg string) *request {
 	p.markOwn()
 	in := &request{limit: p.limit(), percentile: p.percentile()}
 	in.span = p.dates(s.now)
+	in.check = p.statCheck()
 	p.ratedSubject()
 	p.numbers()
 	mentions := p.options()
+	compared := p.thanGroups()
 	p.yesNo()
 	p.noneChosen()
 	p.answeredText()
@@ -583,7 +587,11 @@ func (s *session) parse(msg string) *request {
 		p.conds = append(p.conds, cond{f: query.Filter{Op: query.Equals, Value: v}, pos: indexOf(p.words, yesOrNo)})
 	}
 	cues := p.cues()
+	cues[cueCompare] = cues[cueCompare] || compared
 	in.setMetric(cues, p.cueWords)
+	if p.majorityAsked() && len(p.conds) > 0 && (in.metric == "" || in.metric == query.Top) {
+		in.metric = query.Percent
+	}
 	if p.rate && (in.metric == "" || in.metric == query.Mean) {
 		in.metric = query.Percent
 	}
@@ -601,6 +609,9 @@ func (s *session) parse(msg string) *request {
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, scores)
 	in.settle()
+	if compared && in.metric == "" && in.target != nil && isNumeric(in.target.q) {
+		in.metric = query.Mean
+	}
 	p.rankScale(in)
 	in.blank = p.blankAsked(in)
 	p.markBase(mentions)
@@ -787,6 +798,9 @@ func (p *parser) dates(now time.Time) *dateRange {
 	if p.inQuestionText(before) {
 		p.used = before
 		return nil
+	}
+	if r.unsure != "" {
+		p.unsure = r.unsure
 	}
 	return r
 }

@@ -1,0 +1,121 @@
+package chat
+
+import (
+	"fmt"
+	"slices"
+
+	"forma/internal/ai/query"
+	"forma/internal/ai/text"
+	"forma/internal/form"
+)
+
+// Questions framed for a yes or no: "is the average rating above 4?" checks one
+// figure against a number; "are most attendees coming back?" asks for a share;
+// "do Germans rate higher than the French?" compares two groups.
+
+// figureCheck is the number a yes/no question compares its figure with.
+type figureCheck struct {
+	f       query.Filter // Op and Value: the comparison the figure must pass
+	percent bool         // the number was given as a percentage
+}
+
+// auxiliaries open a question framed for a yes or no.
+var auxiliaries = text.Set("is are was were does do did has have")
+
+// checkStats are the statistics a yes/no question can check.
+var checkStats = text.Set("average avg mean median total sum percentage percent share")
+
+// checkStops end the span between a statistic and its check: a clause there
+// ("the average of people with more than 3 cups") makes the number a filter.
+var checkStops = text.Set("who that with whose among amongst where which whom than")
+
+// statCheck reads "is the average … above 4?": the comparison after the
+// statistic is what the figure is checked against, not a filter. Its words are
+// marked used.
+func (p *parser) statCheck() *figureCheck {
+	if !auxiliaries[p.word(0)] {
+		return nil
+	}
+	a := slices.IndexFunc(p.words, func(w string) bool { return checkStats[w] })
+	if a < 0 {
+		return nil
+	}
+	for i := a + 1; i < len(p.ts); i++ {
+		if checkStops[p.words[i]] || p.words[i] == "," {
+			return nil
+		}
+		if !p.ts[i].isNum || p.used[i] {
+			continue
+		}
+		op, lo, _, start, end := p.comparison(i, &question{q: &form.Question{}})
+		if op == query.Equals || op == query.Between || start <= a {
+			return nil
+		}
+		c := &figureCheck{f: query.Filter{Op: op, Value: lo}}
+		if p.word(i+1) == "%" {
+			c.percent = true
+			end = max(end, i+2)
+		}
+		for k := start; k < end; k++ {
+			p.used[k], p.cueWords[k] = true, ""
+		}
+		p.used[0] = true
+		return c
+	}
+	return nil
+}
+
+// majorityAsked reports "are most attendees …", "did most people …": a share.
+func (p *parser) majorityAsked() bool {
+	return auxiliaries[p.word(0)] && p.word(1) == "most" && (groupNouns[p.word(2)] || peopleNouns[p.word(2)] || p.word(2) == "of")
+}
+
+// verdict words whether the figure v passes the check: "So yes: 4.12 is more
+// than 4."; false when the check does not fit the figure computed.
+func (c *figureCheck) verdict(m query.Metric, display string, v float64) (string, bool) {
+	if c.percent != (m == query.Percent) {
+		return "", false
+	}
+	want := c.f.Value.(float64)
+	pass := map[query.Op]bool{query.GT: v > want, query.GTE: v >= want, query.LT: v < want, query.LTE: v <= want}[c.f.Op]
+	than := cmpText(&form.Question{Type: form.Number}, c.f)
+	if c.percent {
+		than += "%"
+	}
+	if pass {
+		return fmt.Sprintf(" So yes: %s is %s.", display, than), true
+	}
+	return fmt.Sprintf(" So no: %s is not %s.", display, than), true
+}
+
+// comparativeWords say which way two groups are compared ("higher than").
+var comparativeWords = text.Set("higher lower better worse more less greater bigger smaller larger fewer")
+
+// thanGroups reads "Germans rate higher than the French", "is latte more popular
+// than tea": a comparison word before "than" between two options of one
+// question, one before "than" and one after. Its words are marked used; it
+// reports whether one was found.
+func (p *parser) thanGroups() bool {
+	i := slices.Index(p.words, "than")
+	if i < 0 || p.used[i] {
+		return false
+	}
+	c := -1
+	for k := i - 1; k >= max(0, i-4) && c < 0 && p.words[k] != ","; k-- {
+		if comparativeWords[p.words[k]] {
+			c = k
+		}
+	}
+	if c < 0 {
+		return false
+	}
+	for _, a := range p.conds {
+		for _, b := range p.conds {
+			if a.q != nil && a.q == b.q && a.pos < i && b.pos > i && a.f.Op == query.Equals && b.f.Op == query.Equals && len(a.q.options) > 0 {
+				p.used[c], p.used[i], p.cueWords[c] = true, true, ""
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,63 @@
+package chat
+
+import (
+	"strings"
+	"testing"
+
+	"forma/internal/ai"
+	"forma/internal/ai/aitest"
+)
+
+// TestChatYesNoQuestions checks questions framed for a yes or no: a figure checked
+// against a number gets the figure and the verdict, a follow-up keeps the check,
+// "are most …" gets the share, and "A higher than B" compares the two groups.
+func TestChatYesNoQuestions(t *testing.T) {
+	sv := aitest.Coffee()
+	ds := sv.Dataset()
+	first := "is the average rating above 4?"
+	reply := Answer(ds, nil, first, sv.Now)
+	if !strings.Contains(reply, "is 3.65 out of 5") || !strings.Contains(reply, "So no: 3.65 out of 5 is not more than 4.") {
+		t.Errorf("%q: %s", first, reply)
+	}
+	history := []ai.Turn{{Role: ai.RoleUser, Content: first}, {Role: ai.RoleAssistant, Content: reply}}
+	if reply := Answer(ds, history, "and for the french?", sv.Now); !strings.Contains(reply, "answered France") || !strings.Contains(reply, "So no: 3.73") {
+		t.Errorf("follow-up: %s", reply)
+	}
+	if reply := Answer(ds, nil, "do germans rate higher than the french?", sv.Now); !strings.Contains(reply, "Average answer to “How would you rate our cafe?” by answer to “Country”") ||
+		!strings.Contains(reply, "Germany") || !strings.Contains(reply, "France") || strings.Contains(reply, "Spain") {
+		t.Errorf("comparison: %s", reply)
+	}
+	ev := aitest.Event()
+	if reply := Answer(ev.Dataset(), nil, "are most attendees coming back next year?", ev.Now); !strings.Contains(reply, "68.33%") {
+		t.Errorf("majority: %s", reply)
+	}
+}
+
+// TestChatSpelledNumbersAndDays checks numbers written as words and days written
+// in several ways, and that a slash day readable both ways is refused.
+func TestChatSpelledNumbersAndDays(t *testing.T) {
+	sv := aitest.Coffee()
+	for ask, want := range map[string]string{
+		"how many people drink more than three cups a day": "more than 3 to “Cups per day”",
+		"how many responses since 1 Oct":                   "since 2025-10-01",
+		"how many responses since the 1st of october":      "since 2025-10-01",
+		"responses before september 15th":                  "before 2025-09-15",
+		"how many responses between 3/10 and 20/10":        "between 2025-10-03 and 2025-10-20",
+		"how many responses between 3/10 and 10/10":        "day first or month first",
+	} {
+		if reply := Answer(sv.Dataset(), nil, ask, sv.Now); !strings.Contains(reply, want) {
+			t.Errorf("%q: want %q in: %s", ask, want, reply)
+		}
+	}
+}
+
+// TestChatFollowUpOfRefusal checks that a follow-up of a question the chat could
+// not answer is refused, not answered on its own.
+func TestChatFollowUpOfRefusal(t *testing.T) {
+	sv := aitest.Event()
+	first := "average nps for the keynote"
+	history := []ai.Turn{{Role: ai.RoleUser, Content: first}, {Role: ai.RoleAssistant, Content: Answer(sv.Dataset(), nil, first, sv.Now)}}
+	if reply := Answer(sv.Dataset(), history, "and for the workshop", sv.Now); !strings.Contains(reply, "follows a question I could not answer") {
+		t.Errorf("reply: %s", reply)
+	}
+}
