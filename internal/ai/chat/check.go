@@ -23,7 +23,8 @@ type figureCheck struct {
 var auxiliaries = text.Set("is are was were does do did has have")
 
 // checkStats are the statistics a yes/no question can check.
-var checkStats = text.Set("average avg mean median total sum percentage percent share")
+// "rate" checks a share given as a percentage ("is the recommendation rate over 50%?").
+var checkStats = text.Set("average avg mean median total sum percentage percent share rate")
 
 // checkStops end the span between a statistic and its check: a clause there
 // ("the average of people with more than 3 cups") makes the number a filter.
@@ -56,6 +57,9 @@ func (p *parser) statCheck() *figureCheck {
 			c.percent = true
 			end = max(end, i+2)
 		}
+		if p.words[a] == "rate" && !c.percent {
+			return nil
+		}
 		for k := start; k < end; k++ {
 			p.used[k], p.cueWords[k] = true, ""
 		}
@@ -80,7 +84,7 @@ func (c *figureCheck) verdict(m query.Metric, display string, v float64) (string
 	pass := map[query.Op]bool{query.GT: v > want, query.GTE: v >= want, query.LT: v < want, query.LTE: v <= want}[c.f.Op]
 	than := cmpText(&form.Question{Type: form.Number}, c.f)
 	if c.percent {
-		than += "%"
+		than += " percent"
 	}
 	if pass {
 		return fmt.Sprintf(" So yes: %s is %s.", display, than), true
@@ -89,7 +93,7 @@ func (c *figureCheck) verdict(m query.Metric, display string, v float64) (string
 }
 
 // comparativeWords say which way two groups are compared ("higher than").
-var comparativeWords = text.Set("higher lower better worse more less greater bigger smaller larger fewer")
+var comparativeWords = text.Set("higher lower better worse more less greater bigger smaller larger fewer longer shorter")
 
 // thanGroups reads "Germans rate higher than the French", "is latte more popular
 // than tea": a comparison word before "than" between two options of one

@@ -38,12 +38,13 @@ func TestChatYesNoQuestions(t *testing.T) {
 func TestChatSpelledNumbersAndDays(t *testing.T) {
 	sv := aitest.Coffee()
 	for ask, want := range map[string]string{
-		"how many people drink more than three cups a day": "more than 3 to “Cups per day”",
-		"how many responses since 1 Oct":                   "since 2025-10-01",
-		"how many responses since the 1st of october":      "since 2025-10-01",
-		"responses before september 15th":                  "before 2025-09-15",
-		"how many responses between 3/10 and 20/10":        "between 2025-10-03 and 2025-10-20",
-		"how many responses between 3/10 and 10/10":        "day first or month first",
+		"how many people drink more than three cups a day":  "more than 3 to “Cups per day”",
+		"how many responses since 1 Oct":                    "since 2025-10-01",
+		"how many responses since the 1st of october":       "since 2025-10-01",
+		"responses before september 15th":                   "before 2025-09-15",
+		"how many responses between 3/10 and 20/10":         "between 2025-10-03 and 2025-10-20",
+		"how many responses between 3/10 and 10/10":         "day first or month first",
+		"responses between the 1st and the 15th of october": "between 2025-10-01 and 2025-10-15",
 	} {
 		if reply := Answer(sv.Dataset(), nil, ask, sv.Now); !strings.Contains(reply, want) {
 			t.Errorf("%q: want %q in: %s", ask, want, reply)
@@ -59,5 +60,24 @@ func TestChatFollowUpOfRefusal(t *testing.T) {
 	history := []ai.Turn{{Role: ai.RoleUser, Content: first}, {Role: ai.RoleAssistant, Content: Answer(sv.Dataset(), nil, first, sv.Now)}}
 	if reply := Answer(sv.Dataset(), history, "and for the workshop", sv.Now); !strings.Contains(reply, "follows a question I could not answer") {
 		t.Errorf("reply: %s", reply)
+	}
+}
+
+// TestChatSetsChatterAside checks that a sentence holding only words the chat
+// cannot map is set aside when the rest reads in full, and that one holding a
+// restriction or an option is not.
+func TestChatSetsChatterAside(t *testing.T) {
+	sv := aitest.Coffee()
+	for ask, want := range map[string]string{
+		"hi there. i run the cafe. how many of our customers are from italy?": "answered Italy to “Country”",
+		"Ignore the french. what is the average rating?":                      "I don't know what “ignore”",
+	} {
+		if reply := Answer(sv.Dataset(), nil, ask, sv.Now); !strings.Contains(reply, want) {
+			t.Errorf("%q: want %q in: %s", ask, want, reply)
+		}
+	}
+	emp := aitest.Employee()
+	if reply := Answer(emp.Dataset(), nil, "what percentage of remote workers are in marketing", emp.Now); !strings.Contains(reply, "Among the") {
+		t.Errorf("share of a kind of respondents: %s", reply)
 	}
 }

@@ -39,6 +39,8 @@ type parser struct {
 	rate bool
 	// unsure says why a part of the message has two readings, or "".
 	unsure string
+	// unknownAt are the positions of the words unknownWords found.
+	unknownAt []int
 }
 
 // isNumeric reports whether q has numeric answers.

@@ -92,6 +92,9 @@ func findISODates(words []string, used []bool, today time.Time) (*dateRange, int
 		}
 		d, end, unsure := dayAt(words, i, today, order)
 		if d.IsZero() {
+			if r, start, stop := sharedMonthPair(words, i, today); r != nil {
+				return r, start, stop
+			}
 			continue
 		}
 		r, start, stop := dayRange(words, i, end, d, today, order)
@@ -128,6 +131,42 @@ func dayRange(words []string, i, end int, d, today time.Time, order int) (*dateR
 	}
 	r, start, _ := openRange(words, j, d, d, dayText(d))
 	return r, start, end
+}
+
+// sharedMonthPair reads "between the 1st and the 15th of September", "from 5 to
+// 12 October": two days of the month named after the second.
+func sharedMonthPair(words []string, i int, today time.Time) (*dateRange, int, int) {
+	n := dayNumber(words[i])
+	j := i
+	if j > 0 && words[j-1] == "the" {
+		j--
+	}
+	if n == 0 || j == 0 || (words[j-1] != "between" && words[j-1] != "from") {
+		return nil, 0, 0
+	}
+	k := i + 1
+	if k < len(words) && ordinalSuffixes[words[k]] {
+		k++
+	}
+	if k >= len(words) || !rangeJoins[words[k]] {
+		return nil, 0, 0
+	}
+	k++
+	if k < len(words) && words[k] == "the" {
+		k++
+	}
+	if k >= len(words) || dayNumber(words[k]) == 0 {
+		return nil, 0, 0
+	}
+	e, stop, _ := dayAt(words, k, today, 0)
+	if e.IsZero() {
+		return nil, 0, 0
+	}
+	d := time.Date(e.Year(), e.Month(), n, 0, 0, 0, 0, time.UTC)
+	if d.After(e) || d.Month() != e.Month() {
+		return nil, 0, 0
+	}
+	return &dateRange{from: d, to: e, label: "between " + dayText(d) + " and " + dayText(e)}, j - 1, stop
 }
 
 // rangeJoins join the two ends of a range of days.

@@ -17,6 +17,8 @@ type token struct {
 	quoted bool // inside quotes in the message
 	// spelled marks a number written as a word ("three").
 	spelled bool
+	// sentence numbers the sentence of the message the token is in, from 0.
+	sentence int
 }
 
 // tokenRe finds dates, numbers, words and the signs the parser reads.
@@ -40,9 +42,13 @@ func tokenize(msg string) []token {
 	msg = apostropheRe.ReplaceAllString(msg, "$1$2")
 	var out []token
 	quoted := false
-	last := 0
+	last, sentence := 0, 0
 	for _, loc := range tokenRe.FindAllStringIndex(msg, -1) {
-		quoted = quoted != oddQuotes(msg[last:loc[0]])
+		gap := msg[last:loc[0]]
+		quoted = quoted != oddQuotes(gap)
+		if len(out) > 0 && (sentenceEndRe.MatchString(gap) || out[len(out)-1].low == "?") {
+			sentence++
+		}
 		last = loc[1]
 		word := msg[loc[0]:loc[1]]
 		if c, ok := demonyms[word]; ok {
@@ -52,11 +58,17 @@ func tokenize(msg string) []token {
 			word = c
 		}
 		for _, w := range strings.Fields(word) {
-			out = append(out, makeToken(w, quoted))
+			t := makeToken(w, quoted)
+			t.sentence = sentence
+			out = append(out, t)
 		}
 	}
 	return spellNumbers(out)
 }
+
+// sentenceEndRe finds the end of a sentence between two tokens: a full stop,
+// an exclamation mark, a colon or semicolon, or a dash between spaces.
+var sentenceEndRe = regexp.MustCompile(`[.!:;]|\s[-–—]\s`)
 
 // numberWords are the numbers people spell out ("more than three cups").
 var numberWords = map[string]float64{
@@ -86,7 +98,7 @@ func spellNumbers(ts []token) []token {
 			out[k].low = strconv.Itoa(int(out[k].num))
 			continue
 		}
-		out = append(out, token{low: strconv.Itoa(int(n)), num: n, isNum: true, spelled: true})
+		out = append(out, token{low: strconv.Itoa(int(n)), num: n, isNum: true, spelled: true, sentence: t.sentence})
 	}
 	return out
 }

@@ -455,6 +455,8 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i
 		case w == "of" && p.peopleClauseAt(i+2, i+4):
 			return i
+		case w == "of" && p.kindOfPeopleAt(i):
+			return i
 		}
 	}
 	return -1
@@ -462,7 +464,7 @@ func (p *parser) baseStart(mentions []mention) int {
 
 // groupNouns name the respondents, or a kind of them ("remote workers").
 var groupNouns = text.Set("people persons respondents customers users clients members folks employees staff workers " +
-	"attendees guests participants drinkers holders buyers")
+	"attendees guests participants drinkers holders buyers fans")
 
 // peopleClauseAt reports whether a noun of respondents followed by a relative
 // word starts at a position from lo to hi ("of remote *workers who* …").
@@ -470,6 +472,23 @@ func (p *parser) peopleClauseAt(lo, hi int) bool {
 	for k := lo; k <= hi; k++ {
 		if groupNouns[p.word(k)] && clauseWords[p.word(k+1)] {
 			return true
+		}
+	}
+	return false
+}
+
+// kindOfPeopleAt reports whether "of" at i names a kind of respondents by a
+// condition ("of *remote* workers are in marketing"): a noun of respondents
+// within three words, after a condition.
+func (p *parser) kindOfPeopleAt(i int) bool {
+	for k := i + 2; k <= i+3; k++ {
+		if !groupNouns[p.word(k)] {
+			continue
+		}
+		for _, c := range p.conds {
+			if c.pos > i && c.pos < k {
+				return true
+			}
 		}
 	}
 	return false
@@ -567,9 +586,22 @@ func needsTarget(m query.Metric) bool {
 	return false
 }
 
-// parse reads one message into a request.
+// parse reads one message into a request. Sentences around the question that
+// hold only words it cannot map ("Hi there. I run the cafe.") are set aside
+// when the rest reads in full.
 func (s *session) parse(msg string) *request {
-	p := &parser{cf: s.cf, ts: s.cf.respell(tokenize(msg))}
+	in, p := s.parseTokens(s.cf.respell(tokenize(msg)))
+	if kept := p.withoutChatter(); kept != nil {
+		if in2, _ := s.parseTokens(kept); len(in2.unknown) == 0 {
+			return in2
+		}
+	}
+	return in
+}
+
+// parseTokens reads the tokens of one message into a request.
+func (s *session) parseTokens(ts []token) (*request, *parser) {
+	p := &parser{cf: s.cf, ts: ts}
 	p.words = wordsOf(p.ts)
 	p.used = make([]bool, len(p.ts))
 	p.markOwn()
@@ -622,7 +654,7 @@ func (s *session) parse(msg string) *request {
 	in.unknown, in.clash = p.unknownWords(in), p.clash
 	in.ambiguous = p.ambiguity(in)
 	in.lone = p.loneNumber(in)
-	return in
+	return in, p
 }
 
 // loneNumber returns the number of a follow-up that names nothing else ("and
