@@ -20,6 +20,8 @@
 package chat
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -154,11 +156,38 @@ func merge(prev, cur *request) *request {
 	if cur.limit > 0 {
 		out.limit = cur.limit
 	}
+	if out.ambiguous == "" && !cur.addOnly && !cur.narrows && prev.metric != query.Count {
+		out.ambiguous = otherGroup(prev.conds, cur.conds)
+	}
 	for _, c := range cur.conds {
 		out.conds = replaceCond(out.conds, c, cur.addOnly)
 	}
 	out.followUp, out.addOnly, out.about = false, false, true
 	return &out
+}
+
+// otherGroup returns why a follow-up naming an option of another choice question
+// than the previous one's ("and in Sales?" – "same for the London office") has
+// two readings: London alone, or Sales in London. "" when it has one. A count
+// ("how many drink tea" – "and in Italy?") and a follow-up that says it narrows
+// ("among VIPs", "only") are read one way: both conditions.
+func otherGroup(prev, cur []cond) string {
+	for _, c := range cur {
+		if !isOptionCond(c) {
+			continue
+		}
+		for _, old := range prev {
+			if isOptionCond(old) && old.q != c.q && !slices.ContainsFunc(cur, func(n cond) bool { return n.q == old.q }) {
+				return fmt.Sprintf("I can't tell whether you mean %v alone or %v and %v together; please ask in full", c.f.Value, old.f.Value, c.f.Value)
+			}
+		}
+	}
+	return ""
+}
+
+// isOptionCond reports whether c is "answered <option>" on a single-choice question.
+func isOptionCond(c cond) bool {
+	return c.q != nil && c.q.q.Type == form.Select && c.f.Op == query.Equals
 }
 
 // renumber gives the only comparison of a numeric question among conds the value

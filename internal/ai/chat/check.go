@@ -28,20 +28,46 @@ var checkStats = text.Set("average avg mean median total sum percentage percent 
 
 // checkStops end the span between a statistic and its check: a clause there
 // ("the average of people with more than 3 cups") makes the number a filter.
-var checkStops = text.Set("who that with whose among amongst where which whom than")
+var checkStops = text.Set("who that with whose among amongst where which whom")
 
-// statCheck reads "is the average … above 4?": the comparison after the
-// statistic is what the figure is checked against, not a filter. Its words are
+// statCheck reads "is the average … above 4?" and "average satisfaction in
+// Support, and is it below 3?": the comparison after the statistic (or after
+// "is it") is what the figure is checked against, not a filter. Its words are
 // marked used.
 func (p *parser) statCheck() *figureCheck {
-	if !auxiliaries[p.word(0)] {
-		return nil
-	}
 	a := slices.IndexFunc(p.words, func(w string) bool { return checkStats[w] })
 	if a < 0 {
 		return nil
 	}
-	for i := a + 1; i < len(p.ts); i++ {
+	from := -1
+	switch {
+	case auxiliaries[p.word(0)]:
+		from = a
+	default:
+		for j := 1; j+1 < len(p.words); j++ {
+			if auxiliaries[p.words[j]] && itWords[p.words[j+1]] && (p.words[j-1] == "and" || p.words[j-1] == "," || p.ts[j].sentence != p.ts[j-1].sentence) {
+				from = j + 1
+				p.used[j], p.used[j+1] = true, true
+				break
+			}
+		}
+	}
+	if from < 0 {
+		return nil
+	}
+	c := p.checkAfter(from, a)
+	if c != nil {
+		p.used[0] = p.used[0] || auxiliaries[p.word(0)]
+	}
+	return c
+}
+
+// itWords stand for the figure asked in "… and is it below 3?".
+var itWords = text.Set("it that this")
+
+// checkAfter reads the first comparison with a number after position from.
+func (p *parser) checkAfter(from, stat int) *figureCheck {
+	for i := from + 1; i < len(p.ts); i++ {
 		if checkStops[p.words[i]] || p.words[i] == "," {
 			return nil
 		}
@@ -49,7 +75,7 @@ func (p *parser) statCheck() *figureCheck {
 			continue
 		}
 		op, lo, _, start, end := p.comparison(i, &question{q: &form.Question{}})
-		if op == query.Equals || op == query.Between || start <= a {
+		if op == query.Equals || op == query.Between || start <= from {
 			return nil
 		}
 		c := &figureCheck{f: query.Filter{Op: op, Value: lo}}
@@ -57,21 +83,50 @@ func (p *parser) statCheck() *figureCheck {
 			c.percent = true
 			end = max(end, i+2)
 		}
-		if p.words[a] == "rate" && !c.percent {
+		if p.words[stat] == "rate" && !c.percent {
 			return nil
 		}
 		for k := start; k < end; k++ {
 			p.used[k], p.cueWords[k] = true, ""
 		}
-		p.used[0] = true
 		return c
 	}
 	return nil
 }
 
-// majorityAsked reports "are most attendees …", "did most people …": a share.
-func (p *parser) majorityAsked() bool {
-	return auxiliaries[p.word(0)] && p.word(1) == "most" && (groupNouns[p.word(2)] || peopleNouns[p.word(2)] || p.word(2) == "of")
+// majorityAsked returns the position of the respondents' noun in "are most
+// attendees …", "did most VIP attendees …": a share of them; -1 when the
+// message does not ask so.
+func (p *parser) majorityAsked() int {
+	if !auxiliaries[p.word(0)] || p.word(1) != "most" {
+		return -1
+	}
+	for k := 2; k <= 4; k++ {
+		if groupNouns[p.word(k)] || peopleNouns[p.word(k)] || k == 2 && p.word(k) == "of" {
+			return k
+		}
+	}
+	for _, c := range p.conds {
+		if c.pos == 2 && c.q != nil && c.q.q.Type != form.YesNo {
+			return 3 // "did most Germans recommend us": the option names the respondents
+		}
+	}
+	return -1
+}
+
+// majorityBase makes the conditions before the respondents' noun of "did most
+// VIP attendees …" the population of the share.
+func (p *parser) majorityBase(noun int) {
+	match := false
+	for _, c := range p.conds {
+		match = match || c.pos >= noun
+	}
+	if !match {
+		return
+	}
+	for i := range p.conds {
+		p.conds[i].base = p.conds[i].pos < noun
+	}
 }
 
 // verdict words whether the figure v passes the check: "So yes: 4.12 is more
@@ -121,5 +176,27 @@ func (p *parser) thanGroups() bool {
 			}
 		}
 	}
-	return false
+	return p.thanOthers(c, i)
+}
+
+// othersWords name the respondents a group is compared with ("than the others").
+var othersWords = text.Set("others rest else")
+
+// thanOthers reads "remote workers are more satisfied than the others": the one
+// yes_no condition before "than" becomes the breakdown (yes against no).
+func (p *parser) thanOthers(c, i int) bool {
+	k := i + 1
+	for k < len(p.words) && (p.words[k] == "the" || p.words[k] == "everyone" || p.words[k] == "everybody") {
+		k++
+	}
+	if !othersWords[p.word(k)] || len(p.conds) != 1 || p.conds[0].q == nil || p.conds[0].q.q.Type != form.YesNo || p.conds[0].pos > i {
+		return false
+	}
+	p.others = p.conds[0].q
+	p.conds = nil
+	for j := i + 1; j <= k; j++ {
+		p.used[j] = true
+	}
+	p.used[c], p.used[i], p.cueWords[c] = true, true, ""
+	return true
 }

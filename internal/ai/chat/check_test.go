@@ -81,3 +81,31 @@ func TestChatSetsChatterAside(t *testing.T) {
 		t.Errorf("share of a kind of respondents: %s", reply)
 	}
 }
+
+// TestChatRoundEightReadings checks "than the others", a share asked as "did
+// most Germans …", "…, and is it below 3?", abbreviated months, and the refusal
+// of a follow-up that could keep or replace the previous group.
+func TestChatRoundEightReadings(t *testing.T) {
+	emp, coffee := aitest.Employee(), aitest.Coffee()
+	cases := []struct {
+		sv        *aitest.Survey
+		ask, want string
+	}{
+		{emp, "are remote workers more satisfied than the others?", "by answer to “Do you work remotely?”"},
+		{coffee, "did most germans recommend us", "Among the 16 responses that answered Germany"},
+		{coffee, "Avg rating in italy. is it above 4?", "So yes: 4.25 out of 5 is more than 4."},
+		{coffee, "responses from 1 aug to 31 aug", "between 2025-08-01 and 2025-08-31"},
+	}
+	for _, c := range cases {
+		if reply := Answer(c.sv.Dataset(), nil, c.ask, c.sv.Now); !strings.Contains(reply, c.want) {
+			t.Errorf("%q: want %q in: %s", c.ask, c.want, reply)
+		}
+	}
+	var history []ai.Turn
+	for _, ask := range []string{"what share of engineers use the gym?", "and in sales?"} {
+		history = append(history, ai.Turn{Role: ai.RoleUser, Content: ask}, ai.Turn{Role: ai.RoleAssistant, Content: Answer(emp.Dataset(), history, ask, emp.Now)})
+	}
+	if reply := Answer(emp.Dataset(), history, "same for the london office", emp.Now); !strings.Contains(reply, "London alone or Sales and London together") {
+		t.Errorf("group change: %s", reply)
+	}
+}

@@ -41,6 +41,8 @@ type parser struct {
 	unsure string
 	// unknownAt are the positions of the words unknownWords found.
 	unknownAt []int
+	// others is the yes_no question of "… than the others", the breakdown.
+	others *question
 }
 
 // isNumeric reports whether q has numeric answers.

@@ -39,6 +39,7 @@ type request struct {
 	extreme  int  // +1 highest, -1 lowest was said
 	followUp bool
 	addOnly  bool // "of them": new conditions narrow the previous ones
+	narrows  bool // "among", "only": a follow-up's conditions narrow the previous ones
 	about    bool // the message talks about responses or respondents
 	howMany  bool // "how many" was asked: a count, even with "total"
 	blank    bool // "skipped", "did not answer": a count of who left the target blank
@@ -391,6 +392,9 @@ func (p *parser) whichGroup() *question {
 	return nil
 }
 
+// narrowWords say a follow-up narrows the previous population.
+var narrowWords = text.Set("among amongst only within also too")
+
 // peopleNouns name the respondents.
 var peopleNouns = text.Set("people persons respondents customers users clients members ones those them folks")
 
@@ -611,8 +615,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.ratedSubject()
 	p.numbers()
 	mentions := p.options()
-	compared := p.thanGroups()
 	p.yesNo()
+	compared := p.thanGroups()
 	p.noneChosen()
 	p.answeredText()
 	if v, ok := p.unboundYesNo(); ok && !p.hasYesNoCond() {
@@ -621,7 +625,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	cues := p.cues()
 	cues[cueCompare] = cues[cueCompare] || compared
 	in.setMetric(cues, p.cueWords)
-	if p.majorityAsked() && len(p.conds) > 0 && (in.metric == "" || in.metric == query.Top) {
+	majority := p.majorityAsked()
+	if majority >= 0 && len(p.conds) > 0 && (in.metric == "" || in.metric == query.Top) {
 		in.metric = query.Percent
 	}
 	if p.rate && (in.metric == "" || in.metric == query.Mean) {
@@ -638,6 +643,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.sentimentConds(in, classes, scores)
 	p.orOptions(cues)
 	p.grouping(in, cues)
+	if in.groupBy == nil && p.others != nil {
+		in.groupBy = p.others
+	}
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, scores)
 	in.settle()
@@ -647,8 +655,12 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.rankScale(in)
 	in.blank = p.blankAsked(in)
 	p.markBase(mentions)
+	if majority >= 0 && in.metric == query.Percent {
+		p.majorityBase(majority)
+	}
 	in.conds = p.conds
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
+	in.narrows = anyWord(p.words, narrowWords)
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
 	in.about = anyWord(p.words, aboutWords)
 	in.unknown, in.clash = p.unknownWords(in), p.clash
