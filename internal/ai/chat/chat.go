@@ -173,8 +173,8 @@ func merge(prev, cur *request) *request {
 // ("among VIPs", "only") are read one way: both conditions.
 func otherGroup(prev, cur []cond) string {
 	for _, c := range cur {
-		if !isOptionCond(c) {
-			continue
+		if !isOptionCond(c) || slices.ContainsFunc(prev, func(old cond) bool { return old.q == c.q }) {
+			continue // another option of a question asked before replaces it
 		}
 		for _, old := range prev {
 			if isOptionCond(old) && old.q != c.q && !slices.ContainsFunc(cur, func(n cond) bool { return n.q == old.q }) {

@@ -17,6 +17,7 @@ import (
 type figureCheck struct {
 	f       query.Filter // Op and Value: the comparison the figure must pass
 	percent bool         // the number was given as a percentage
+	count   bool         // "are there more than 50 responses?": the figure is a count
 }
 
 // auxiliaries open a question framed for a yes or no.
@@ -37,7 +38,7 @@ var checkStops = text.Set("who that with whose among amongst where which whom")
 func (p *parser) statCheck() *figureCheck {
 	a := slices.IndexFunc(p.words, func(w string) bool { return checkStats[w] })
 	if a < 0 {
-		return nil
+		return p.countCheck()
 	}
 	from := -1
 	switch {
@@ -62,6 +63,28 @@ func (p *parser) statCheck() *figureCheck {
 	return c
 }
 
+// countCheck reads "are there more than 50 responses?": a count checked against
+// the number, which must be followed by a word for the respondents.
+func (p *parser) countCheck() *figureCheck {
+	if !auxiliaries[p.word(0)] || p.word(1) != "there" {
+		return nil
+	}
+	for i := 2; i < len(p.ts) && i <= 5; i++ {
+		if !p.ts[i].isNum {
+			continue
+		}
+		if w := p.word(i + 1); !aboutWords[w] && !groupNouns[w] {
+			return nil
+		}
+		c := p.checkAfter(1, 1)
+		if c != nil {
+			p.used[0], p.used[1], c.count = true, true, true
+		}
+		return c
+	}
+	return nil
+}
+
 // itWords stand for the figure asked in "… and is it below 3?".
 var itWords = text.Set("it that this")
 
@@ -83,7 +106,7 @@ func (p *parser) checkAfter(from, stat int) *figureCheck {
 			c.percent = true
 			end = max(end, i+2)
 		}
-		if p.words[stat] == "rate" && !c.percent {
+		if p.word(stat) == "rate" && !c.percent {
 			return nil
 		}
 		for k := start; k < end; k++ {

@@ -109,3 +109,28 @@ func TestChatRoundEightReadings(t *testing.T) {
 		t.Errorf("group change: %s", reply)
 	}
 }
+
+// TestChatRoundNineReadings checks negated comparisons and exclusions, a count
+// framed as yes/no, "since Monday", the unit after a number naming its question,
+// and the refusal of two "how many" in one message and of an unknown compound.
+func TestChatRoundNineReadings(t *testing.T) {
+	emp, coffee := aitest.Employee(), aitest.Coffee()
+	cases := []struct {
+		sv        *aitest.Survey
+		ask, want string
+	}{
+		{coffee, "how many people don't drink more than two cups", "answered 2 or less to “Cups per day”"},
+		{coffee, "average rating excluding germany", "something other than Germany"},
+		{coffee, "what percentage of people who don't recommend us are french", "answered No to “Would you recommend us?”"},
+		{coffee, "are there more than 50 responses?", "So yes: 60 is more than 50."},
+		{coffee, "how many responses since monday", "since Monday (from 2025-11-24)"},
+		{emp, "average work-life balance for people with ten or more years", "answered 10 or more to “Years at the company”"},
+		{coffee, "how many people drink tea and how many drink latte", "more than one figure"},
+		{emp, "how many employees are part-time", "I don't know what “parttime”"},
+	}
+	for _, c := range cases {
+		if reply := Answer(c.sv.Dataset(), nil, c.ask, c.sv.Now); !strings.Contains(reply, c.want) {
+			t.Errorf("%q: want %q in: %s", c.ask, c.want, reply)
+		}
+	}
+}

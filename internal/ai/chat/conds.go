@@ -188,6 +188,12 @@ func (p *parser) numbers() {
 			continue
 		}
 		op, lo, hi, start, end := p.comparison(i, q)
+		if inv, ok := inverse[op]; ok && p.negatedBefore(start, 2) {
+			op = inv // "don't drink more than 2 cups"
+		}
+		if p.word(end) == "out" && p.word(end+1) == "of" && end+2 < len(p.ts) && p.ts[end+2].isNum {
+			end += 3 // "10 out of 10"
+		}
 		f := query.Filter{Op: op, Value: lo}
 		if op == query.Between {
 			f.To = hi
@@ -260,7 +266,37 @@ func (p *parser) numberQuestion(i int) *question {
 	if best == nil && p.scoreVerbBefore(i) {
 		return p.onlyScaleFor(p.ts[i].num)
 	}
+	if q := p.unitAfter(i); q != nil {
+		return q // "10 or more years": the word after the number names its question
+	}
 	return best
+}
+
+// unitAfter returns the only numeric question named by the word right after the
+// number at i, or after the comparison that follows it ("10 or more *years*").
+func (p *parser) unitAfter(i int) *question {
+	k := i + 1
+	for _, c := range cmpAfter {
+		if c.phrase.At(p.words, k) {
+			k += len(c.phrase)
+			break
+		}
+	}
+	if k >= len(p.ts) || p.ts[k].stem == "" || p.used[k] {
+		return nil
+	}
+	var out *question
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		if !isNumeric(q.q) || offScale(q.q, p.ts[i].num) || !slices.Contains(q.stems, p.ts[k].stem) {
+			continue
+		}
+		if out != nil {
+			return nil
+		}
+		out = q
+	}
+	return out
 }
 
 // scoreVerbBefore reports whether a verb of scoring stands among the four words
@@ -332,14 +368,24 @@ func abs(n int) int {
 }
 
 // negators negate the condition that follows them.
-var negators = text.Set("not never no without nor neither")
+var negators = text.Set("not never no without nor neither excluding except outside non")
 
 // negatedBefore reports whether a negation stands among the n words before i, in
 // the same clause and not inside another condition; the words from the negation
 // on are marked used.
 func (p *parser) negatedBefore(i, n int) bool {
+	return p.negatedFor(i, n, nil)
+}
+
+// negatedFor is negatedBefore for a condition on q: a word naming another
+// question ends the search, as the negation is that question's ("who don't
+// *recommend* us are French").
+func (p *parser) negatedFor(i, n int, q *question) bool {
 	for k := i - 1; k >= max(0, i-n); k-- {
 		if p.words[k] == "," || p.words[k] == "who" || p.words[k] == "that" || p.used[k] {
+			return false
+		}
+		if q != nil && p.namesOtherQuestion(k, q) {
 			return false
 		}
 		if negators[p.words[k]] {
@@ -352,12 +398,36 @@ func (p *parser) negatedBefore(i, n int) bool {
 	return false
 }
 
+// namesOtherQuestion reports whether the word at k is a word of a question
+// other than q and of no option of q.
+func (p *parser) namesOtherQuestion(k int, q *question) bool {
+	st := p.ts[k].stem
+	if st == "" || slices.Contains(q.stems, st) {
+		return false
+	}
+	for _, o := range q.options {
+		if slices.Contains(o.stems, st) {
+			return false
+		}
+	}
+	for qi := range p.cf.qs {
+		if other := &p.cf.qs[qi]; other != q && slices.Contains(other.stems, st) && p.cf.df[st] == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// inverse is the comparison a negation turns op into ("not more than 2").
+var inverse = map[query.Op]query.Op{query.GT: query.LTE, query.GTE: query.LT, query.LT: query.GTE, query.LTE: query.GT,
+	query.Equals: query.NotEquals}
+
 // options turns the options named in the message into conditions.
 func (p *parser) options() []mention {
 	ms := p.cf.mentions(p.ts, p.used)
 	for _, m := range ms {
 		op := query.Equals
-		if p.negatedBefore(m.start, 4) {
+		if p.negatedFor(m.start, 4, m.q) {
 			op = query.NotEquals
 		}
 		p.add(m.q, query.Filter{Op: op, Value: m.label}, m.start)
@@ -398,7 +468,7 @@ func (p *parser) yesNo() {
 			if p.used[i] || t.stem == "" || !slices.Contains(q.stems, t.stem) || p.cf.df[t.stem] != 1 {
 				continue
 			}
-			negated := p.negatedBefore(i, 4)
+			negated := p.negatedFor(i, 4, q)
 			bare := !negated && !p.answerBefore(i)
 			p.add(q, query.Filter{Op: query.Equals, Value: !negated}, i)
 			p.conds[len(p.conds)-1].bare = bare

@@ -366,7 +366,8 @@ func openRange(words []string, i int, first, last time.Time, name string) (*date
 	return &dateRange{from: first, to: last, label: "in " + name}, start, i + 1
 }
 
-// findRelativeDays reads today, yesterday and "last/past N days|weeks|months".
+// findRelativeDays reads today, yesterday, "since Monday" and "last/past N
+// days|weeks|months".
 func findRelativeDays(words []string, used []bool, today time.Time) (*dateRange, int, int) {
 	for i, w := range words {
 		if used[i] {
@@ -379,6 +380,10 @@ func findRelativeDays(words []string, used []bool, today time.Time) (*dateRange,
 			y := today.AddDate(0, 0, -1)
 			return &dateRange{from: y, to: y, label: "yesterday"}, i, i + 1
 		}
+		if d, ok := weekdays[w]; ok && i > 0 && (words[i-1] == "since" || words[i-1] == "from") {
+			from := today.AddDate(0, 0, -((int(today.Weekday()) - int(d) + 7) % 7))
+			return &dateRange{from: from, label: "since " + strings.ToUpper(w[:1]) + w[1:]}, i - 1, i + 1
+		}
 		if (w == "last" || w == "past") && i+2 < len(words) && isCount(words[i+1]) {
 			if r := rolling(today, words[i+1], words[i+2]); r != nil {
 				return r, i, i + 3
@@ -387,6 +392,10 @@ func findRelativeDays(words []string, used []bool, today time.Time) (*dateRange,
 	}
 	return nil, 0, 0
 }
+
+// weekdays name the days of the week: "since Monday" starts on the latest one.
+var weekdays = map[string]time.Weekday{"monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday,
+	"thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday, "sunday": time.Sunday}
 
 // isCount reports whether w is a small whole number.
 func isCount(w string) bool {

@@ -32,7 +32,7 @@ var (
 	wholeContractions = strings.NewReplacer(text.Expansions("won't", "can't")...)
 	contractions      = strings.NewReplacer(append(text.Expansions("n't", "'d"),
 		"’", "'", "'s", "", "'re", "", "'ve", "", "'ll", "",
-		"can not", "cannot", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff")...)
+		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff")...)
 )
 
 // tokenize splits a message into tokens; text between quotes is marked quoted.
@@ -262,10 +262,11 @@ func stripSuffixes(w string) string {
 	return w
 }
 
-// undouble drops the doubled final consonant of a stem ("gett" → "get").
+// undouble drops the doubled final consonant of a stem ("gett" → "get"), not
+// that of a short word ("add").
 func undouble(w string) string {
 	n := len(w)
-	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+	if n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
 		return w[:n-1]
 	}
 	return w

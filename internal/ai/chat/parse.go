@@ -625,6 +625,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	cues := p.cues()
 	cues[cueCompare] = cues[cueCompare] || compared
 	in.setMetric(cues, p.cueWords)
+	if in.check != nil && in.check.count && in.metric == "" {
+		in.metric = query.Count
+	}
 	majority := p.majorityAsked()
 	if majority >= 0 && len(p.conds) > 0 && (in.metric == "" || in.metric == query.Top) {
 		in.metric = query.Percent

@@ -57,6 +57,8 @@ func (s *session) replyCheck(in *request, p queryPlan, res *query.Result) string
 	checkable := in.kind == metricIntent && len(res.Groups) == 0 && (in.target != nil || p.q.Metric == query.Percent)
 	switch p.q.Metric {
 	case query.Mean, query.Median, query.Sum, query.Min, query.Max, query.StdDev, query.Percentile, query.Percent:
+	case query.Count:
+		checkable = checkable || in.kind == metricIntent && len(res.Groups) == 0
 	default:
 		checkable = false
 	}
@@ -65,14 +67,17 @@ func (s *session) replyCheck(in *request, p queryPlan, res *query.Result) string
 		return s.cannotChoose(in)
 	}
 	out := s.replyMetric(in, p, res)
-	if res.Value == nil {
+	value, display := res.Value, res.Display
+	switch {
+	case p.q.Metric == query.Count:
+		n := float64(res.N)
+		value, display = &n, fmt.Sprint(res.N)
+	case value == nil:
 		return out
+	case p.q.Metric != query.Percent:
+		display = query.FormatValue(in.target.q, *value)
 	}
-	display := res.Display
-	if p.q.Metric != query.Percent {
-		display = query.FormatValue(in.target.q, *res.Value)
-	}
-	v, ok := in.check.verdict(p.q.Metric, display, *res.Value)
+	v, ok := in.check.verdict(p.q.Metric, display, *value)
 	if !ok {
 		in.ambiguous = "the number to check is not in the unit of the figure asked for"
 		return s.cannotChoose(in)
