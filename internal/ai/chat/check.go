@@ -18,6 +18,10 @@ type figureCheck struct {
 	f       query.Filter // Op and Value: the comparison the figure must pass
 	percent bool         // the number was given as a percentage
 	count   bool         // "are there more than 50 responses?": the figure is a count
+	// share is set by "do more than half of …": a share of the respondents named
+	// from position after on.
+	share bool
+	after int
 }
 
 // auxiliaries open a question framed for a yes or no.
@@ -36,6 +40,14 @@ var checkStops = text.Set("who that with whose among amongst where which whom")
 // "is it") is what the figure is checked against, not a filter. Its words are
 // marked used.
 func (p *parser) statCheck() *figureCheck {
+	if c := p.shareCheck(); c != nil {
+		return c
+	}
+	if auxiliaries[p.word(0)] && trueThat.At(p.words, 1) {
+		for k := 1; k <= len(trueThat); k++ {
+			p.used[k] = true // "is it true that the average …"
+		}
+	}
 	a := slices.IndexFunc(p.words, func(w string) bool { return checkStats[w] })
 	if a < 0 {
 		return p.countCheck()
@@ -61,6 +73,38 @@ func (p *parser) statCheck() *figureCheck {
 		p.used[0] = p.used[0] || auxiliaries[p.word(0)]
 	}
 	return c
+}
+
+// trueThat follows an auxiliary without changing what is asked.
+var trueThat = phrase("it true that")
+
+// shareCheck reads "do more than half of the people …", "did more than 60%
+// say …": a share checked against a percentage.
+func (p *parser) shareCheck() *figureCheck {
+	if !auxiliaries[p.word(0)] {
+		return nil
+	}
+	for _, c := range cmpBefore {
+		if !c.phrase.At(p.words, 1) {
+			continue
+		}
+		j := 1 + len(c.phrase)
+		var v float64
+		end := j + 1
+		switch {
+		case p.word(j) == "half":
+			v = 50
+		case j+1 < len(p.ts) && p.ts[j].isNum && p.word(j+1) == "%":
+			v, end = p.ts[j].num, j+2
+		default:
+			return nil
+		}
+		for k := 0; k < end; k++ {
+			p.used[k], p.cueWords[k] = true, ""
+		}
+		return &figureCheck{f: query.Filter{Op: c.op, Value: v}, percent: true, share: true, after: end}
+	}
+	return nil
 }
 
 // countCheck reads "are there more than 50 responses?": a count checked against
@@ -120,19 +164,29 @@ func (p *parser) checkAfter(from, stat int) *figureCheck {
 // majorityAsked returns the position of the respondents' noun in "are most
 // attendees …", "did most VIP attendees …": a share of them; -1 when the
 // message does not ask so.
-func (p *parser) majorityAsked() int {
-	if !auxiliaries[p.word(0)] || p.word(1) != "most" {
+func (p *parser) majorityAsked(check *figureCheck) int {
+	from := 2
+	switch {
+	case check != nil && check.share:
+		from = check.after
+		for p.word(from) == "of" || p.word(from) == "the" || p.word(from) == "our" || p.word(from) == "all" {
+			from++
+		}
+	case !auxiliaries[p.word(0)] || p.word(1) != "most":
 		return -1
 	}
-	for k := 2; k <= 4; k++ {
-		if groupNouns[p.word(k)] || peopleNouns[p.word(k)] || k == 2 && p.word(k) == "of" {
+	for k := from; k <= from+2; k++ {
+		if groupNouns[p.word(k)] || peopleNouns[p.word(k)] || k == from && p.word(k) == "of" {
 			return k
 		}
 	}
 	for _, c := range p.conds {
-		if c.pos == 2 && c.q != nil && c.q.q.Type != form.YesNo {
-			return 3 // "did most Germans recommend us": the option names the respondents
+		if c.pos == from && c.q != nil && c.q.q.Type != form.YesNo {
+			return from + 1 // "did most Germans recommend us": the option names the respondents
 		}
+	}
+	if check != nil && check.share {
+		return from // "did more than 60% say …": everyone
 	}
 	return -1
 }

@@ -134,3 +134,22 @@ func TestChatRoundNineReadings(t *testing.T) {
 		}
 	}
 }
+
+// TestChatShareChecks checks "do more than half of …" and "did more than 60% …":
+// the share among the respondents named, checked against the percentage.
+func TestChatShareChecks(t *testing.T) {
+	coffee, ev := aitest.Coffee(), aitest.Event()
+	cases := []struct {
+		sv        *aitest.Survey
+		ask, want string
+	}{
+		{coffee, "do more than half of the germans recommend us?", "So yes: 56.25% is more than 50 percent."},
+		{ev, "did more than 60% say they'd come again?", "So yes: 68.33% is more than 60 percent."},
+		{coffee, "Is it true that the average rating is above 4?", "So no: 3.65 out of 5 is not more than 4."},
+	}
+	for _, c := range cases {
+		if reply := Answer(c.sv.Dataset(), nil, c.ask, c.sv.Now); !strings.Contains(reply, c.want) {
+			t.Errorf("%q: want %q in: %s", c.ask, c.want, reply)
+		}
+	}
+}

@@ -468,7 +468,7 @@ func (p *parser) baseStart(mentions []mention) int {
 
 // groupNouns name the respondents, or a kind of them ("remote workers").
 var groupNouns = text.Set("people persons respondents customers users clients members folks employees staff workers " +
-	"attendees guests participants drinkers holders buyers fans")
+	"attendees guests participants drinkers holders buyers fans lovers")
 
 // peopleClauseAt reports whether a noun of respondents followed by a relative
 // word starts at a position from lo to hi ("of remote *workers who* …").
@@ -628,7 +628,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if in.check != nil && in.check.count && in.metric == "" {
 		in.metric = query.Count
 	}
-	majority := p.majorityAsked()
+	majority := p.majorityAsked(in.check)
 	if majority >= 0 && len(p.conds) > 0 && (in.metric == "" || in.metric == query.Top) {
 		in.metric = query.Percent
 	}
