@@ -20,7 +20,7 @@ func (p *parser) ambiguity(in *request) string {
 	if p.unsure != "" {
 		return p.unsure
 	}
-	if n := p.statCount(); n > 1 {
+	if n := p.statCount(); n > 1 || p.howManyCount() > 1 {
 		return "it asks for more than one figure; please ask for one at a time"
 	}
 	if c := p.statComparison(); c != "" {
@@ -53,6 +53,18 @@ func (p *parser) statCount() int {
 		}
 		if w == "most" && commonWords[p.word(i+1)] && p.cueWords[i] != "" {
 			n++ // "the most common rating, and the median" asks for two figures
+		}
+	}
+	return n
+}
+
+// howManyCount counts the "how many" of the message: "how many drink tea and how
+// many drink latte" asks for two figures.
+func (p *parser) howManyCount() int {
+	n := 0
+	for i := range p.words {
+		if howMany.At(p.words, i) {
+			n++
 		}
 	}
 	return n

@@ -20,6 +20,9 @@
 package chat
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -61,7 +64,11 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 		return s.noResponses()
 	}
 	in := s.parse(clip(question))
-	if prev := s.context(history); prev != nil && in.followUp {
+	prev, lastFailed := s.context(history)
+	if in.followUp && lastFailed {
+		return s.cannotFollow()
+	}
+	if prev != nil && in.followUp {
 		in = merge(prev, in)
 	}
 	s.bind(in)
@@ -77,8 +84,8 @@ func clip(s string) string {
 }
 
 // context replays the user turns of history and returns the request of the last
-// one that could be answered.
-func (s *session) context(history []ai.Turn) *request {
+// one that could be answered, and whether the last turn could not be.
+func (s *session) context(history []ai.Turn) (*request, bool) {
 	var users []string
 	for _, t := range history {
 		if t.Role == ai.RoleUser {
@@ -89,17 +96,31 @@ func (s *session) context(history []ai.Turn) *request {
 		users = users[len(users)-maxHistoryTurns:]
 	}
 	var prev *request
+	failed := false
 	for _, u := range users {
 		in := s.parse(clip(u))
+		if in.followUp && failed {
+			continue // refused too: it follows a question that could not be answered
+		}
 		if prev != nil && in.followUp {
 			in = merge(prev, in)
 		}
 		s.bind(in)
-		if s.answerable(in) && len(in.unknown) == 0 && in.clash == "" && in.ambiguous == "" {
+		failed = !s.answerable(in) || len(in.unknown) > 0 || in.clash != "" || in.ambiguous != ""
+		if !failed {
 			prev = in
 		}
 	}
-	return prev
+	return prev, failed
+}
+
+// cannotFollow refuses a follow-up of a question that could not be answered: it
+// could continue that question or an earlier one.
+func (s *session) cannotFollow() string {
+	var b strings.Builder
+	b.WriteString("I can't answer that exactly: it follows a question I could not answer, so I don't know what it continues; please ask it in full.")
+	s.suggest(&b)
+	return b.String()
 }
 
 // merge applies a follow-up to the previous request: what the follow-up names
@@ -126,17 +147,47 @@ func merge(prev, cur *request) *request {
 	if cur.span != nil {
 		out.span = cur.span
 	}
+	if cur.check != nil {
+		out.check = cur.check
+	}
 	if cur.groupBy != nil {
 		out.groupBy, out.compare = cur.groupBy, cur.compare
 	}
 	if cur.limit > 0 {
 		out.limit = cur.limit
 	}
+	if out.ambiguous == "" && !cur.addOnly && !cur.narrows && prev.metric != query.Count {
+		out.ambiguous = otherGroup(prev.conds, cur.conds)
+	}
 	for _, c := range cur.conds {
 		out.conds = replaceCond(out.conds, c, cur.addOnly)
 	}
 	out.followUp, out.addOnly, out.about = false, false, true
 	return &out
+}
+
+// otherGroup returns why a follow-up naming an option of another choice question
+// than the previous one's ("and in Sales?" – "same for the London office") has
+// two readings: London alone, or Sales in London. "" when it has one. A count
+// ("how many drink tea" – "and in Italy?") and a follow-up that says it narrows
+// ("among VIPs", "only") are read one way: both conditions.
+func otherGroup(prev, cur []cond) string {
+	for _, c := range cur {
+		if !isOptionCond(c) || slices.ContainsFunc(prev, func(old cond) bool { return old.q == c.q }) {
+			continue // another option of a question asked before replaces it
+		}
+		for _, old := range prev {
+			if isOptionCond(old) && old.q != c.q && !slices.ContainsFunc(cur, func(n cond) bool { return n.q == old.q }) {
+				return fmt.Sprintf("I can't tell whether you mean %v alone or %v and %v together; please ask in full", c.f.Value, old.f.Value, c.f.Value)
+			}
+		}
+	}
+	return ""
+}
+
+// isOptionCond reports whether c is "answered <option>" on a single-choice question.
+func isOptionCond(c cond) bool {
+	return c.q != nil && c.q.q.Type == form.Select && c.f.Op == query.Equals
 }
 
 // renumber gives the only comparison of a numeric question among conds the value

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -38,6 +39,10 @@ type parser struct {
 	rate bool
 	// unsure says why a part of the message has two readings, or "".
 	unsure string
+	// unknownAt are the positions of the words unknownWords found.
+	unknownAt []int
+	// others is the yes_no question of "… than the others", the breakdown.
+	others *question
 }
 
 // isNumeric reports whether q has numeric answers.
@@ -147,7 +152,11 @@ func (p *parser) comparison(i int, q *question) (op query.Op, lo, hi float64, st
 // rangeAround reads "between N and M", "from N to M", "N to M" and "N or M" at the
 // number i: lower, upper, start and end.
 func (p *parser) rangeAround(i int) ([4]float64, bool) {
-	if i+2 >= len(p.ts) || !p.ts[i+2].isNum {
+	j := i + 2
+	if p.word(i+1) == "or" && (p.word(j) == "a" || p.word(j) == "an") {
+		j++ // "a 9 or a 10"
+	}
+	if j >= len(p.ts) || !p.ts[j].isNum {
 		return [4]float64{}, false
 	}
 	mid, prev := p.word(i+1), p.word(i-1)
@@ -155,12 +164,16 @@ func (p *parser) rangeAround(i int) ([4]float64, bool) {
 	if !ok {
 		return [4]float64{}, false
 	}
-	a, b := p.ts[i].num, p.ts[i+2].num
+	a, b := p.ts[i].num, p.ts[j].num
+	if mid == "or" && (a-b > 1 || b-a > 1) {
+		p.unsure = fmt.Sprintf("“%s or %s” names two numbers apart, and I filter on a number or a range; ask for each number", p.ts[i].low, p.ts[j].low)
+		return [4]float64{}, false
+	}
 	start := i
 	if prev == "between" || prev == "from" {
 		start = i - 1
 	}
-	return [4]float64{min(a, b), max(a, b), float64(start), float64(i + 3)}, true
+	return [4]float64{min(a, b), max(a, b), float64(start), float64(j + 1)}, true
 }
 
 // numbers turns the comparisons of numbers with numeric questions into conditions.
@@ -175,6 +188,12 @@ func (p *parser) numbers() {
 			continue
 		}
 		op, lo, hi, start, end := p.comparison(i, q)
+		if inv, ok := inverse[op]; ok && p.negatedBefore(start, 2) {
+			op = inv // "don't drink more than 2 cups"
+		}
+		if p.word(end) == "out" && p.word(end+1) == "of" && end+2 < len(p.ts) && p.ts[end+2].isNum {
+			end += 3 // "10 out of 10"
+		}
 		f := query.Filter{Op: op, Value: lo}
 		if op == query.Between {
 			f.To = hi
@@ -198,13 +217,27 @@ var relativeWords = text.Set("who that which")
 // more than 3"): it says how the quantity was counted, nothing more.
 func (p *parser) markQuantityVerb(start int) {
 	k := start - 1
+	for k > 0 && verbTails[p.words[k]] {
+		k-- // "worked *here* more than 5 years", "worked *for* more than 5 years"
+	}
 	if k < 1 || p.ts[k].stem == "" || p.used[k] {
 		return
 	}
-	if relativeWords[p.words[k-1]] || strings.HasSuffix(p.words[k], "ing") || (peopleNouns[p.words[k-1]] || p.words[k-1] == "many") && !p.cf.optionStem(p.ts[k].stem) {
+	j := k - 1
+	for j > 0 && perfectAux[p.words[j]] {
+		j-- // "people *have* worked …"
+	}
+	if relativeWords[p.words[j]] || strings.HasSuffix(p.words[k], "ing") || (peopleNouns[p.words[j]] || p.words[j] == "many") && !p.cf.optionStem(p.ts[k].stem) {
 		p.used[k] = true
 	}
 }
+
+// verbTails stand between a quantity's verb and its comparison; perfectAux
+// between the respondents and the verb.
+var (
+	verbTails  = text.Set("here there for")
+	perfectAux = text.Set("have has had")
+)
 
 // numberQuestion picks the numeric question a number at i is about: the one whose
 // words are nearest in the same clause; "$" points at currency questions.
@@ -230,7 +263,69 @@ func (p *parser) numberQuestion(i int) *question {
 	if tie {
 		return nil // two questions fit the number equally: left unread, so refused
 	}
+	if best == nil && p.scoreVerbBefore(i) {
+		return p.onlyScaleFor(p.ts[i].num)
+	}
+	if q := p.unitAfter(i); q != nil {
+		return q // "10 or more years": the word after the number names its question
+	}
 	return best
+}
+
+// unitAfter returns the only numeric question named by the word right after the
+// number at i, or after the comparison that follows it ("10 or more *years*").
+func (p *parser) unitAfter(i int) *question {
+	k := i + 1
+	for _, c := range cmpAfter {
+		if c.phrase.At(p.words, k) {
+			k += len(c.phrase)
+			break
+		}
+	}
+	if k >= len(p.ts) || p.ts[k].stem == "" || p.used[k] {
+		return nil
+	}
+	var out *question
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		if !isNumeric(q.q) || offScale(q.q, p.ts[i].num) || !slices.Contains(q.stems, p.ts[k].stem) {
+			continue
+		}
+		if out != nil {
+			return nil
+		}
+		out = q
+	}
+	return out
+}
+
+// scoreVerbBefore reports whether a verb of scoring stands among the four words
+// before i ("gave the event a 9", "scored below 7"); "rated" is not one, as it
+// names the rating question ("rated 9" on a 1–5 rating is refused).
+func (p *parser) scoreVerbBefore(i int) bool {
+	for k := i - 1; k >= max(0, i-4); k-- {
+		if scoreVerbs[p.words[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyScaleFor returns the only rating or slider question whose scale holds v,
+// or nil when none or several do.
+func (p *parser) onlyScaleFor(v float64) *question {
+	var out *question
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		if (q.q.Type != form.Rating && q.q.Type != form.Slider) || offScale(q.q, v) {
+			continue
+		}
+		if out != nil {
+			return nil
+		}
+		out = q
+	}
+	return out
 }
 
 // offScale reports whether v lies outside the answers q allows (a rating of 9).
@@ -273,14 +368,24 @@ func abs(n int) int {
 }
 
 // negators negate the condition that follows them.
-var negators = text.Set("not never no without nor neither")
+var negators = text.Set("not never no without nor neither excluding except outside non")
 
 // negatedBefore reports whether a negation stands among the n words before i, in
 // the same clause and not inside another condition; the words from the negation
 // on are marked used.
 func (p *parser) negatedBefore(i, n int) bool {
+	return p.negatedFor(i, n, nil)
+}
+
+// negatedFor is negatedBefore for a condition on q: a word naming another
+// question ends the search, as the negation is that question's ("who don't
+// *recommend* us are French").
+func (p *parser) negatedFor(i, n int, q *question) bool {
 	for k := i - 1; k >= max(0, i-n); k-- {
 		if p.words[k] == "," || p.words[k] == "who" || p.words[k] == "that" || p.used[k] {
+			return false
+		}
+		if q != nil && p.namesOtherQuestion(k, q) {
 			return false
 		}
 		if negators[p.words[k]] {
@@ -293,12 +398,36 @@ func (p *parser) negatedBefore(i, n int) bool {
 	return false
 }
 
+// namesOtherQuestion reports whether the word at k is a word of a question
+// other than q and of no option of q.
+func (p *parser) namesOtherQuestion(k int, q *question) bool {
+	st := p.ts[k].stem
+	if st == "" || slices.Contains(q.stems, st) {
+		return false
+	}
+	for _, o := range q.options {
+		if slices.Contains(o.stems, st) {
+			return false
+		}
+	}
+	for qi := range p.cf.qs {
+		if other := &p.cf.qs[qi]; other != q && slices.Contains(other.stems, st) && p.cf.df[st] == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// inverse is the comparison a negation turns op into ("not more than 2").
+var inverse = map[query.Op]query.Op{query.GT: query.LTE, query.GTE: query.LT, query.LT: query.GTE, query.LTE: query.GT,
+	query.Equals: query.NotEquals}
+
 // options turns the options named in the message into conditions.
 func (p *parser) options() []mention {
 	ms := p.cf.mentions(p.ts, p.used)
 	for _, m := range ms {
 		op := query.Equals
-		if p.negatedBefore(m.start, 4) {
+		if p.negatedFor(m.start, 4, m.q) {
 			op = query.NotEquals
 		}
 		p.add(m.q, query.Filter{Op: op, Value: m.label}, m.start)
@@ -339,7 +468,7 @@ func (p *parser) yesNo() {
 			if p.used[i] || t.stem == "" || !slices.Contains(q.stems, t.stem) || p.cf.df[t.stem] != 1 {
 				continue
 			}
-			negated := p.negatedBefore(i, 4)
+			negated := p.negatedFor(i, 4, q)
 			bare := !negated && !p.answerBefore(i)
 			p.add(q, query.Filter{Op: query.Equals, Value: !negated}, i)
 			p.conds[len(p.conds)-1].bare = bare
@@ -358,6 +487,7 @@ var (
 	subjectNouns = text.Set("event conference cafe café shop store restaurant company product service experience " +
 		"course class hotel app website site place venue business brand")
 	rateVerbs   = text.Set("rate rated rates rating gave give scored score")
+	scoreVerbs  = text.Set("gave give scored score")
 	determiners = text.Set("the our this your their that its")
 )
 

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"forma/internal/ai/text"
@@ -29,19 +30,12 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"drinker drinkers holder holders guest guests attendance usage longest shortest part " +
 	"mostly mainly largely buyer buyers purchaser purchasers " +
 	"peoples pls plz need needs needed report arithmetic receive received scale " +
-	"rank ranked ranking sort sorted order ordered up table")
+	"rank ranked ranking sort sorted order ordered up table same instead fan fans lover lovers")
 
 // cueVocabulary holds every word of the cue phrases, the words the parser reads
 // as what is asked.
 var cueVocabulary = func() map[string]bool {
-	m := map[string]bool{}
-	for _, phs := range cuePhrases {
-		for _, ph := range phs {
-			for _, w := range ph {
-				m[w] = true
-			}
-		}
-	}
+	m := maps.Clone(statCueWords)
 	for _, set := range []map[string]bool{listVerbs, listedThings, aboutWords, peopleNouns, pronouns, groupWords,
 		mentionVerbs, answerVerbs, pickVerbs, sayVerbs, negators} {
 		for w := range set {
@@ -70,19 +64,69 @@ func (p *parser) unknownWords(in *request) []string {
 		}
 	}
 	var out []string
+	p.unknownAt = nil
 	for i, t := range p.ts {
 		switch {
 		case p.used[i] || p.own[i]:
 		case t.isNum:
 			out = append(out, t.low)
+			p.unknownAt = append(p.unknownAt, i)
 		case t.stem == "" || fillerWords[t.low] || cueVocabulary[t.low] || named[t.stem] || named[t.low]:
 		case ordinalSuffixes[t.low] || months[t.low] != 0:
 		default:
 			out = append(out, t.low)
+			p.unknownAt = append(p.unknownAt, i)
 		}
 	}
 	return out
 }
+
+// withoutChatter returns the tokens of the message without the sentences that
+// hold unknown words and nothing the question is made of: no word read as a
+// condition, date or number, no option, no statistic, no restricting word
+// ("only", "except"). Nil when there is no such sentence, or nothing else.
+func (p *parser) withoutChatter() []token {
+	drop := map[int]bool{}
+	for _, i := range p.unknownAt {
+		drop[p.ts[i].sentence] = true
+	}
+	for i, t := range p.ts {
+		if drop[t.sentence] && (p.used[i] || t.isNum || t.quoted || restrictWords[t.low] || statCueWords[t.low] && (t.stem != "" || t.low == "%") ||
+			months[t.low] != 0 || t.stem != "" && p.cf.optionStem(t.stem)) {
+			delete(drop, t.sentence)
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	var kept []token
+	for _, t := range p.ts {
+		if !drop[t.sentence] {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
+}
+
+// restrictWords narrow or exclude: a sentence holding one is never set aside.
+var restrictWords = text.Set("only just except excluding exclude excluded ignore ignoring without not no never but apart besides other")
+
+// statCueWords are the words of the cue phrases: a sentence holding one asks
+// something and is never set aside.
+var statCueWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, phs := range cuePhrases {
+		for _, ph := range phs {
+			for _, w := range ph {
+				m[w] = true
+			}
+		}
+	}
+	return m
+}()
 
 // questions returns the questions the request is about: its target, breakdown
 // and the questions of its conditions.

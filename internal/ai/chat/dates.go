@@ -13,6 +13,8 @@ type dateRange struct {
 	from, to time.Time
 	label    string
 	pos      int
+	// unsure says why the range has two readings, or "".
+	unsure string
 }
 
 // fromText and toText return the bounds as YYYY-MM-DD, "" when open.
@@ -48,7 +50,7 @@ func (r *dateRange) describe() string {
 var months = map[string]time.Month{
 	"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
 	"august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
-	"jan": 1, "feb": 2, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
 }
 
 // datePrepositions introduce a month or year as a date.
@@ -74,28 +76,267 @@ func findDates(ts []token, used []bool, now time.Time) *dateRange {
 	return nil
 }
 
-// findISODates reads "2025-04-01", "between D1 and D2", "since D", "before D".
-func findISODates(words []string, used []bool, _ time.Time) (*dateRange, int, int) {
-	var idx []int
-	for i, w := range words {
-		if len(w) == 10 && w[4] == '-' && !used[i] {
-			if _, err := time.Parse("2006-01-02", w); err == nil {
-				idx = append(idx, i)
-			}
-		}
-	}
-	if len(idx) == 0 {
+// findISODates reads one or two days: "2025-04-01", "1 Oct", "the 1st of
+// September 2025", "October 5th", "3/10" (day first, or month first when a day
+// of the message says so: "10/20"), with "between D1 and D2", "from D1 to D2",
+// "since D", "before D". A day with no year is its latest occurrence up to today.
+// A slash day two ways readable ("3/10") gives a range that is unsure.
+func findISODates(words []string, used []bool, today time.Time) (*dateRange, int, int) {
+	order, ok := slashOrder(words)
+	if !ok {
 		return nil, 0, 0
 	}
-	d, _ := time.Parse("2006-01-02", words[idx[0]])
-	if len(idx) >= 2 {
-		e, _ := time.Parse("2006-01-02", words[idx[1]])
-		if e.Before(d) {
-			d, e = e, d
+	for i := range words {
+		if used[i] {
+			continue
 		}
-		return &dateRange{from: d, to: e, label: "between " + dayText(d) + " and " + dayText(e)}, max(0, idx[0]-1), idx[1] + 1
+		d, end, unsure := dayAt(words, i, today, order)
+		if d.IsZero() {
+			if r, start, stop := sharedMonthPair(words, i, today); r != nil {
+				return r, start, stop
+			}
+			continue
+		}
+		r, start, stop := dayRange(words, i, end, d, today, order)
+		if unsure {
+			r.unsure = fmt.Sprintf("“%s” can be read day first or month first; please write the month's name", words[i])
+		}
+		return r, start, stop
 	}
-	return openRange(words, idx[0], d, d, dayText(d))
+	return nil, 0, 0
+}
+
+// dayRange reads the range a day found at [i, end) opens: a pair after
+// "between" or "from", or the open range of the preposition before it.
+func dayRange(words []string, i, end int, d, today time.Time, order int) (*dateRange, int, int) {
+	j := i
+	if j > 0 && words[j-1] == "the" {
+		j--
+	}
+	prev := ""
+	if j > 0 {
+		prev = words[j-1]
+	}
+	if (prev == "between" || prev == "from") && end+1 < len(words) && rangeJoins[words[end]] {
+		k := end + 1
+		if words[k] == "the" {
+			k++
+		}
+		if e, stop, _ := dayAt(words, k, today, order); !e.IsZero() {
+			if e.Before(d) {
+				d, e = e, d
+			}
+			return &dateRange{from: d, to: e, label: "between " + dayText(d) + " and " + dayText(e)}, j - 1, stop
+		}
+	}
+	r, start, _ := openRange(words, j, d, d, dayText(d))
+	return r, start, end
+}
+
+// sharedMonthPair reads "between the 1st and the 15th of September", "from 5 to
+// 12 October": two days of the month named after the second.
+func sharedMonthPair(words []string, i int, today time.Time) (*dateRange, int, int) {
+	n := dayNumber(words[i])
+	j := i
+	if j > 0 && words[j-1] == "the" {
+		j--
+	}
+	if n == 0 || j == 0 || (words[j-1] != "between" && words[j-1] != "from") {
+		return nil, 0, 0
+	}
+	k := i + 1
+	if k < len(words) && ordinalSuffixes[words[k]] {
+		k++
+	}
+	if k >= len(words) || !rangeJoins[words[k]] {
+		return nil, 0, 0
+	}
+	k++
+	if k < len(words) && words[k] == "the" {
+		k++
+	}
+	if k >= len(words) || dayNumber(words[k]) == 0 {
+		return nil, 0, 0
+	}
+	e, stop, _ := dayAt(words, k, today, 0)
+	if e.IsZero() {
+		return nil, 0, 0
+	}
+	d := time.Date(e.Year(), e.Month(), n, 0, 0, 0, 0, time.UTC)
+	if d.After(e) || d.Month() != e.Month() {
+		return nil, 0, 0
+	}
+	return &dateRange{from: d, to: e, label: "between " + dayText(d) + " and " + dayText(e)}, j - 1, stop
+}
+
+// rangeJoins join the two ends of a range of days.
+var rangeJoins = text.Set("and to until till through")
+
+// slashOrder decides how the slash days of a message read: 1 day first, 2 month
+// first, 0 undecided; false when they contradict each other.
+func slashOrder(words []string) (int, bool) {
+	order := 0
+	for _, w := range words {
+		a, b, _, ok := slashParts(w)
+		if !ok {
+			continue
+		}
+		o := 0
+		switch {
+		case a > 12:
+			o = 1
+		case b > 12:
+			o = 2
+		}
+		if o != 0 && order != 0 && o != order {
+			return 0, false
+		}
+		order = max(order, o)
+	}
+	return order, true
+}
+
+// slashParts splits "3/10" or "3/10/2025" into its numbers (year 0 when none).
+func slashParts(w string) (a, b, y int, ok bool) {
+	parts := strings.Split(w, "/")
+	if len(parts) < 2 {
+		return 0, 0, 0, false
+	}
+	fmt.Sscanf(parts[0], "%d", &a)
+	fmt.Sscanf(parts[1], "%d", &b)
+	if len(parts) == 3 {
+		fmt.Sscanf(parts[2], "%d", &y)
+		if y < 100 {
+			y += 2000
+		}
+	}
+	return a, b, y, a > 0 && b > 0
+}
+
+// dayAt reads a day starting at position i: the day (zero when none), the end
+// of its words, and whether it is a slash day readable both ways.
+func dayAt(words []string, i int, today time.Time, order int) (time.Time, int, bool) {
+	w := words[i]
+	if len(w) == 10 && w[4] == '-' {
+		d, err := time.Parse("2006-01-02", w)
+		if err != nil {
+			return time.Time{}, 0, false
+		}
+		return d, i + 1, false
+	}
+	if a, b, y, ok := slashParts(w); ok {
+		day, month := a, b
+		if order == 2 {
+			day, month = b, a
+		}
+		d, ok := makeDay(y, time.Month(month), day, today)
+		if !ok {
+			return time.Time{}, 0, false
+		}
+		return d, i + 1, order == 0 && a != b && a <= 12 && b <= 12
+	}
+	if n := dayNumber(w); n > 0 {
+		return dayMonth(words, i, n, today)
+	}
+	if m, ok := months[w]; ok && w != "may" || w == "may" && i > 0 && datePrepositions[words[i-1]] {
+		return monthDay(words, i, m, today)
+	}
+	return time.Time{}, 0, false
+}
+
+// dayMonth reads "1 Oct", "1st of October 2025" from the day number n at i.
+func dayMonth(words []string, i, n int, today time.Time) (time.Time, int, bool) {
+	k := i + 1
+	if k < len(words) && ordinalSuffixes[words[k]] {
+		k++
+	}
+	if k < len(words) && words[k] == "of" {
+		k++
+	}
+	if k >= len(words) {
+		return time.Time{}, 0, false
+	}
+	m, ok := months[words[k]]
+	if !ok {
+		return time.Time{}, 0, false
+	}
+	y, end := yearAfter(words, k+1)
+	d, ok := makeDay(y, m, n, today)
+	if !ok {
+		return time.Time{}, 0, false
+	}
+	return d, end, false
+}
+
+// monthDay reads "October 5th", "Oct 5, 2025", "September 15" at the month at
+// i: the number must be marked as a day (a suffix, a year, the end of the
+// question or of a range) so that "October 5 stars" stays a month and a number.
+func monthDay(words []string, i int, m time.Month, today time.Time) (time.Time, int, bool) {
+	k := i + 1
+	if k < len(words) && words[k] == "the" {
+		k++
+	}
+	if k >= len(words) {
+		return time.Time{}, 0, false
+	}
+	n := dayNumber(words[k])
+	if n == 0 {
+		return time.Time{}, 0, false
+	}
+	k++
+	marked := k >= len(words) || words[k] == "?" || rangeJoins[words[k]]
+	if k < len(words) && ordinalSuffixes[words[k]] {
+		k, marked = k+1, true
+	}
+	if k < len(words) && words[k] == "," {
+		k++
+	}
+	y, end := yearAfter(words, k)
+	if !marked && y == 0 {
+		return time.Time{}, 0, false
+	}
+	d, ok := makeDay(y, m, n, today)
+	if !ok {
+		return time.Time{}, 0, false
+	}
+	return d, end, false
+}
+
+// dayNumber returns the day of the month a word names (1 to 31), or 0.
+func dayNumber(w string) int {
+	var n int
+	if _, err := fmt.Sscanf(w, "%d", &n); err != nil || fmt.Sprint(n) != w || n < 1 || n > 31 {
+		return 0
+	}
+	return n
+}
+
+// yearAfter returns the year at position k and the end of the words read, or 0
+// and k.
+func yearAfter(words []string, k int) (int, int) {
+	if k < len(words) {
+		if y := yearOf(words[k]); y > 0 {
+			return y, k + 1
+		}
+	}
+	return 0, k
+}
+
+// makeDay builds a day; with no year (y 0), its latest occurrence up to today.
+// False when the day does not exist (31 June).
+func makeDay(y int, m time.Month, day int, today time.Time) (time.Time, bool) {
+	year := y
+	if year == 0 {
+		year = today.Year()
+	}
+	d := time.Date(year, m, day, 0, 0, 0, 0, time.UTC)
+	if d.Month() != m || m < 1 || m > 12 {
+		return time.Time{}, false
+	}
+	if y == 0 && d.After(today) {
+		d = d.AddDate(-1, 0, 0)
+	}
+	return d, true
 }
 
 // openRange applies the preposition before position i to the period [first,
@@ -125,7 +366,8 @@ func openRange(words []string, i int, first, last time.Time, name string) (*date
 	return &dateRange{from: first, to: last, label: "in " + name}, start, i + 1
 }
 
-// findRelativeDays reads today, yesterday and "last/past N days|weeks|months".
+// findRelativeDays reads today, yesterday, "since Monday" and "last/past N
+// days|weeks|months".
 func findRelativeDays(words []string, used []bool, today time.Time) (*dateRange, int, int) {
 	for i, w := range words {
 		if used[i] {
@@ -138,6 +380,10 @@ func findRelativeDays(words []string, used []bool, today time.Time) (*dateRange,
 			y := today.AddDate(0, 0, -1)
 			return &dateRange{from: y, to: y, label: "yesterday"}, i, i + 1
 		}
+		if d, ok := weekdays[w]; ok && i > 0 && (words[i-1] == "since" || words[i-1] == "from") {
+			from := today.AddDate(0, 0, -((int(today.Weekday()) - int(d) + 7) % 7))
+			return &dateRange{from: from, label: "since " + strings.ToUpper(w[:1]) + w[1:]}, i - 1, i + 1
+		}
 		if (w == "last" || w == "past") && i+2 < len(words) && isCount(words[i+1]) {
 			if r := rolling(today, words[i+1], words[i+2]); r != nil {
 				return r, i, i + 3
@@ -146,6 +392,10 @@ func findRelativeDays(words []string, used []bool, today time.Time) (*dateRange,
 	}
 	return nil, 0, 0
 }
+
+// weekdays name the days of the week: "since Monday" starts on the latest one.
+var weekdays = map[string]time.Weekday{"monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday,
+	"thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday, "sunday": time.Sunday}
 
 // isCount reports whether w is a small whole number.
 func isCount(w string) bool {

@@ -15,10 +15,14 @@ type token struct {
 	num    float64 // value when isNum
 	isNum  bool
 	quoted bool // inside quotes in the message
+	// spelled marks a number written as a word ("three").
+	spelled bool
+	// sentence numbers the sentence of the message the token is in, from 0.
+	sentence int
 }
 
 // tokenRe finds dates, numbers, words and the signs the parser reads.
-var tokenRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*|[%$€£+<>=,?]`)
+var tokenRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*|[%$€£+<>=,?]`)
 
 // Contractions, in two passes: "won't" and "can't" first, then the clitics ("n't"
 // and "'d" are written out; "'s", "'re", "'ve" and "'ll" are dropped, as their
@@ -28,7 +32,7 @@ var (
 	wholeContractions = strings.NewReplacer(text.Expansions("won't", "can't")...)
 	contractions      = strings.NewReplacer(append(text.Expansions("n't", "'d"),
 		"’", "'", "'s", "", "'re", "", "'ve", "", "'ll", "",
-		"can not", "cannot", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff")...)
+		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff")...)
 )
 
 // tokenize splits a message into tokens; text between quotes is marked quoted.
@@ -38,9 +42,13 @@ func tokenize(msg string) []token {
 	msg = apostropheRe.ReplaceAllString(msg, "$1$2")
 	var out []token
 	quoted := false
-	last := 0
+	last, sentence := 0, 0
 	for _, loc := range tokenRe.FindAllStringIndex(msg, -1) {
-		quoted = quoted != oddQuotes(msg[last:loc[0]])
+		gap := msg[last:loc[0]]
+		quoted = quoted != oddQuotes(gap)
+		if len(out) > 0 && (sentenceEndRe.MatchString(gap) || out[len(out)-1].low == "?") {
+			sentence++
+		}
 		last = loc[1]
 		word := msg[loc[0]:loc[1]]
 		if c, ok := demonyms[word]; ok {
@@ -50,8 +58,47 @@ func tokenize(msg string) []token {
 			word = c
 		}
 		for _, w := range strings.Fields(word) {
-			out = append(out, makeToken(w, quoted))
+			t := makeToken(w, quoted)
+			t.sentence = sentence
+			out = append(out, t)
 		}
+	}
+	return spellNumbers(out)
+}
+
+// sentenceEndRe finds the end of a sentence between two tokens: a full stop,
+// an exclamation mark, a colon or semicolon, or a dash between spaces.
+var sentenceEndRe = regexp.MustCompile(`[.!:;]|\s[-–—]\s`)
+
+// numberWords are the numbers people spell out ("more than three cups").
+var numberWords = map[string]float64{
+	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+	"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+}
+
+// pronounOne are the words after which "one" is a pronoun ("which one", "no
+// one"), not a number.
+var pronounOne = text.Set("which no any each every the this that another someone anyone everyone what")
+
+// spellNumbers turns spelled numbers into number tokens, joining "twenty five"
+// (and "twenty-five") into 25. "one" stays a word after a determiner and before
+// "of" ("which one", "one of the …").
+func spellNumbers(ts []token) []token {
+	out := make([]token, 0, len(ts))
+	for i, t := range ts {
+		n, ok := numberWords[t.low]
+		if !ok || t.quoted || (t.low == "one" && (i > 0 && pronounOne[ts[i-1].low] || i+1 < len(ts) && ts[i+1].low == "of")) {
+			out = append(out, t)
+			continue
+		}
+		if k := len(out) - 1; k >= 0 && out[k].isNum && out[k].spelled && n < 10 && int(out[k].num)%10 == 0 && out[k].num >= 20 && out[k].num < 100 {
+			out[k].num += n
+			out[k].low = strconv.Itoa(int(out[k].num))
+			continue
+		}
+		out = append(out, token{low: strconv.Itoa(int(n)), num: n, isNum: true, spelled: true, sentence: t.sentence})
 	}
 	return out
 }
@@ -92,6 +139,9 @@ func makeToken(s string, quoted bool) token {
 	}
 	if !stopWords[s] && s[0] >= 'a' {
 		t.stem = stemOf(s)
+	}
+	if strings.Contains(s, "/") {
+		t.stem = s // a day written 3/10: read by the dates, else unknown
 	}
 	return t
 }
@@ -212,10 +262,11 @@ func stripSuffixes(w string) string {
 	return w
 }
 
-// undouble drops the doubled final consonant of a stem ("gett" → "get").
+// undouble drops the doubled final consonant of a stem ("gett" → "get"), not
+// that of a short word ("add").
 func undouble(w string) string {
 	n := len(w)
-	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+	if n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
 		return w[:n-1]
 	}
 	return w

@@ -39,6 +39,7 @@ type request struct {
 	extreme  int  // +1 highest, -1 lowest was said
 	followUp bool
 	addOnly  bool // "of them": new conditions narrow the previous ones
+	narrows  bool // "among", "only": a follow-up's conditions narrow the previous ones
 	about    bool // the message talks about responses or respondents
 	howMany  bool // "how many" was asked: a count, even with "total"
 	blank    bool // "skipped", "did not answer": a count of who left the target blank
@@ -50,6 +51,8 @@ type request struct {
 	clash   string
 	// ambiguous says why the message has more than one plausible reading, or "".
 	ambiguous string
+	// check is the number a yes/no question compares its figure with, or nil.
+	check *figureCheck
 	// lone is the only thing a follow-up names, a number ("and 4?"): the new
 	// value of the previous question's numeric condition.
 	lone *float64
@@ -389,6 +392,9 @@ func (p *parser) whichGroup() *question {
 	return nil
 }
 
+// narrowWords say a follow-up narrows the previous population.
+var narrowWords = text.Set("among amongst only within also too")
+
 // peopleNouns name the respondents.
 var peopleNouns = text.Set("people persons respondents customers users clients members ones those them folks")
 
@@ -453,6 +459,8 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i
 		case w == "of" && p.peopleClauseAt(i+2, i+4):
 			return i
+		case w == "of" && p.kindOfPeopleAt(i):
+			return i
 		}
 	}
 	return -1
@@ -460,7 +468,7 @@ func (p *parser) baseStart(mentions []mention) int {
 
 // groupNouns name the respondents, or a kind of them ("remote workers").
 var groupNouns = text.Set("people persons respondents customers users clients members folks employees staff workers " +
-	"attendees guests participants drinkers holders buyers")
+	"attendees guests participants drinkers holders buyers fans lovers")
 
 // peopleClauseAt reports whether a noun of respondents followed by a relative
 // word starts at a position from lo to hi ("of remote *workers who* …").
@@ -468,6 +476,23 @@ func (p *parser) peopleClauseAt(lo, hi int) bool {
 	for k := lo; k <= hi; k++ {
 		if groupNouns[p.word(k)] && clauseWords[p.word(k+1)] {
 			return true
+		}
+	}
+	return false
+}
+
+// kindOfPeopleAt reports whether "of" at i names a kind of respondents by a
+// condition ("of *remote* workers are in marketing"): a noun of respondents
+// within three words, after a condition.
+func (p *parser) kindOfPeopleAt(i int) bool {
+	for k := i + 2; k <= i+3; k++ {
+		if !groupNouns[p.word(k)] {
+			continue
+		}
+		for _, c := range p.conds {
+			if c.pos > i && c.pos < k {
+				return true
+			}
 		}
 	}
 	return false
@@ -565,25 +590,48 @@ func needsTarget(m query.Metric) bool {
 	return false
 }
 
-// parse reads one message into a request.
+// parse reads one message into a request. Sentences around the question that
+// hold only words it cannot map ("Hi there. I run the cafe.") are set aside
+// when the rest reads in full.
 func (s *session) parse(msg string) *request {
-	p := &parser{cf: s.cf, ts: s.cf.respell(tokenize(msg))}
+	in, p := s.parseTokens(s.cf.respell(tokenize(msg)))
+	if kept := p.withoutChatter(); kept != nil {
+		if in2, _ := s.parseTokens(kept); len(in2.unknown) == 0 {
+			return in2
+		}
+	}
+	return in
+}
+
+// parseTokens reads the tokens of one message into a request.
+func (s *session) parseTokens(ts []token) (*request, *parser) {
+	p := &parser{cf: s.cf, ts: ts}
 	p.words = wordsOf(p.ts)
 	p.used = make([]bool, len(p.ts))
 	p.markOwn()
 	in := &request{limit: p.limit(), percentile: p.percentile()}
 	in.span = p.dates(s.now)
+	in.check = p.statCheck()
 	p.ratedSubject()
 	p.numbers()
 	mentions := p.options()
 	p.yesNo()
+	compared := p.thanGroups()
 	p.noneChosen()
 	p.answeredText()
 	if v, ok := p.unboundYesNo(); ok && !p.hasYesNoCond() {
 		p.conds = append(p.conds, cond{f: query.Filter{Op: query.Equals, Value: v}, pos: indexOf(p.words, yesOrNo)})
 	}
 	cues := p.cues()
+	cues[cueCompare] = cues[cueCompare] || compared
 	in.setMetric(cues, p.cueWords)
+	if in.check != nil && in.check.count && in.metric == "" {
+		in.metric = query.Count
+	}
+	majority := p.majorityAsked(in.check)
+	if majority >= 0 && len(p.conds) > 0 && (in.metric == "" || in.metric == query.Top) {
+		in.metric = query.Percent
+	}
 	if p.rate && (in.metric == "" || in.metric == query.Mean) {
 		in.metric = query.Percent
 	}
@@ -598,20 +646,30 @@ func (s *session) parse(msg string) *request {
 	p.sentimentConds(in, classes, scores)
 	p.orOptions(cues)
 	p.grouping(in, cues)
+	if in.groupBy == nil && p.others != nil {
+		in.groupBy = p.others
+	}
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, scores)
 	in.settle()
+	if compared && in.metric == "" && in.target != nil && isNumeric(in.target.q) {
+		in.metric = query.Mean
+	}
 	p.rankScale(in)
 	in.blank = p.blankAsked(in)
 	p.markBase(mentions)
+	if majority >= 0 && in.metric == query.Percent {
+		p.majorityBase(majority)
+	}
 	in.conds = p.conds
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
+	in.narrows = anyWord(p.words, narrowWords)
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
 	in.about = anyWord(p.words, aboutWords)
 	in.unknown, in.clash = p.unknownWords(in), p.clash
 	in.ambiguous = p.ambiguity(in)
 	in.lone = p.loneNumber(in)
-	return in
+	return in, p
 }
 
 // loneNumber returns the number of a follow-up that names nothing else ("and
@@ -787,6 +845,9 @@ func (p *parser) dates(now time.Time) *dateRange {
 	if p.inQuestionText(before) {
 		p.used = before
 		return nil
+	}
+	if r.unsure != "" {
+		p.unsure = r.unsure
 	}
 	return r
 }

@@ -37,6 +37,9 @@ func (s *session) reply(in *request) string {
 	if err != nil {
 		return s.cannot()
 	}
+	if in.check != nil {
+		return s.replyCheck(in, p, res)
+	}
 	switch {
 	case in.kind == busiestPeriod:
 		return s.replyBusiest(p, res)
@@ -46,6 +49,40 @@ func (s *session) reply(in *request) string {
 		return s.replyGroups(in, p, res)
 	}
 	return s.replyMetric(in, p, res)
+}
+
+// replyCheck words the figure of a yes/no question and whether it passes the
+// number the question gave; a question with more than one figure is refused.
+func (s *session) replyCheck(in *request, p queryPlan, res *query.Result) string {
+	checkable := in.kind == metricIntent && len(res.Groups) == 0 && (in.target != nil || p.q.Metric == query.Percent)
+	switch p.q.Metric {
+	case query.Mean, query.Median, query.Sum, query.Min, query.Max, query.StdDev, query.Percentile, query.Percent:
+	case query.Count:
+		checkable = checkable || in.kind == metricIntent && len(res.Groups) == 0
+	default:
+		checkable = false
+	}
+	if !checkable {
+		in.ambiguous = "I can check one figure against a number, and this question does not ask for one figure"
+		return s.cannotChoose(in)
+	}
+	out := s.replyMetric(in, p, res)
+	value, display := res.Value, res.Display
+	switch {
+	case p.q.Metric == query.Count:
+		n := float64(res.N)
+		value, display = &n, fmt.Sprint(res.N)
+	case value == nil:
+		return out
+	case p.q.Metric != query.Percent:
+		display = query.FormatValue(in.target.q, *value)
+	}
+	v, ok := in.check.verdict(p.q.Metric, display, *value)
+	if !ok {
+		in.ambiguous = "the number to check is not in the unit of the figure asked for"
+		return s.cannotChoose(in)
+	}
+	return out + v
 }
 
 // replyMetric words the result of one metric.
