@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"time"
 
 	"forma/internal/auth"
@@ -192,64 +191,6 @@ func scanKey(row scanner, k *APIKey, more ...any) error {
 	}
 	k.CreatedAt, k.RevokedAt, k.LastUsedAt = fromMS(created), nullMS(revoked), nullMS(lastUsed)
 	return nil
-}
-
-// CountRequest adds one request to a key's count for the UTC day and returns the new
-// count, and records the time as the key's last use. When the count has already
-// reached limit it adds nothing and returns ok=false: the request is refused and
-// does not count. A key revoked (or deleted) meanwhile, on any node, counts
-// nothing either: CountRequest returns NotFound and evicts it from the key cache
-// (keycache.go). The single conditional upsert is exact under concurrency, also
-// across processes sharing the database; it shares a group commit (doc.go) with
-// other requests and submissions, and returns once committed.
-func (s *Store) CountRequest(ctx context.Context, keyID int64, day int64, limit int) (count int, ok bool, err error) {
-	var revoked bool
-	err = s.commit(ctx, fmt.Sprintf("request_counts %d %d", keyID, day), 0, func(ctx context.Context, tx querier) error {
-		var err error
-		count, ok, revoked, err = countRequest(ctx, tx, keyID, day, limit, ms(s.Now()))
-		return err
-	})
-	if err != nil {
-		return 0, false, err
-	}
-	if revoked {
-		s.keys.evict(keyID)
-		return 0, false, missing("Key")
-	}
-	return count, ok, nil
-}
-
-// countRequest is CountRequest's write. A revoked key is found by the update of
-// its last use, after its count: that count is then taken back in the same
-// transaction, so the common case pays no statement of its own for the check.
-func countRequest(ctx context.Context, tx querier, keyID, day int64, limit int, now int64) (count int, ok, revoked bool, err error) {
-	count = limit
-	if limit >= 1 {
-		err = tx.QueryRowContext(ctx,
-			`INSERT INTO request_counts (key_id, utc_day, n) VALUES ($1, $2, 1)
-			 ON CONFLICT (key_id, utc_day) DO UPDATE SET n = request_counts.n + 1
-			 WHERE request_counts.n < $3
-			 RETURNING n`, keyID, day, limit).Scan(&count)
-		if err != nil && err != sql.ErrNoRows {
-			return 0, false, false, err
-		}
-		ok = err == nil
-	}
-	if !ok {
-		var live int
-		err = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM api_keys WHERE id = $1 AND revoked_at IS NULL`, keyID).Scan(&live)
-		return count, false, live == 0, err
-	}
-	res, err := tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND revoked_at IS NULL`, now, keyID)
-	var n int64
-	if err == nil {
-		n, err = res.RowsAffected()
-	}
-	if err != nil || n > 0 {
-		return count, ok, false, err
-	}
-	_, err = tx.ExecContext(ctx, `UPDATE request_counts SET n = n - 1 WHERE key_id = $1 AND utc_day = $2`, keyID, day)
-	return 0, false, true, err
 }
 
 func requireRow(res sql.Result, what string) error {

@@ -51,6 +51,9 @@
 //     cycles. Forms without a limit take no such lock.
 //   - Close stops queueing, commits what is queued, then closes the connections.
 //
+//   - The concurrent requests of one API key share one counting write
+//     (counter.go): two statements a batch for the key, not two a request.
+//
 // Other writes (forms, questions, keys, credits, the outbox workers) are rarer and
 // commit in their own transactions (inTx).
 //

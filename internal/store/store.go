@@ -53,6 +53,8 @@ type Store struct {
 	// keys and credits cache API keys and credits used (keycache.go).
 	keys    *keyCache
 	credits *creditCache
+	// counts are the shared request counts still open (counter.go).
+	counts counters
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
 	// MatchScan bounds the submissions a page of a list with a Match filter
