@@ -49,10 +49,9 @@
 //     forms' rows, in id order, before anything else (lockLimitedForms): the
 //     count stays exact until the COMMIT, and the order keeps batches out of
 //     cycles. Forms without a limit take no such lock.
-//   - Close stops queueing, commits what is queued, then closes the connections.
-//
 //   - The concurrent requests of one API key share one counting write
 //     (counter.go): two statements a batch for the key, not two a request.
+//   - Close stops queueing, commits what is queued, then closes the connections.
 //
 // Other writes (forms, questions, keys, credits, the outbox workers) are rarer and
 // commit in their own transactions (inTx).
