@@ -64,7 +64,12 @@ func DataKeys(questions []Question) map[int64]string {
 // questions lists the form's questions in order followed by deleted ones; convert,
 // when not nil, turns a stored answer into its wire value (file uploads).
 func BuildData(questions []Question, answers map[int64]any, convert func(q *Question, v any) any) Data {
-	keys := DataKeys(questions)
+	return BuildDataKeyed(questions, DataKeys(questions), answers, convert)
+}
+
+// BuildDataKeyed is BuildData with the keys of DataKeys(questions), for a
+// caller that builds the data of many submissions of one form.
+func BuildDataKeyed(questions []Question, keys map[int64]string, answers map[int64]any, convert func(q *Question, v any) any) Data {
 	data := make(Data, 0, len(answers))
 	for i := range questions {
 		q := &questions[i]
