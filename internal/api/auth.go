@@ -44,6 +44,9 @@ func (a *API) authenticate(w http.ResponseWriter, r *http.Request) (*http.Reques
 	httpx.SetKeyID(ctx, p.key.ID)
 	now := a.store.Now()
 	count, ok, err := a.store.CountRequest(ctx, p.key.ID, quota.Day(now), p.limit)
+	if form.ErrorCode(err) == form.NotFound { // revoked since lookupKey read it
+		err = form.Errorf(form.Unauthorized, unauthorizedMessage)
+	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return r, false

@@ -7,19 +7,23 @@ import (
 
 	"forma/internal/form"
 	"forma/internal/httpx"
-	"forma/internal/render"
 	"forma/internal/store"
 )
 
 // responseForm loads the form of the {id} path parameter with all its questions
-// (deleted ones last), for rendering submissions.
+// (deleted ones last), for rendering submissions, from the form cache: both are
+// shared and must not be modified.
 func (a *API) responseForm(r *http.Request) (*form.Form, []form.Question, error) {
-	f, err := a.ownedForm(r)
+	id, err := a.formID(r)
 	if err != nil {
 		return nil, nil, err
 	}
-	all, err := a.store.AllQuestions(r.Context(), f.ID)
-	return f, all, err
+	c, err := a.store.CachedForm(r.Context(), caller(r).account.ID, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := a.store.CachedAllQuestions(r.Context(), c)
+	return c.Form, all, err
 }
 
 // parseResponseFilter reads, for the responses of f with questions (deleted
@@ -104,12 +108,10 @@ func (a *API) listResponses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	subs, more := cursorRows(subs, total, p, after)
-	views := make([]render.Response, len(subs))
-	for i := range subs {
-		if views[i], err = a.cfg.Submissions.Response(r.Context(), questions, &subs[i]); err != nil {
-			httpx.WriteError(w, r, err)
-			return
-		}
+	views, err := a.cfg.Submissions.Responses(r.Context(), questions, subs)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
 	}
 	var next *cursor
 	if n := len(subs); n > 0 {

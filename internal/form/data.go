@@ -19,28 +19,36 @@ type Entry struct {
 // encodes as a JSON object whose keys keep that order.
 type Data []Entry
 
-// MarshalJSON writes the entries as one JSON object, in order.
+// MarshalJSON writes the entries as one JSON object, in order. Keys and values
+// are encoded as json.Marshal encodes them, straight into the object's buffer.
 func (d Data) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
+	buf.Grow(64 * len(d))
+	enc := json.NewEncoder(&buf)
 	buf.WriteByte('{')
 	for i, e := range d {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		k, err := json.Marshal(e.Key)
-		if err != nil {
+		if err := encodeBare(enc, &buf, e.Key); err != nil {
 			return nil, err
 		}
-		v, err := json.Marshal(e.Value)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(k)
 		buf.WriteByte(':')
-		buf.Write(v)
+		if err := encodeBare(enc, &buf, e.Value); err != nil {
+			return nil, err
+		}
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
+}
+
+// encodeBare encodes v with enc into buf without the newline Encode ends with.
+func encodeBare(enc *json.Encoder, buf *bytes.Buffer, v any) error {
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1)
+	return nil
 }
 
 // DataKeys gives every question its key in submission data: its text, and for the
@@ -64,7 +72,12 @@ func DataKeys(questions []Question) map[int64]string {
 // questions lists the form's questions in order followed by deleted ones; convert,
 // when not nil, turns a stored answer into its wire value (file uploads).
 func BuildData(questions []Question, answers map[int64]any, convert func(q *Question, v any) any) Data {
-	keys := DataKeys(questions)
+	return BuildDataKeyed(questions, DataKeys(questions), answers, convert)
+}
+
+// BuildDataKeyed is BuildData with the keys of DataKeys(questions), for a
+// caller that builds the data of many submissions of one form.
+func BuildDataKeyed(questions []Question, keys map[int64]string, answers map[int64]any, convert func(q *Question, v any) any) Data {
 	data := make(Data, 0, len(answers))
 	for i := range questions {
 		q := &questions[i]

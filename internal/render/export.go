@@ -86,7 +86,7 @@ func (s *Submissions) csvWriter(ctx context.Context, out io.Writer, questions []
 		if headerErr != nil {
 			return headerErr
 		}
-		data, err := s.Data(ctx, questions, sub)
+		data, err := s.data(ctx, questions, keys, sub)
 		if err != nil {
 			return err
 		}

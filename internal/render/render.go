@@ -43,7 +43,25 @@ type Response struct {
 
 // Response renders a completed submission with Data.
 func (s *Submissions) Response(ctx context.Context, questions []form.Question, sub *form.Submission) (Response, error) {
-	data, err := s.Data(ctx, questions, sub)
+	return s.response(ctx, questions, form.DataKeys(questions), sub)
+}
+
+// Responses renders completed submissions of one form with Response.
+func (s *Submissions) Responses(ctx context.Context, questions []form.Question, subs []form.Submission) ([]Response, error) {
+	keys := form.DataKeys(questions)
+	views := make([]Response, len(subs))
+	for i := range subs {
+		var err error
+		if views[i], err = s.response(ctx, questions, keys, &subs[i]); err != nil {
+			return nil, err
+		}
+	}
+	return views, nil
+}
+
+// response is Response with the questions' keys (form.DataKeys).
+func (s *Submissions) response(ctx context.Context, questions []form.Question, keys map[int64]string, sub *form.Submission) (Response, error) {
+	data, err := s.data(ctx, questions, keys, sub)
 	return Response{ID: sub.ID, SubmittedAt: form.Timestamp(*sub.CompletedAt), Data: data, Hidden: sub.Hidden, Score: sub.Score}, err
 }
 
@@ -51,9 +69,14 @@ func (s *Submissions) Response(ctx context.Context, questions []form.Question, s
 // followed by its deleted ones (store.AllQuestions). A file answer whose upload is
 // gone renders as null; a failed look-up is an error.
 func (s *Submissions) Data(ctx context.Context, questions []form.Question, sub *form.Submission) (form.Data, error) {
+	return s.data(ctx, questions, form.DataKeys(questions), sub)
+}
+
+// data is Data with the questions' keys (form.DataKeys).
+func (s *Submissions) data(ctx context.Context, questions []form.Question, keys map[int64]string, sub *form.Submission) (form.Data, error) {
 	var failed error
 	now := time.Now()
-	data := form.BuildData(questions, sub.Answers, func(q *form.Question, v any) any {
+	data := form.BuildDataKeyed(questions, keys, sub.Answers, func(q *form.Question, v any) any {
 		id, ok := v.(string)
 		if q.Type != form.FileUpload || !ok {
 			return v

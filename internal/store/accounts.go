@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"time"
 
 	"forma/internal/auth"
@@ -63,6 +62,7 @@ func (s *Store) CountAccounts(ctx context.Context) (int, error) {
 
 // SetTier changes an account's plan; NotFound when the email is unknown.
 func (s *Store) SetTier(ctx context.Context, email, tier string) error {
+	defer s.keys.evict(0)
 	res, err := s.write.ExecContext(ctx, `UPDATE accounts SET tier = $1 WHERE email = $2`, tier, email)
 	if err != nil {
 		return err
@@ -138,23 +138,31 @@ func (s *Store) ListKeys(ctx context.Context, accountID, day int64) ([]KeyStatus
 }
 
 // KeyByHash finds a live (not revoked) key and its account; NotFound otherwise.
+// It is served from the key cache (keycache.go): a key revoked since it was
+// cached is refused by CountRequest, which every authenticated request calls.
 func (s *Store) KeyByHash(ctx context.Context, hash string) (*APIKey, *Account, error) {
+	now := s.Now()
+	k, a, epoch, ok := s.keys.lookup(hash, now)
+	if ok {
+		return k, a, nil
+	}
 	row := s.read.QueryRowContext(ctx,
 		`SELECT `+keyColumns+`, a.id, a.email, a.tier, a.created_at
 		 FROM api_keys k JOIN accounts a ON a.id = k.account_id
 		 WHERE k.hash = $1 AND k.revoked_at IS NULL`, hash)
-	var k APIKey
-	var a Account
+	k, a = &APIKey{}, &Account{}
 	var accountCreated int64
-	if err := scanKey(row, &k, &a.ID, &a.Email, &a.Tier, &accountCreated); err != nil {
+	if err := scanKey(row, k, &a.ID, &a.Email, &a.Tier, &accountCreated); err != nil {
 		return nil, nil, translate(err, "Key")
 	}
 	a.CreatedAt = fromMS(accountCreated)
-	return &k, &a, nil
+	s.keys.put(k, a, now.Add(keyCacheTTL), epoch)
+	return k, a, nil
 }
 
 // RevokeKey revokes one of an account's keys; NotFound when it has no such live key.
 func (s *Store) RevokeKey(ctx context.Context, accountID, keyID int64) error {
+	defer s.keys.evict(keyID)
 	res, err := s.write.ExecContext(ctx,
 		`UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL`,
 		ms(s.Now()), keyID, accountID)
@@ -183,39 +191,6 @@ func scanKey(row scanner, k *APIKey, more ...any) error {
 	}
 	k.CreatedAt, k.RevokedAt, k.LastUsedAt = fromMS(created), nullMS(revoked), nullMS(lastUsed)
 	return nil
-}
-
-// CountRequest adds one request to a key's count for the UTC day and returns the new
-// count, and records the time as the key's last use. When the count has already
-// reached limit it adds nothing and returns ok=false: the request is refused and
-// does not count. The single conditional upsert is exact under concurrency, also
-// across processes sharing the database; it shares a group commit (doc.go) with
-// other requests and submissions, and returns once committed.
-func (s *Store) CountRequest(ctx context.Context, keyID int64, day int64, limit int) (count int, ok bool, err error) {
-	if limit < 1 {
-		return 0, false, nil
-	}
-	err = s.commit(ctx, fmt.Sprintf("request_counts %d %d", keyID, day), 0, func(ctx context.Context, tx querier) error {
-		count, ok = limit, false
-		err := tx.QueryRowContext(ctx,
-			`INSERT INTO request_counts (key_id, utc_day, n) VALUES ($1, $2, 1)
-			 ON CONFLICT (key_id, utc_day) DO UPDATE SET n = request_counts.n + 1
-			 WHERE request_counts.n < $3
-			 RETURNING n`, keyID, day, limit).Scan(&count)
-		if err == sql.ErrNoRows {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		ok = true
-		_, err = tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = $1 WHERE id = $2`, ms(s.Now()), keyID)
-		return err
-	})
-	if err != nil {
-		return 0, false, err
-	}
-	return count, ok, nil
 }
 
 func requireRow(res sql.Result, what string) error {

@@ -32,6 +32,7 @@ type Charge struct {
 // only one fits, exactly one succeeds and the other gets InsufficientCredits, and
 // nothing is charged or saved when save fails.
 func (s *Store) charge(ctx context.Context, c *Charge, save func(tx *sql.Tx) error) error {
+	defer s.credits.evict(c.AccountID)
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var id int64
 		if err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = $1`+s.forUpdate(), c.AccountID).Scan(&id); err != nil {
@@ -71,10 +72,27 @@ type UsageEntry struct {
 // Balance is the credit position of acct on plan in its billing cycle of now
 // (quota.Cycle): the plan's monthly allowance and the credits charged since the
 // cycle started. The API and the dashboard both report this one computation.
+// On SQLite the credits used come from the credit cache (keycache.go).
 func (s *Store) Balance(ctx context.Context, acct *Account, plan quota.Plan) (quota.Balance, error) {
 	start, end := quota.Cycle(acct.CreatedAt, s.Now())
-	used, err := s.CreditsUsed(ctx, acct.ID, start)
+	used, err := s.cycleCredits(ctx, acct.ID, start)
 	return quota.Balance{Allowance: plan.MonthlyAllowance, Used: used, CycleStart: start, CycleEnd: end}, err
+}
+
+// cycleCredits is CreditsUsed from the credit cache on SQLite.
+func (s *Store) cycleCredits(ctx context.Context, accountID int64, start time.Time) (int, error) {
+	if s.dialect != SQLite {
+		return s.CreditsUsed(ctx, accountID, start)
+	}
+	used, epoch, ok := s.credits.lookup(accountID, start)
+	if ok {
+		return used, nil
+	}
+	used, err := s.CreditsUsed(ctx, accountID, start)
+	if err == nil {
+		s.credits.put(accountID, start, used, epoch)
+	}
+	return used, err
 }
 
 // CreditsUsed sums the credits an account was charged from since (inclusive) on.

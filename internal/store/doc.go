@@ -49,6 +49,8 @@
 //     forms' rows, in id order, before anything else (lockLimitedForms): the
 //     count stays exact until the COMMIT, and the order keeps batches out of
 //     cycles. Forms without a limit take no such lock.
+//   - The concurrent requests of one API key share one counting write
+//     (counter.go): two statements a batch for the key, not two a request.
 //   - Close stops queueing, commits what is queued, then closes the connections.
 //
 // Other writes (forms, questions, keys, credits, the outbox workers) are rarer and

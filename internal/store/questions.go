@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -245,5 +246,24 @@ func (s *Store) AllQuestions(ctx context.Context, formID int64) ([]form.Question
 		WHERE form_id = $1 AND deleted_at IS NOT NULL ORDER BY id`, formID))
 	return append(live, deleted...), err
 }
+
+// CachedAllQuestions is AllQuestions of a cached form (CachedForm): its
+// questions, then its deleted ones, read once per version of the form (Derived;
+// deleting a question changes the version) and shared, so not to be modified.
+func (s *Store) CachedAllQuestions(ctx context.Context, c *CachedForm) ([]form.Question, error) {
+	return Derived(c, allQuestions{}, func(f *form.Form) ([]form.Question, error) {
+		deleted, err := scanQuestions(s.read.QueryContext(ctx, `SELECT `+questionColumns+` FROM questions
+			WHERE form_id = $1 AND deleted_at IS NOT NULL ORDER BY id`, f.ID))
+		// A question deleted since c was read is still one of c's: it stays
+		// where c has it, as a request overlapping a change sees the form before it.
+		deleted = slices.DeleteFunc(deleted, func(q form.Question) bool {
+			return slices.ContainsFunc(f.Questions, func(live form.Question) bool { return live.ID == q.ID })
+		})
+		return slices.Concat(f.Questions, deleted), err
+	})
+}
+
+// allQuestions keys CachedAllQuestions among what is derived from a cached form.
+type allQuestions struct{}
 
 func itoa(n int) string { return strconv.Itoa(n) }

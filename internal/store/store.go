@@ -50,6 +50,11 @@ type Store struct {
 	group *groupCommit
 	// forms caches forms with their questions (formcache.go).
 	forms *formCache
+	// keys and credits cache API keys and credits used (keycache.go).
+	keys    *keyCache
+	credits *creditCache
+	// counts are the shared request counts still open (counter.go).
+	counts counters
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
 	// MatchScan bounds the submissions a page of a list with a Match filter
@@ -85,7 +90,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 }
 
 func connect(databaseURL, dataDir string) (*Store, error) {
-	s := &Store{forms: newFormCache(), Now: func() time.Time { return time.Now().UTC() }, MatchScan: DefaultMatchScan}
+	s := &Store{forms: newFormCache(), keys: newKeyCache(), credits: newCreditCache(), Now: func() time.Time { return time.Now().UTC() }, MatchScan: DefaultMatchScan}
 	switch {
 	case databaseURL == "":
 		if err := s.openSQLite(dataDir); err != nil {

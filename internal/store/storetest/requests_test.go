@@ -1,6 +1,7 @@
 package storetest_test
 
 import (
+	"context"
 	"sort"
 	"sync"
 	"testing"
@@ -176,4 +177,33 @@ func openTwice(t *testing.T, d store.Dialect) []*store.Store {
 		stores = append(stores, st)
 	}
 	return stores
+}
+
+// TestCountRequestConcurrentUnderLimit: concurrent requests that all fit under
+// the limit share counting writes, yet each gets its own count, 1..n once each,
+// on one process and across two.
+func TestCountRequestConcurrentUnderLimit(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		stores := openTwice(t, d)
+		_, k := newKey(t, stores[0], newAccount(t, stores[0], "ada@example.com"), "k", nil, nil)
+		accepted := hammer(t, stores[:1], k.ID, 300, 1000)
+		accepted = append(accepted, hammer(t, stores, k.ID, 300, 1000)...)
+		sort.Ints(accepted)
+		checkExact(t, stores[1], k.ID, accepted, 600)
+	})
+}
+
+// TestCountRequestCancelledCountsNothing: a request whose caller is gone
+// before it is counted is refused with the context's error and not counted.
+func TestCountRequestCancelledCountsNothing(t *testing.T) {
+	servertest.ForEachDialect(t, func(t *testing.T, d store.Dialect) {
+		st, _ := open(t, d)
+		_, k := newKey(t, st, newAccount(t, st, "ada@example.com"), "k", nil, nil)
+		gone, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, _, err := st.CountRequest(gone, k.ID, day, 10); err != context.Canceled {
+			t.Fatalf("cancelled CountRequest: %v, want context.Canceled", err)
+		}
+		countOK(t, st, k.ID, day, 10, 1)
+	})
 }
