@@ -28,7 +28,7 @@ type Engine struct {
 	all       []int // response indexes in order
 	sentiment sentimentCache
 	mu        sync.Mutex
-	columns   map[int64][]any // answers of a question by response index
+	columns   map[int64]*column // answers of a question by response index
 }
 
 // New returns an engine over ds. The dataset is read, never modified.
@@ -157,20 +157,17 @@ func (e *Engine) match(p predicate, idx []int) []int {
 	return out
 }
 
-// column returns the answers to question id by response index, read from the
-// responses once.
-func (e *Engine) column(id int64) []any {
+// column returns the answers to question id (a question of the form) by response
+// index, read from the responses once.
+func (e *Engine) column(id int64) *column {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if col, ok := e.columns[id]; ok {
 		return col
 	}
-	col := make([]any, len(e.ds.Responses))
-	for i := range e.ds.Responses {
-		col[i] = e.ds.Responses[i].Answers[id]
-	}
+	col := newColumn(e.questions[id], e.ds.Responses)
 	if e.columns == nil {
-		e.columns = map[int64][]any{}
+		e.columns = map[int64]*column{}
 	}
 	e.columns[id] = col
 	return col

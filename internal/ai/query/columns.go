@@ -1,0 +1,134 @@
+package query
+
+import (
+	"strings"
+	"sync"
+
+	"forma/internal/form"
+)
+
+// column holds the answers to one question by response index, with what the
+// metrics read from them worked out once per engine, so that a query is a pass
+// over plain slices instead of decoding every answer again: whether each is
+// answered, and, on first use, its number, its categories, its date or time and
+// its sentiment score.
+type column struct {
+	q    *form.Question
+	vals []any  // the answers, nil when unanswered
+	ans  []bool // answered(vals[i])
+
+	numOnce sync.Once
+	num     []float64 // asNumber(vals[i]) when isNum[i]
+	isNum   []bool
+
+	catOnce sync.Once
+	cat     *categoryColumn
+
+	textOnce sync.Once
+	text     []string // asDate or asClock (by the question's type) of vals[i]; "" when not valid
+
+	sentOnce sync.Once
+	sent     []float64 // sentiment score of asText(vals[i]) when ans[i]
+}
+
+// newColumn reads the answers to q from the responses rs.
+func newColumn(q *form.Question, rs []form.Submission) *column {
+	c := &column{q: q, vals: make([]any, len(rs)), ans: make([]bool, len(rs))}
+	for i := range rs {
+		v := rs[i].Answers[q.ID]
+		c.vals[i], c.ans[i] = v, answered(v)
+	}
+	return c
+}
+
+// numbers returns the numeric answers (asNumber) and which responses have one.
+func (c *column) numbers() ([]float64, []bool) {
+	c.numOnce.Do(func() {
+		c.num, c.isNum = make([]float64, len(c.vals)), make([]bool, len(c.vals))
+		for i, v := range c.vals {
+			c.num[i], c.isNum[i] = asNumber(v)
+		}
+	})
+	return c.num, c.isNum
+}
+
+// orderedText returns the answers that are valid dates (valid times for a time
+// question), trimmed; "" for the others.
+func (c *column) orderedText() []string {
+	c.textOnce.Do(func() {
+		parse := asDate
+		if c.q.Type == form.Time {
+			parse = asClock
+		}
+		c.text = make([]string, len(c.vals))
+		for i, v := range c.vals {
+			if s, ok := parse(v); ok {
+				c.text[i] = s
+			}
+		}
+	})
+	return c.text
+}
+
+// scores returns the sentiment score of every answered response's text.
+func (c *column) scores(cache *sentimentCache) []float64 {
+	c.sentOnce.Do(func() {
+		c.sent = make([]float64, len(c.vals))
+		for i, v := range c.vals {
+			if c.ans[i] {
+				c.sent[i] = cache.score(asText(v))
+			}
+		}
+	})
+	return c.sent
+}
+
+// categoryColumn is the category labels (eachKey) of every answer, interned: the
+// labels of response i are ids[start[i]:start[i+1]], label ids that index labels
+// and keyOf, the id of the label's count key (its lower-cased form) in keys.
+type categoryColumn struct {
+	start  []int32
+	ids    []int32
+	labels []string
+	keyOf  []int32
+	keys   []string
+	keyID  map[string]int32 // keys[k] → k
+}
+
+// categories returns the category labels of the answers, worked out on first use.
+func (c *column) categories(e *Engine) *categoryColumn {
+	c.catOnce.Do(func() {
+		cc := &categoryColumn{start: make([]int32, len(c.vals)+1), keyID: map[string]int32{}}
+		labelID := map[string]int32{}
+		for i, v := range c.vals {
+			e.eachKey(c.q, v, func(label string) {
+				id, ok := labelID[label]
+				if !ok {
+					id = cc.intern(label)
+					labelID[label] = id
+				}
+				cc.ids = append(cc.ids, id)
+			})
+			cc.start[i+1] = int32(len(cc.ids))
+		}
+		c.cat = cc
+	})
+	return c.cat
+}
+
+// intern adds a new label and returns its id.
+func (cc *categoryColumn) intern(label string) int32 {
+	key := strings.ToLower(label)
+	k, ok := cc.keyID[key]
+	if !ok {
+		k = int32(len(cc.keys))
+		cc.keys = append(cc.keys, key)
+		cc.keyID[key] = k
+	}
+	cc.labels = append(cc.labels, label)
+	cc.keyOf = append(cc.keyOf, k)
+	return int32(len(cc.labels) - 1)
+}
+
+// of returns the label ids of response i.
+func (cc *categoryColumn) of(i int) []int32 { return cc.ids[cc.start[i]:cc.start[i+1]] }
