@@ -31,14 +31,21 @@ type column struct {
 	sent     []float64 // sentiment score of asText(vals[i]) when ans[i]
 }
 
-// newColumn reads the answers to q from the responses rs.
-func newColumn(q *form.Question, rs []form.Submission) *column {
-	c := &column{q: q, vals: make([]any, len(rs)), ans: make([]bool, len(rs))}
-	for i := range rs {
-		v := rs[i].Answers[q.ID]
-		c.vals[i], c.ans[i] = v, answered(v)
+// readColumns reads the answers to the questions qs from the responses rs, in one
+// pass over their answers: a column by question id.
+func readColumns(qs map[int64]*form.Question, rs []form.Submission) map[int64]*column {
+	cols := make(map[int64]*column, len(qs))
+	for id, q := range qs {
+		cols[id] = &column{q: q, vals: make([]any, len(rs)), ans: make([]bool, len(rs))}
 	}
-	return c
+	for i := range rs {
+		for id, v := range rs[i].Answers {
+			if c, ok := cols[id]; ok {
+				c.vals[i], c.ans[i] = v, answered(v)
+			}
+		}
+	}
+	return cols
 }
 
 // numbers returns the numeric answers (asNumber) and which responses have one.

@@ -157,19 +157,19 @@ func (e *Engine) match(p predicate, idx []int) []int {
 	return out
 }
 
-// column returns the answers to question id (a question of the form) by response
-// index, read from the responses once.
+// column returns the answers to question id by response index; the first call
+// reads those of every question of the form, in one pass.
 func (e *Engine) column(id int64) *column {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if col, ok := e.columns[id]; ok {
-		return col
-	}
-	col := newColumn(e.questions[id], e.ds.Responses)
 	if e.columns == nil {
-		e.columns = map[int64]*column{}
+		e.columns = readColumns(e.questions, e.ds.Responses)
 	}
-	e.columns[id] = col
+	col, ok := e.columns[id]
+	if !ok { // not a question of the form
+		col = readColumns(map[int64]*form.Question{id: {ID: id}}, e.ds.Responses)[id]
+		e.columns[id] = col
+	}
 	return col
 }
 
