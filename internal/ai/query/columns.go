@@ -1,6 +1,7 @@
 package query
 
 import (
+	"math"
 	"strings"
 	"sync"
 
@@ -107,20 +108,43 @@ func (c *column) categories(e *Engine) *categoryColumn {
 	c.catOnce.Do(func() {
 		cc := &categoryColumn{start: make([]int32, len(c.vals)+1), keyID: map[string]int32{}}
 		labelID := map[string]int32{}
+		seen := map[any][]int32{} // label ids of the scalar answers met so far
 		for i, v := range c.vals {
-			e.eachKey(c.q, v, func(label string) {
-				id, ok := labelID[label]
+			key := v
+			if x, ok := v.(float64); ok {
+				key = math.Float64bits(x) // -0 is not 0, and NaN is itself
+			}
+			switch v.(type) {
+			case string, float64, bool: // the same answer has the same labels
+				ids, ok := seen[key]
 				if !ok {
-					id = cc.intern(label)
-					labelID[label] = id
+					ids = cc.labelIDs(e, c.q, v, labelID)
+					seen[key] = ids
 				}
-				cc.ids = append(cc.ids, id)
-			})
+				cc.ids = append(cc.ids, ids...)
+			default:
+				cc.ids = append(cc.ids, cc.labelIDs(e, c.q, v, labelID)...)
+			}
 			cc.start[i+1] = int32(len(cc.ids))
 		}
 		c.cat = cc
 	})
 	return c.cat
+}
+
+// labelIDs returns the ids of the category labels of answer v to q, interning
+// the new ones; labelID holds the ids of the labels interned so far.
+func (cc *categoryColumn) labelIDs(e *Engine, q *form.Question, v any, labelID map[string]int32) []int32 {
+	var ids []int32
+	e.eachKey(q, v, func(label string) {
+		id, ok := labelID[label]
+		if !ok {
+			id = cc.intern(label)
+			labelID[label] = id
+		}
+		ids = append(ids, id)
+	})
+	return ids
 }
 
 // intern adds a new label and returns its id.
