@@ -173,8 +173,19 @@ func (p *answersScan) number() any {
 	if err != nil {
 		return p.fail()
 	}
+	if n := int(f); float64(n) == f && n > 0 && n < len(smallNumbers) {
+		return smallNumbers[n] // no allocation for the ratings and counts most answers are
+	}
 	return f
 }
+
+// smallNumbers holds the numbers 0 to 1023 as values of type any, boxed once.
+var smallNumbers = func() (out [1024]any) {
+	for i := range out {
+		out[i] = float64(i)
+	}
+	return out
+}()
 
 // skip skips one byte among set, if it comes next, and returns how many it skipped.
 func (p *answersScan) skip(set string) int {
