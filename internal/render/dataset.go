@@ -56,7 +56,7 @@ func (s *Submissions) Dataset(ctx context.Context, f *form.Form) (*query.Dataset
 func (s *Submissions) responses(ctx context.Context, formID int64, k *kept, v store.ResponsesVersion) ([]form.Submission, error) {
 	if k != nil && v.Completed >= k.version.Completed {
 		since := time.UnixMilli(k.version.LastCompleted)
-		added, err := s.load(ctx, formID, &since)
+		added, err := s.load(ctx, formID, &since, v.Completed-k.version.Completed)
 		if err != nil {
 			return nil, err
 		}
@@ -64,13 +64,13 @@ func (s *Submissions) responses(ctx context.Context, formID int64, k *kept, v st
 			return all, nil
 		}
 	}
-	return s.load(ctx, formID, nil)
+	return s.load(ctx, formID, nil, v.Completed)
 }
 
 // load reads a form's completed responses, oldest first, all or those completed
-// since a time.
-func (s *Submissions) load(ctx context.Context, formID int64, since *time.Time) ([]form.Submission, error) {
-	list := []form.Submission{}
+// since a time; about expected of them, which the list is made to hold at first.
+func (s *Submissions) load(ctx context.Context, formID int64, since *time.Time, expected int) ([]form.Submission, error) {
+	list := make([]form.Submission, 0, max(expected, 0))
 	err := s.store.EachResponse(ctx, formID, store.ResponseFilter{Since: since, Ascending: true}, func(sub *form.Submission) error {
 		list = append(list, *sub)
 		return nil
