@@ -179,3 +179,16 @@ func BenchmarkAnalytics100kFirst(b *testing.B) {
 		}
 	}
 }
+
+// TestFollowingDataset: a dataset that grew from a kept one (query.Following),
+// whose engine starts from the kept engine's columns and sentiment scores, is
+// analysed exactly as the same responses loaded afresh.
+func TestFollowingDataset(t *testing.T) {
+	all := aitest.Dataset(aitest.Generate(500, 2025))
+	kept := &query.Dataset{Form: all.Form, Started: 440, Responses: all.Responses[:400:400]}
+	analyze.Dataset(kept, aitest.Now) // reads the kept engine's columns and scores
+	grown := query.Following(kept, all.Form, all.Started, all.Responses)
+	if got, want := analyze.Dataset(grown, aitest.Now), analyze.Dataset(all, aitest.Now); !reflect.DeepEqual(got, want) {
+		t.Errorf("following dataset:\n%+v\nloaded afresh:\n%+v", got, want)
+	}
+}

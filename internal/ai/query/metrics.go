@@ -178,7 +178,7 @@ func (e *Engine) sentimentOf(qu *form.Question, idx []int, res *Result) error {
 	scores := make([][]float64, len(ids))
 	for k, id := range ids {
 		cols[k] = e.column(id)
-		scores[k] = cols[k].scores(&e.sentiment)
+		scores[k] = cols[k].scores(e.sentiment)
 	}
 	for _, i := range idx {
 		for k, col := range cols {
