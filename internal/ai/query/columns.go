@@ -69,10 +69,18 @@ func (c *column) orderedText() []string {
 			parse = asClock
 		}
 		c.text = make([]string, len(c.vals))
+		parsed := map[string]string{} // the answers met so far, parsed
 		for i, v := range c.vals {
-			if s, ok := parse(v); ok {
-				c.text[i] = s
+			str, ok := v.(string) // other answers are not valid
+			if !ok {
+				continue
 			}
+			s, ok := parsed[str]
+			if !ok {
+				s, _ = parse(str) // "" when not valid
+				parsed[str] = s
+			}
+			c.text[i] = s
 		}
 	})
 	return c.text
@@ -108,7 +116,8 @@ func (c *column) categories(e *Engine) *categoryColumn {
 	c.catOnce.Do(func() {
 		cc := &categoryColumn{start: make([]int32, len(c.vals)+1), keyID: map[string]int32{}}
 		labelID := map[string]int32{}
-		seen := map[any][]int32{} // label ids of the scalar answers met so far
+		seen := map[any][]int32{}     // label ids of the scalar answers met so far
+		options := map[string]int32{} // label ids of the options of selections met so far
 		for i, v := range c.vals {
 			key := v
 			if x, ok := v.(float64); ok {
@@ -123,7 +132,7 @@ func (c *column) categories(e *Engine) *categoryColumn {
 				}
 				cc.ids = append(cc.ids, ids...)
 			default:
-				cc.ids = append(cc.ids, cc.labelIDs(e, c.q, v, labelID)...)
+				cc.ids = cc.appendSelection(e, c.q, v, labelID, options)
 			}
 			cc.start[i+1] = int32(len(cc.ids))
 		}
@@ -136,15 +145,36 @@ func (c *column) categories(e *Engine) *categoryColumn {
 // the new ones; labelID holds the ids of the labels interned so far.
 func (cc *categoryColumn) labelIDs(e *Engine, q *form.Question, v any, labelID map[string]int32) []int32 {
 	var ids []int32
-	e.eachKey(q, v, func(label string) {
-		id, ok := labelID[label]
-		if !ok {
-			id = cc.intern(label)
-			labelID[label] = id
-		}
-		ids = append(ids, id)
-	})
+	e.eachKey(q, v, func(label string) { ids = append(ids, cc.id(label, labelID)) })
 	return ids
+}
+
+// appendSelection appends to cc.ids the label ids of the answer v to q, which is
+// not a string, number or boolean: as eachKey would, but for the options of a
+// multi_select selection, each worked out once (options holds their ids).
+func (cc *categoryColumn) appendSelection(e *Engine, q *form.Question, v any, labelID map[string]int32, options map[string]int32) []int32 {
+	if kindOf(q.Type) != kindMulti || !answered(v) {
+		return append(cc.ids, cc.labelIDs(e, q, v, labelID)...)
+	}
+	for _, o := range asStrings(v) {
+		id, ok := options[o]
+		if !ok {
+			id = cc.id(canonicalOption(q, o), labelID)
+			options[o] = id
+		}
+		cc.ids = append(cc.ids, id)
+	}
+	return cc.ids
+}
+
+// id returns the id of label, interning it when new.
+func (cc *categoryColumn) id(label string, labelID map[string]int32) int32 {
+	id, ok := labelID[label]
+	if !ok {
+		id = cc.intern(label)
+		labelID[label] = id
+	}
+	return id
 }
 
 // intern adds a new label and returns its id.
