@@ -42,35 +42,39 @@ func (s *Submissions) Dataset(ctx context.Context, f *form.Form) (*query.Dataset
 	if k != nil && k.version == v && k.updated.Equal(f.UpdatedAt) {
 		return k.ds, nil
 	}
-	responses, err := s.responses(ctx, f.ID, k, v)
+	ds, err := s.dataset(ctx, f, k, v)
 	if err != nil {
 		return nil, err
 	}
-	ds := &query.Dataset{Form: f, Started: v.Started, Responses: responses}
 	s.datasets.put(f, v, ds)
 	return ds, nil
 }
 
-// responses loads the completed responses of a form at version v, oldest first:
-// when responses were only added since the kept dataset k, only those, else all.
-func (s *Submissions) responses(ctx context.Context, formID int64, k *kept, v store.ResponsesVersion) ([]form.Submission, error) {
+// dataset loads the dataset of f at version v: when responses were only added
+// since the kept dataset k, only those, and the new dataset follows k's (its
+// engine starts from what k's has read); else all of them.
+func (s *Submissions) dataset(ctx context.Context, f *form.Form, k *kept, v store.ResponsesVersion) (*query.Dataset, error) {
 	if k != nil && v.Completed >= k.version.Completed {
 		since := time.UnixMilli(k.version.LastCompleted)
-		added, err := s.load(ctx, formID, &since)
+		added, err := s.load(ctx, f.ID, &since, v.Completed-k.version.Completed)
 		if err != nil {
 			return nil, err
 		}
 		if all := k.grown(added, v); all != nil {
-			return all, nil
+			return query.Following(k.ds, f, v.Started, all), nil
 		}
 	}
-	return s.load(ctx, formID, nil)
+	responses, err := s.load(ctx, f.ID, nil, v.Completed)
+	if err != nil {
+		return nil, err
+	}
+	return &query.Dataset{Form: f, Started: v.Started, Responses: responses}, nil
 }
 
 // load reads a form's completed responses, oldest first, all or those completed
-// since a time.
-func (s *Submissions) load(ctx context.Context, formID int64, since *time.Time) ([]form.Submission, error) {
-	list := []form.Submission{}
+// since a time; about expected of them, which the list is made to hold at first.
+func (s *Submissions) load(ctx context.Context, formID int64, since *time.Time, expected int) ([]form.Submission, error) {
+	list := make([]form.Submission, 0, max(expected, 0))
 	err := s.store.EachResponse(ctx, formID, store.ResponseFilter{Since: since, Ascending: true}, func(sub *form.Submission) error {
 		list = append(list, *sub)
 		return nil

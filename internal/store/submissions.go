@@ -302,7 +302,8 @@ func scanSubmission(row scanner) (*form.Submission, error) {
 	var answers string
 	var score sql.NullFloat64
 	var hidden sql.NullString
-	if err := row.Scan(&sub.ID, &sub.FormID, &started, &updated, &completed, &answers, &score, &hidden); err != nil {
+	err := row.Scan(&sub.ID, &sub.FormID, &started, &updated, &completed, &answers, &score, &hidden)
+	if err != nil {
 		return nil, translate(err, "Submission")
 	}
 	if hidden.Valid {
@@ -314,9 +315,7 @@ func scanSubmission(row scanner) (*form.Submission, error) {
 	if score.Valid {
 		sub.Score = &score.Float64
 	}
-	// Decoded straight into the map by question id: loading a large form's
-	// responses (render.Submissions.Dataset) spends most of its time here.
-	if err := json.Unmarshal([]byte(answers), &sub.Answers); err != nil {
+	if sub.Answers, err = decodeAnswers(answers); err != nil {
 		return nil, fmt.Errorf("decode stored answers of session %s: %w", sub.ID, err)
 	}
 	if sub.Answers == nil {

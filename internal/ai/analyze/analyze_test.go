@@ -164,3 +164,31 @@ func BenchmarkAnalytics100k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAnalytics100kFirst analyses 100,000 responses with a new engine every
+// time: the first analysis of a freshly loaded dataset, which works out the
+// engine's columns too.
+func BenchmarkAnalytics100kFirst(b *testing.B) {
+	big := aitest.Big()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		ds := &query.Dataset{Form: big.Form, Responses: big.Responses, Started: big.Started}
+		if a := analyze.Dataset(ds, aitest.Now); a.TotalResponses != 100_000 {
+			b.Fatal(a.TotalResponses)
+		}
+	}
+}
+
+// TestFollowingDataset: a dataset that grew from a kept one (query.Following),
+// whose engine starts from the kept engine's columns and sentiment scores, is
+// analysed exactly as the same responses loaded afresh.
+func TestFollowingDataset(t *testing.T) {
+	all := aitest.Dataset(aitest.Generate(500, 2025))
+	kept := &query.Dataset{Form: all.Form, Started: 440, Responses: all.Responses[:400:400]}
+	analyze.Dataset(kept, aitest.Now) // reads the kept engine's columns and scores
+	grown := query.Following(kept, all.Form, all.Started, all.Responses)
+	if got, want := analyze.Dataset(grown, aitest.Now), analyze.Dataset(all, aitest.Now); !reflect.DeepEqual(got, want) {
+		t.Errorf("following dataset:\n%+v\nloaded afresh:\n%+v", got, want)
+	}
+}

@@ -87,21 +87,21 @@ func (e *Engine) categories(q *form.Question, idx []int) categorised {
 		}
 	}
 	fixed := len(c.labels)
-	col := e.column(q.ID)
-	keys := map[string]string{} // label -> count key, to lower-case each label once
+	cc := e.column(q.ID).categories(e)
+	counts := make([]int, len(cc.keys))
 	for _, i := range idx {
-		e.eachKey(q, col[i], func(label string) {
-			k, ok := keys[label]
-			if !ok {
-				k = c.key(label)
-				keys[label] = k
+		for _, l := range cc.of(i) {
+			k := cc.keyOf[l]
+			if counts[k] == 0 && !seen[cc.keys[k]] {
+				c.labels = append(c.labels, cc.labels[l])
 			}
-			c.counts[k]++
-			if !seen[k] {
-				seen[k] = true
-				c.labels = append(c.labels, label)
-			}
-		})
+			counts[k]++
+		}
+	}
+	for k, n := range counts {
+		if n > 0 {
+			c.counts[cc.keys[k]] = n
+		}
 	}
 	sortExtras(c, fixed, kindOf(q.Type))
 	return c
@@ -244,24 +244,22 @@ func (e *Engine) trend(interval string, qu *form.Question, idx []int, res *Resul
 // answers.
 func (e *Engine) periodTotals(interval string, qu *form.Question, idx []int) (map[time.Time]int, map[time.Time]float64) {
 	counts, sums := map[time.Time]int{}, map[time.Time]float64{}
-	var col []any
+	var col *column
+	var num []float64
+	var isNum []bool
 	if qu != nil {
 		col = e.column(qu.ID)
+		num, isNum = col.numbers()
 	}
 	for _, i := range idx {
 		r := &e.ds.Responses[i]
+		if col != nil && !col.ans[i] {
+			continue
+		}
 		p := periodStart(r.SubmittedAt(), interval)
-		if qu == nil {
-			counts[p]++
-			continue
-		}
-		v := col[i]
-		if !answered(v) {
-			continue
-		}
 		counts[p]++
-		if n, ok := asNumber(v); ok {
-			sums[p] += n
+		if col != nil && isNum[i] {
+			sums[p] += num[i]
 		}
 	}
 	return counts, sums

@@ -24,16 +24,16 @@ const (
 type Engine struct {
 	ds        *Dataset
 	questions map[int64]*form.Question
-	newest    []int // response indexes, newest first
-	all       []int // response indexes in order
-	sentiment sentimentCache
+	newest    []int           // response indexes, newest first
+	all       []int           // response indexes in order
+	sentiment *sentimentCache // shared with the engines that follow (see follow)
 	mu        sync.Mutex
-	columns   map[int64][]any // answers of a question by response index
+	columns   map[int64]*column // answers of a question by response index
 }
 
 // New returns an engine over ds. The dataset is read, never modified.
 func New(ds *Dataset) *Engine {
-	e := &Engine{ds: ds, questions: map[int64]*form.Question{}}
+	e := &Engine{ds: ds, questions: map[int64]*form.Question{}, sentiment: &sentimentCache{}}
 	if ds.Form != nil {
 		for i := range ds.Form.Questions {
 			q := &ds.Form.Questions[i]
@@ -157,22 +157,46 @@ func (e *Engine) match(p predicate, idx []int) []int {
 	return out
 }
 
-// column returns the answers to question id by response index, read from the
-// responses once.
-func (e *Engine) column(id int64) []any {
+// follow starts e from what prev, the engine of a dataset whose responses begin
+// e's, has read: its columns, extended with the responses added, and its
+// sentiment scores. A nil prev changes nothing.
+func (e *Engine) follow(prev *Engine) {
+	if prev == nil {
+		return
+	}
+	e.sentiment = prev.sentiment
+	prev.mu.Lock()
+	defer prev.mu.Unlock()
+	kept := len(prev.ds.Responses)
+	if prev.columns == nil || kept > len(e.ds.Responses) {
+		return
+	}
+	added := readColumns(e.questions, e.ds.Responses[kept:])
+	e.columns = make(map[int64]*column, len(e.questions))
+	for id, q := range e.questions {
+		old, ok := prev.columns[id]
+		if !ok {
+			e.columns[id] = readColumns(map[int64]*form.Question{id: q}, e.ds.Responses)[id]
+			continue
+		}
+		e.columns[id] = &column{q: q, vals: append(slices.Clip(old.vals), added[id].vals...),
+			ans: append(slices.Clip(old.ans), added[id].ans...)}
+	}
+}
+
+// column returns the answers to question id by response index; the first call
+// reads those of every question of the form, in one pass.
+func (e *Engine) column(id int64) *column {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if col, ok := e.columns[id]; ok {
-		return col
-	}
-	col := make([]any, len(e.ds.Responses))
-	for i := range e.ds.Responses {
-		col[i] = e.ds.Responses[i].Answers[id]
-	}
 	if e.columns == nil {
-		e.columns = map[int64][]any{}
+		e.columns = readColumns(e.questions, e.ds.Responses)
 	}
-	e.columns[id] = col
+	col, ok := e.columns[id]
+	if !ok { // not a question of the form
+		col = readColumns(map[int64]*form.Question{id: {ID: id}}, e.ds.Responses)[id]
+		e.columns[id] = col
+	}
 	return col
 }
 

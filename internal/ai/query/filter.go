@@ -70,26 +70,39 @@ func (e *Engine) compile(f Filter) (predicate, error) {
 	col := e.column(q.ID)
 	if f.Op == IsEmpty || f.Op == IsNotEmpty {
 		want := f.Op == IsNotEmpty
-		return func(i int) bool { return answered(col[i]) == want }, nil
+		return func(i int) bool { return col.ans[i] == want }, nil
+	}
+	if kindOf(q.Type) == kindNumber && f.Op != SentimentOp {
+		return numberPredicate(col, f)
 	}
 	test, err := e.valueTest(kindOf(q.Type), f)
 	if err != nil {
 		return nil, fmt.Errorf("question %d (%s): %w", q.ID, q.Type, err)
 	}
+	return func(i int) bool { return col.ans[i] && test(col.vals[i]) }, nil
+}
+
+// numberPredicate compiles a filter on the answers of a numeric question, which
+// col holds as numbers: an answer that is no number matches no operator.
+func numberPredicate(col *column, f Filter) (predicate, error) {
+	lo, hi, err := bounds(f, asNumber, "a number")
+	if err != nil {
+		return nil, fmt.Errorf("question %d (%s): %w", col.q.ID, col.q.Type, err)
+	}
+	num, isNum := col.numbers()
 	return func(i int) bool {
-		v := col[i]
-		return answered(v) && test(v)
+		m, _ := ordered(f.Op, num[i], lo, hi)
+		return isNum[i] && m
 	}, nil
 }
 
-// valueTest compiles a filter on answers of kind k.
+// valueTest compiles a filter on answers of kind k (but kindNumber, which
+// numberPredicate compiles).
 func (e *Engine) valueTest(k kind, f Filter) (valueTest, error) {
 	if f.Op == SentimentOp {
 		return e.sentimentTest(k, f.Value)
 	}
 	switch k {
-	case kindNumber:
-		return numberTest(f)
 	case kindBool:
 		return boolTest(f)
 	case kindMulti:
@@ -135,24 +148,34 @@ func numberTest(f Filter) (valueTest, error) { return orderTest(f, asNumber, "a 
 // orderTest compiles a comparison of answers that parse reads as ordered values;
 // want names such a value in errors.
 func orderTest[T cmp.Ordered](f Filter, parse func(any) (T, bool), want string) (valueTest, error) {
-	lo, ok := parse(f.Value)
-	if !ok {
-		return nil, errValue(f.Op, want)
-	}
-	hi := lo
-	if f.Op == Between {
-		if hi, ok = parse(f.To); !ok {
-			return nil, errValue(f.Op, want+" and "+want+" in to")
-		}
-	}
-	if _, ok := ordered(f.Op, lo, lo, hi); !ok {
-		return nil, errOp(f.Op)
+	lo, hi, err := bounds(f, parse, want)
+	if err != nil {
+		return nil, err
 	}
 	return func(v any) bool {
 		x, ok := parse(v)
 		m, _ := ordered(f.Op, x, lo, hi)
 		return ok && m
 	}, nil
+}
+
+// bounds returns the operands of an ordering filter, parsed (hi is lo but for
+// between); an error when they do not parse or the operator does not order.
+func bounds[T cmp.Ordered](f Filter, parse func(any) (T, bool), want string) (lo, hi T, err error) {
+	lo, ok := parse(f.Value)
+	if !ok {
+		return lo, hi, errValue(f.Op, want)
+	}
+	hi = lo
+	if f.Op == Between {
+		if hi, ok = parse(f.To); !ok {
+			return lo, hi, errValue(f.Op, want+" and "+want+" in to")
+		}
+	}
+	if _, ok := ordered(f.Op, lo, lo, hi); !ok {
+		return lo, hi, errOp(f.Op)
+	}
+	return lo, hi, nil
 }
 
 // boolTest compiles a filter on yes_no answers.

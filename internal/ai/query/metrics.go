@@ -33,9 +33,9 @@ func (e *Engine) count(qu *form.Question, idx []int, res *Result) error {
 // answeredCount counts the responses among idx that answered question id.
 func (e *Engine) answeredCount(id int64, idx []int) int {
 	n := 0
-	col := e.column(id)
+	ans := e.column(id).ans
 	for _, i := range idx {
-		if answered(col[i]) {
+		if ans[i] {
 			n++
 		}
 	}
@@ -70,18 +70,24 @@ func (e *Engine) numeric(m Metric, qu *form.Question, idx []int, res *Result) er
 	if k != kindNumber {
 		return fmt.Errorf("metric %q needs a numeric question; question %d is %s", m, qu.ID, qu.Type)
 	}
-	vals := make([]float64, 0, len(idx))
-	col := e.column(qu.ID)
-	for _, i := range idx {
-		if n, ok := asNumber(col[i]); ok {
-			vals = append(vals, n)
-		}
-	}
+	vals := e.numberValues(qu.ID, idx)
 	res.N = len(vals)
 	if len(vals) > 0 || m == Sum {
 		res.Value = ptr(aggregate(m, vals))
 	}
 	return nil
+}
+
+// numberValues returns the numeric answers to question id among idx.
+func (e *Engine) numberValues(id int64, idx []int) []float64 {
+	num, isNum := e.column(id).numbers()
+	vals := make([]float64, 0, len(idx))
+	for _, i := range idx {
+		if isNum[i] {
+			vals = append(vals, num[i])
+		}
+	}
+	return vals
 }
 
 // aggregate applies a numeric metric to values (not empty, except for sum).
@@ -111,15 +117,11 @@ func aggregate(m Metric, vals []float64) float64 {
 
 // extremeText computes the earliest or latest date or time answer.
 func (e *Engine) extremeText(m Metric, qu *form.Question, idx []int, res *Result) error {
-	parse := asDate
-	if qu.Type == form.Time {
-		parse = asClock
-	}
 	best := ""
-	col := e.column(qu.ID)
+	text := e.column(qu.ID).orderedText()
 	for _, i := range idx {
-		s, ok := parse(col[i])
-		if !ok {
+		s := text[i]
+		if s == "" {
 			continue
 		}
 		res.N++
@@ -144,13 +146,12 @@ func (e *Engine) list(limit int, qu *form.Question, idx []int, res *Result) erro
 	col := e.column(qu.ID)
 	for _, i := range e.newest {
 		r := &e.ds.Responses[i]
-		v := col[i]
-		if !in[i] || !answered(v) {
+		if !in[i] || !col.ans[i] {
 			continue
 		}
 		res.N++
 		if len(res.Items) < limit {
-			res.Items = append(res.Items, Item{Response: r.ID, SubmittedAt: r.SubmittedAt(), Text: asText(v)})
+			res.Items = append(res.Items, Item{Response: r.ID, SubmittedAt: r.SubmittedAt(), Text: asText(col.vals[i])})
 		}
 	}
 	return nil
@@ -173,17 +174,18 @@ func (e *Engine) sentimentOf(qu *form.Question, idx []int, res *Result) error {
 	}
 	counts := map[string]int{}
 	sum := 0.0
-	cols := make([][]any, len(ids))
+	cols := make([]*column, len(ids))
+	scores := make([][]float64, len(ids))
 	for k, id := range ids {
 		cols[k] = e.column(id)
+		scores[k] = cols[k].scores(e.sentiment)
 	}
 	for _, i := range idx {
-		for _, col := range cols {
-			v := col[i]
-			if !answered(v) {
+		for k, col := range cols {
+			if !col.ans[i] {
 				continue
 			}
-			s := e.sentiment.score(asText(v))
+			s := scores[k][i]
 			sum += s
 			counts[SentimentClass(s)]++
 			res.N++
@@ -229,19 +231,23 @@ func (e *Engine) groups(q Query, idx []int) ([]Group, error) {
 		return nil, fmt.Errorf("groupBy needs a select, multi_select, yes_no or rating question; question %d is %s", gq.ID, gq.Type)
 	}
 	cats := e.categories(gq, idx)
-	members := make(map[string][]int, len(cats.labels))
-	col := e.column(gq.ID)
+	cc := e.column(gq.ID).categories(e)
+	members := make([][]int, len(cc.keys))
 	for _, i := range idx {
-		e.eachKey(gq, col[i], func(key string) {
-			k := cats.key(key)
+		for _, l := range cc.of(i) {
+			k := cc.keyOf[l]
 			members[k] = append(members[k], i)
-		})
+		}
 	}
 	sub := q
 	sub.GroupBy = 0
 	out := make([]Group, 0, len(cats.labels))
 	for _, label := range cats.labels {
-		r, err := e.compute(sub, members[cats.key(label)])
+		var in []int
+		if k, ok := cc.keyID[cats.key(label)]; ok {
+			in = members[k]
+		}
+		r, err := e.compute(sub, in)
 		if err != nil {
 			return nil, err
 		}

@@ -21,6 +21,7 @@ package query
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"forma/internal/form"
@@ -37,15 +38,31 @@ type Dataset struct {
 	Started int
 
 	engineOnce sync.Once
-	engine     *Engine
+	engine     atomic.Pointer[Engine]
+	prev       *Dataset // see Following; nil once the engine is made
+}
+
+// Following returns the dataset of form f with the responses rs, which begin with
+// all the responses of prev (the kept dataset they grew from), and started
+// sessions. Its engine starts from what prev's engine has read, if it was made:
+// the answers of the responses they share, and sentiment scores.
+func Following(prev *Dataset, f *form.Form, started int, rs []form.Submission) *Dataset {
+	return &Dataset{Form: f, Started: started, Responses: rs, prev: prev}
 }
 
 // Engine returns the engine over ds, made on first use and kept with ds, so that
 // what it works out once (the newest-first order, columns of answers, sentiment)
 // serves every later query over the same dataset.
 func (ds *Dataset) Engine() *Engine {
-	ds.engineOnce.Do(func() { ds.engine = New(ds) })
-	return ds.engine
+	ds.engineOnce.Do(func() {
+		e := New(ds)
+		if ds.prev != nil {
+			e.follow(ds.prev.engine.Load())
+			ds.prev = nil
+		}
+		ds.engine.Store(e)
+	})
+	return ds.engine.Load()
 }
 
 // Metric names what a query computes.

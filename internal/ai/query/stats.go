@@ -19,14 +19,7 @@ func (e *Engine) numbers(m Metric, qu *form.Question, idx []int) ([]float64, err
 	if kindOf(qu.Type) != kindNumber {
 		return nil, fmt.Errorf("metric %q needs a numeric question; question %d is %s", m, qu.ID, qu.Type)
 	}
-	vals := make([]float64, 0, len(idx))
-	col := e.column(qu.ID)
-	for _, i := range idx {
-		if n, ok := asNumber(col[i]); ok {
-			vals = append(vals, n)
-		}
-	}
-	return vals, nil
+	return e.numberValues(qu.ID, idx), nil
 }
 
 // spread computes the sample standard deviation or a percentile of qu's answers.
@@ -108,12 +101,12 @@ func (e *Engine) words(q Query, qu *form.Question, idx []int, res *Result) error
 	for _, id := range ids {
 		col := e.column(id)
 		for _, i := range idx {
-			if !answered(col[i]) {
+			if !col.ans[i] {
 				continue
 			}
 			res.N++
 			seen := map[string]bool{}
-			for _, w := range text.Words(asText(col[i])) {
+			for _, w := range text.Words(asText(col.vals[i])) {
 				if !seen[w] && !wordStop[w] && !isDigits(w) {
 					seen[w] = true
 					counts[w]++
