@@ -106,6 +106,9 @@ func OpenStore(t testing.TB, d store.Dialect) *store.Store {
 // stores of n nodes of one deployment. (A SQLite file serves one process, so
 // SQLite has no such deployment.)
 func OpenStores(t testing.TB, n int) []*store.Store {
+	if os.Getenv(DatabaseEnv) == "" {
+		t.Skip("several-node tests need PostgreSQL: set " + DatabaseEnv + " (see README, Development)")
+	}
 	url := DatabaseURL(t, store.Postgres)
 	stores := make([]*store.Store, n)
 	for i := range stores {
