@@ -54,7 +54,9 @@ func TestBrowserHiddenFields(t *testing.T) {
 		b.shot("responses-hidden")
 		b.do(chromedp.SetValue(chromedp.ID("filter-field"), "utm_source"), chromedp.SetValue(chromedp.ID("filter-op"), "eq"),
 			chromedp.SendKeys(chromedp.ID("filter-value"), "newsletter"), chromedp.Click(chromedp.CSS(".response-filter button")),
-			chromedp.WaitVisible(chromedp.CSS("table.responses")))
+			// The unfiltered table stays visible until the filtered page has loaded:
+			// wait for what only a filtered page has.
+			chromedp.WaitVisible(chromedp.CSS(".response-filter .actions a")), chromedp.WaitVisible(chromedp.CSS("table.responses")))
 		if got := b.text(chromedp.Text(chromedp.CSS(".responses-bar .lead"))); !strings.HasPrefix(got, "1 matching response,") {
 			t.Errorf("the filtered table says %q", got)
 		}
