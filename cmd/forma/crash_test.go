@@ -28,8 +28,9 @@ import (
 // is listed exactly once, and every stored submission's webhook reached the
 // receiver exactly once — except the deliveries a killed server had begun, which
 // the outbox, delivering at most once, logs as interrupted errors and does not
-// send again (at most as many as the server had workers, per kill). Jobs a killed
-// server had claimed but not begun are delivered after their lease.
+// send again (of those, the ones that never reached the receiver are at most as
+// many as the server had workers, per kill). Jobs a killed server had claimed but
+// not begun are delivered after their lease.
 func TestKilledServerLosesNoAcknowledgedSubmission(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test skipped with -short")
@@ -93,8 +94,18 @@ func TestKilledServerLosesNoAcknowledgedSubmission(t *testing.T) {
 	if duplicates > 0 {
 		t.Errorf("%d webhooks were delivered more than once; the outbox delivers at most once", duplicates)
 	}
-	if len(inFlight) > rounds*workers {
-		t.Errorf("%d deliveries in flight at the kills, more than %d workers × %d kills", len(inFlight), workers, rounds)
+	// A delivery begun at a kill either reached the receiver and its result was
+	// not yet recorded (results are written in batches), or was cut off in flight:
+	// only the POSTs in flight, at most one per worker, can be cut off.
+	cutOff := 0
+	for id := range inFlight {
+		if got[id] == 0 {
+			cutOff++
+		}
+	}
+	t.Logf("%d of those begun at a kill never reached the receiver", cutOff)
+	if cutOff > rounds*workers {
+		t.Errorf("%d deliveries cut off at the kills, more than %d workers × %d kills", cutOff, workers, rounds)
 	}
 	if len(acked) < rounds {
 		t.Errorf("only %d submissions acknowledged in %d rounds: the bursts did not run", len(acked), rounds)
