@@ -69,10 +69,16 @@ func startChromium(t *testing.T, timeout time.Duration) (context.Context, string
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	// The budget bounds a hung browser; CI runs this package beside others on two
+	// cores, so no test gets less than three minutes.
+	ctx, cancel := context.WithTimeout(context.Background(), max(timeout, 3*time.Minute))
 	t.Cleanup(cancel)
+	// Without the background-networking flags, Chromium keeps trying hosts this
+	// machine's closed network refuses.
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox,
 		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-quic", true),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
 	t.Cleanup(cancelAlloc)
 	return alloc, dir
