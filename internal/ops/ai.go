@@ -24,18 +24,21 @@ func (c *countedAI) count(operation string, err error) {
 	}
 }
 
+// GenerateForm generates through the wrapped provider and counts the call.
 func (c *countedAI) GenerateForm(ctx context.Context, prompt string) (form.FormInput, error) {
 	in, err := c.next.GenerateForm(ctx, prompt)
 	c.count("generate", err)
 	return in, err
 }
 
+// Analyze analyses through the wrapped provider and counts the call.
 func (c *countedAI) Analyze(ctx context.Context, ds *query.Dataset) (*ai.Analytics, error) {
 	a, err := c.next.Analyze(ctx, ds)
 	c.count("analyze", err)
 	return a, err
 }
 
+// Chat answers through the wrapped provider and counts the call.
 func (c *countedAI) Chat(ctx context.Context, ds *query.Dataset, history []ai.Turn, question string) (string, error) {
 	reply, err := c.next.Chat(ctx, ds, history, question)
 	c.count("chat", err)

@@ -123,11 +123,13 @@ var (
 		"Age of the oldest webhook job in the outbox; 0 when it is empty.", nil, nil)
 )
 
+// Describe sends the outbox gauges' descriptions (prometheus.Collector).
 func (o *outbox) Describe(ch chan<- *prometheus.Desc) {
 	ch <- queueDepth
 	ch <- queueAge
 }
 
+// Collect reads the outbox at each scrape and sends its gauges.
 func (o *outbox) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), CheckTimeout)
 	defer cancel()

@@ -50,6 +50,8 @@ type check struct {
 	run  func(ctx context.Context) error
 }
 
+// ServeHTTP runs every readiness check and answers 200, or 503 naming the
+// failing checks.
 func (rd *Readiness) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body := readiness{Status: "ready", Checks: map[string]string{}, Failing: []string{}}
 	for _, c := range rd.checks() {

@@ -83,8 +83,10 @@ type session struct {
 	msg    Delivered
 }
 
+// Mail records the sender.
 func (c *session) Mail(from string, _ *smtp.MailOptions) error { c.msg.From = from; return nil }
 
+// Rcpt records a recipient, or refuses it as the server is set to.
 func (c *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 	if c.server.reject || strings.HasSuffix(to, "@"+BounceDomain) {
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "mailbox unavailable"}
@@ -93,6 +95,7 @@ func (c *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 	return nil
 }
 
+// Data records the message and hands it to the test.
 func (c *session) Data(r io.Reader) error {
 	b, err := io.ReadAll(r)
 	c.msg.Data = b
@@ -100,7 +103,10 @@ func (c *session) Data(r io.Reader) error {
 	return err
 }
 
-func (c *session) Reset()        { c.msg = Delivered{} }
+// Reset forgets the message under way.
+func (c *session) Reset() { c.msg = Delivered{} }
+
+// Logout ends the session.
 func (c *session) Logout() error { return nil }
 
 // Parse reads a delivered message back: its headers and its decoded text, with
