@@ -46,7 +46,7 @@ func (s *Submissions) Dataset(ctx context.Context, f *form.Form) (*query.Dataset
 	if err != nil {
 		return nil, err
 	}
-	s.datasets.put(f, v, ds)
+	s.datasets.put(f, ds)
 	return ds, nil
 }
 
@@ -142,9 +142,13 @@ func (c *datasets) get(formID int64) *kept {
 	return el.Value.(*kept)
 }
 
-// put keeps the dataset of f, loaded at version v, in place of the one it had,
-// and drops the least recently used datasets while over the budget.
-func (c *datasets) put(f *form.Form, v store.ResponsesVersion, ds *query.Dataset) {
+// put keeps the dataset of f in place of the one it had, and drops the least
+// recently used datasets while over the budget. The version kept is that of the
+// dataset's own responses, not the one read before loading them: a response
+// completed between the two reads is in the dataset, and a version that did not
+// count it would have the next load append it a second time.
+func (c *datasets) put(f *form.Form, ds *query.Dataset) {
+	v := store.VersionOf(ds.Started, ds.Responses)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.remove(f.ID)

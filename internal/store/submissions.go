@@ -702,6 +702,17 @@ func (s *Store) ResponsesVersion(ctx context.Context, formID int64) (ResponsesVe
 	return v, err
 }
 
+// VersionOf is the ResponsesVersion of exactly the given completed responses,
+// with started sessions: what ResponsesVersion reads when the form holds those.
+func VersionOf(started int, responses []form.Submission) ResponsesVersion {
+	v := ResponsesVersion{Started: started, Completed: len(responses)}
+	for _, r := range responses {
+		ms := r.SubmittedAt().UnixMilli()
+		v.LastCompleted, v.TimeSum = max(v.LastCompleted, ms), v.TimeSum+ms%86_400_000
+	}
+	return v
+}
+
 // SessionCounts returns how many sessions of a form were started and completed.
 func (s *Store) SessionCounts(ctx context.Context, formID int64) (started, completed int, err error) {
 	err = s.read.QueryRowContext(ctx,
