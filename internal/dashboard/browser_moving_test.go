@@ -25,9 +25,11 @@ import (
 func TestBrowserExportImport(t *testing.T) {
 	alloc, dir := startChromium(t, 2*time.Minute)
 	env := servertest.New(t, store.SQLite)
+	// One account for both widths: the browser keeps its session across tabs, so
+	// a second account's sign-in would be skipped and its form not found.
+	const email = "mover@example.com"
+	key := env.Key(withPassword(t, env, email, password), nil, nil)
 	for _, width := range []int64{1280, 390} {
-		email := fmt.Sprintf("mover%d@example.com", width)
-		key := env.Key(withPassword(t, env, email, password), nil, nil)
 		id := ruledForm(t, env, key)
 		c := &chrome{t: t, dir: dir, width: width}
 		tab, cancelTab := chromedp.NewContext(alloc)
