@@ -103,18 +103,18 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	head := make([]byte, s3PartSize)
-	n, err := io.ReadFull(r, head)
-	size := int64(n)
-	switch {
-	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		r = bytes.NewReader(head[:n])
-	case err != nil:
+	// Read up to one part first, into a buffer only as large as the file when it
+	// is smaller: a small upload does not cost a whole part's memory.
+	var head bytes.Buffer
+	size, err := head.ReadFrom(io.LimitReader(r, s3PartSize))
+	if err != nil {
 		return err
-	default:
-		r, size = io.MultiReader(bytes.NewReader(head), r), -1
 	}
-	_, err = s.client.PutObject(ctx, s.bucket, name, r, size,
+	body := io.Reader(&head)
+	if size == s3PartSize {
+		body, size = io.MultiReader(&head, r), -1
+	}
+	_, err = s.client.PutObject(ctx, s.bucket, name, body, size,
 		minio.PutObjectOptions{ContentType: "application/octet-stream", PartSize: s3PartSize})
 	return err
 }
