@@ -39,16 +39,7 @@ func TestClusterFileUploadedOnADownloadsOnB(t *testing.T) {
 		{"type": "file_upload", "question": "Your CV", "required": true}}})
 
 	content := []byte("%PDF-1.4 a CV uploaded through node A")
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	fw, _ := mw.CreateFormFile("file", "cv.pdf")
-	fw.Write(content)
-	mw.Close()
-	req := a.NewRequest("POST", "/f/"+token+"/uploads", "", body.Bytes())
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	up := a.For(t).Send(req)
-	expectStatus(t, up, 201)
-	submit(t, a, token, obj{qs[0]: up.JSON(t)["id"]})
+	submit(t, a, token, obj{qs[0]: uploadTo(t, a, token, "cv.pdf", content)})
 
 	list := b.For(t).Do("GET", path+"/responses", key, nil)
 	expectStatus(t, list, 200)
@@ -173,14 +164,15 @@ func TestClusterSweeperKeepsUsedFiles(t *testing.T) {
 	key := a.NewKey()
 	_, token, qs := publishedForm(t, a, key, obj{"title": "Photos", "questions": []obj{
 		{"type": "file_upload", "question": "Photo"}}})
-	used, orphan := uploadTo(t, a, token, "used.png"), uploadTo(t, a, token, "orphan.png")
+	png := []byte("\x89PNG\r\n\x1a\n")
+	used, orphan := uploadTo(t, a, token, "used.png", png), uploadTo(t, a, token, "orphan.png", png)
 	submit(t, a, token, obj{qs[0]: used})
 	usedKey, orphanKey := blobKey(t, a, used), blobKey(t, a, orphan)
 
 	time.Sleep(20 * time.Millisecond)
 	between := time.Now()
 	time.Sleep(20 * time.Millisecond)
-	recent := uploadTo(t, a, token, "recent.png")
+	recent := uploadTo(t, a, token, "recent.png", png)
 	// Both nodes sweep at once, as of the moment the first two uploads are a day
 	// old and the recent one is not yet.
 	var wg sync.WaitGroup
@@ -212,13 +204,14 @@ func TestClusterSweeperKeepsUsedFiles(t *testing.T) {
 	r.Close()
 }
 
-// uploadTo uploads a small file to the form and returns the upload's id.
-func uploadTo(t *testing.T, env *servertest.Env, token, name string) string {
+// uploadTo uploads content as a file named name to the form and returns the
+// upload's id.
+func uploadTo(t *testing.T, env *servertest.Env, token, name string, content []byte) string {
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	fw, _ := mw.CreateFormFile("file", name)
-	fw.Write([]byte("\x89PNG\r\n\x1a\n" + name))
+	fw.Write(content)
 	mw.Close()
 	req := env.NewRequest("POST", "/f/"+token+"/uploads", "", body.Bytes())
 	req.Header.Set("Content-Type", mw.FormDataContentType())
