@@ -106,12 +106,8 @@ func (s *Store) insertMailJobs(ctx context.Context, tx querier, sub *form.Submis
 // due first, marks them claimed now by worker and counts an attempt, in one
 // statement (SKIP LOCKED on PostgreSQL: nodes never take the same job).
 func (s *Store) ClaimMailJobs(ctx context.Context, worker string, limit int) ([]MailJob, error) {
-	lock := ""
-	if s.dialect == Postgres {
-		lock = ` FOR UPDATE SKIP LOCKED`
-	}
 	rows, err := s.write.DB.QueryContext(ctx, `UPDATE mail_jobs SET claimed_at = $1, claimed_by = $2, attempts = attempts + 1
-		WHERE id IN (SELECT id FROM mail_jobs WHERE claimed_at IS NULL AND due_at <= $1 ORDER BY due_at, id LIMIT $3`+lock+`)
+		WHERE id IN (SELECT id FROM mail_jobs WHERE claimed_at IS NULL AND due_at <= $1 ORDER BY due_at, id LIMIT $3`+s.skipLocked()+`)
 		RETURNING id, form_id, session_id, kind, recipient, attempts`, ms(s.Now()), worker, limit)
 	if err != nil {
 		return nil, err

@@ -258,6 +258,16 @@ func (s *Store) forUpdate() string {
 	return ""
 }
 
+// skipLocked is forUpdate for a claim of outbox jobs: on PostgreSQL, rows another
+// node is claiming are passed over rather than waited for, so that nodes claiming
+// at once never take the same job.
+func (s *Store) skipLocked() string {
+	if s.dialect == Postgres {
+		return " FOR UPDATE SKIP LOCKED"
+	}
+	return ""
+}
+
 // translate turns a driver error into a domain error: no rows → NotFound, a unique
 // violation → Conflict; other errors are returned as they are. Each dialect's
 // errors are recognised by their codes, never by message text.

@@ -58,12 +58,8 @@ func (s *Store) ClaimWebhookJobs(ctx context.Context, c Claim) ([]WebhookJob, er
 		where += ` AND form_id NOT IN (` + marks + `)`
 		args = append(args, ids...)
 	}
-	lock := ""
-	if s.dialect == Postgres {
-		lock = ` FOR UPDATE SKIP LOCKED`
-	}
 	rows, err := s.write.DB.QueryContext(ctx, `UPDATE webhook_jobs SET claimed_at = $1, claimed_by = $2, attempts = attempts + 1
-		WHERE id IN (SELECT id FROM webhook_jobs WHERE `+where+` ORDER BY id LIMIT $3`+lock+`)
+		WHERE id IN (SELECT id FROM webhook_jobs WHERE `+where+` ORDER BY id LIMIT $3`+s.skipLocked()+`)
 		RETURNING id, form_id, session_id, url, created_at`, args...)
 	if err != nil {
 		return nil, err
