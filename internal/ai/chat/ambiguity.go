@@ -154,11 +154,18 @@ func (p *parser) unmatchedStat(in *request) string {
 		if !ok || p.cueWords[i] == "" {
 			continue
 		}
-		if !slices.Contains(ms, in.metric) && !(w == "median" && in.metric == query.Percentile) {
+		if !slices.Contains(ms, in.metric) && !(w == "median" && in.metric == query.Percentile) && !meanTrend(in, ms) {
 			return w
 		}
 	}
 	return ""
+}
+
+// meanTrend reports whether a statistic word asking for the mean is answered by
+// the trend of a numeric question, which is its mean per period ("how has the
+// average rating changed").
+func meanTrend(in *request, ms []query.Metric) bool {
+	return ms[0] == query.Mean && in.metric == query.Trend && in.target != nil && isNumeric(in.target.q)
 }
 
 // whoRanks make "who …" ask for the respondents at the top or bottom of a ranking.

@@ -32,7 +32,7 @@ var (
 	wholeContractions = strings.NewReplacer(text.Expansions("won't", "can't")...)
 	contractions      = strings.NewReplacer(append(text.Expansions("n't", "'d"),
 		"’", "'", "'s", "", "'re", "", "'ve", "", "'ll", "",
-		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff")...)
+		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel")...)
 )
 
 // tokenize splits a message into tokens; text between quotes is marked quoted.
