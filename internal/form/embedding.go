@@ -32,24 +32,16 @@ var originHost = regexp.MustCompile(`^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?
 // setFrameAncestors validates origins and sets them, normalized (Origin), as
 // s.FrameAncestors; an empty list lets any site frame the page again.
 func (s *Settings) setFrameAncestors(origins []string, p *Problems) {
-	if len(origins) > MaxFrameAncestors {
-		p.Add("frameAncestors", "must have at most %d origins (got %d)", MaxFrameAncestors, len(origins))
-		return
-	}
 	out := make([]string, 0, len(origins))
-	seen := make(map[string]bool, len(origins))
-	for i, o := range origins {
-		field := fmt.Sprintf("frameAncestors[%d]", i)
+	list := uniqueList{field: "frameAncestors", noun: "origins", limit: MaxFrameAncestors}
+	list.check(origins, p, func(o, field string) (string, bool) {
 		norm, problem := Origin(o)
-		switch {
-		case problem != "":
+		if problem != "" {
 			p.Add(field, "%s", problem)
-		case seen[norm]:
-			p.Add(field, "duplicates the origin %s", norm)
 		}
-		seen[norm] = true
 		out = append(out, norm)
-	}
+		return norm, problem == ""
+	}, func(_, norm string) string { return "duplicates the origin " + norm })
 	s.FrameAncestors = out
 	if len(out) == 0 {
 		s.FrameAncestors = nil

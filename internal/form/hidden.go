@@ -59,20 +59,11 @@ func checkHiddenName(name, field string, p *Problems) {
 // (checkHiddenName) and not the same as another one, ignoring case (they would
 // be confused in a spreadsheet).
 func validateHiddenFields(names []string, p *Problems) {
-	if len(names) > MaxHiddenFields {
-		p.Add("hiddenFields", "must have at most %d names (got %d)", MaxHiddenFields, len(names))
-		return
-	}
-	seen := make(map[string]bool, len(names))
-	for i, name := range names {
-		field := fmt.Sprintf("hiddenFields[%d]", i)
+	list := uniqueList{field: "hiddenFields", noun: "names", limit: MaxHiddenFields}
+	list.check(names, p, func(name, field string) (string, bool) {
 		checkHiddenName(name, field, p)
-		key := strings.ToLower(name)
-		if seen[key] {
-			p.Add(field, "duplicates the hidden field %q", name)
-		}
-		seen[key] = true
-	}
+		return strings.ToLower(name), true
+	}, func(name, _ string) string { return fmt.Sprintf("duplicates the hidden field %q", name) })
 }
 
 // HiddenProblem says what is wrong with value as the value of a hidden field,

@@ -114,24 +114,15 @@ func (s *Settings) setNotifications(n *Notifications, questions []Question, know
 
 // checkRecipients records the problems of the owner recipients: at most
 // MaxRecipients bare addresses (as an email answer), none repeated.
-func checkRecipients(list []string, p *Problems) {
-	if len(list) > MaxRecipients {
-		p.Add("notifications.recipients", "must have at most %d addresses (got %d)", MaxRecipients, len(list))
-		return
-	}
-	seen := make(map[string]bool, len(list))
-	for i, addr := range list {
-		field := fmt.Sprintf("notifications.recipients[%d]", i)
+func checkRecipients(addrs []string, p *Problems) {
+	list := uniqueList{field: "notifications.recipients", noun: "addresses", limit: MaxRecipients}
+	list.check(addrs, p, func(addr, field string) (string, bool) {
 		if checkEmail(nil, addr) != nil {
 			p.Add(field, "must be an email address such as owner@example.com (got %q)", quoteShort(addr))
-			continue
+			return "", false
 		}
-		if key := strings.ToLower(addr); seen[key] {
-			p.Add(field, "duplicates %q", addr)
-		} else {
-			seen[key] = true
-		}
-	}
+		return strings.ToLower(addr), true
+	}, func(addr, _ string) string { return fmt.Sprintf("duplicates %q", addr) })
 }
 
 // validate records c's problems under notifications.confirmation: its email
