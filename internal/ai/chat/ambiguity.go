@@ -20,6 +20,9 @@ func (p *parser) ambiguity(in *request) string {
 	if p.unsure != "" {
 		return p.unsure
 	}
+	if r := p.beyondFigures(); r != "" {
+		return r
+	}
 	if n := p.statCount(); n > 1 || p.howManyCount() > 1 {
 		return "it asks for more than one figure; please ask for one at a time"
 	}
@@ -168,10 +171,54 @@ func meanTrend(in *request, ms []query.Metric) bool {
 	return ms[0] == query.Mean && in.metric == query.Trend && in.target != nil && isNumeric(in.target.q)
 }
 
+// beyondFigures returns why the message asks for something no figure of the
+// answers is — a cause, a response rate, a time of day, one respondent — or "".
+func (p *parser) beyondFigures() string {
+	switch {
+	case slices.Contains(p.words, "why"):
+		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
+	case anyPhrase(p.words, responseRate):
+		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
+	case anyPhrase(p.words, timeOfDay):
+		return "I group responses by day, week or month, not by time of day or day of the week"
+	case p.singledOut():
+		return "it asks about one respondent, and I don't single out respondents; ask for a figure over a group instead, e.g. the highest hours in Finance"
+	}
+	return ""
+}
+
+var (
+	// responseRate names a share of the people invited.
+	responseRate = phrases("response rate", "responses rate", "participation rate", "respond rate", "return rate")
+	// timeOfDay names periods the chat does not group by.
+	timeOfDay = phrases("time of day", "time of the day", "what time", "which time", "what hour", "which hour",
+		"hour of the day", "hours of the day", "weekend", "weekends", "weekday", "weekdays", "day of the week", "days of the week")
+)
+
+// singledOut reports whether the message asks about the respondents at the top
+// or bottom of a ranking: "the employee with the most hours".
+func (p *parser) singledOut() bool {
+	for i, w := range p.words {
+		if w == "with" && p.word(i+1) == "the" && whoRanks[p.word(i+2)] && personNouns[p.word(i-1)] {
+			return true
+		}
+	}
+	return false
+}
+
+// personNouns name one respondent or several.
+var personNouns = text.Set("person employee respondent customer attendee participant guest user member one " +
+	"persons employees respondents customers attendees participants guests users members ones people")
+
 // whoRanks make "who …" ask for the respondents at the top or bottom of a ranking.
-var whoRanks = text.Set("highest lowest best worst most least")
+var whoRanks = text.Set("highest lowest best worst most least longest shortest oldest newest youngest earliest latest fewest biggest smallest")
 
 // phraseAround returns the words from one before i to two after it.
 func (p *parser) phraseAround(i int) string {
 	return strings.Join(p.words[max(0, i-1):min(len(p.words), i+3)], " ")
+}
+
+// anyPhrase reports whether one of phs occurs in words.
+func anyPhrase(words []string, phs []text.Phrase) bool {
+	return slices.ContainsFunc(phs, func(ph text.Phrase) bool { return ph.Index(words) >= 0 })
 }

@@ -151,7 +151,13 @@ func merge(prev, cur *request) *request {
 		out.check = cur.check
 	}
 	if cur.groupBy != nil {
+		if cur.kind == metricIntent && cur.every {
+			out.kind = metricIntent // "the figure for each ticket type" after the highest one shows them all
+		}
 		out.groupBy, out.compare = cur.groupBy, cur.compare
+		if len(cur.compare) == 0 { // "and for every country" breaks down what was filtered to one
+			out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.q == cur.groupBy })
+		}
 	}
 	if cur.limit > 0 {
 		out.limit = cur.limit

@@ -30,7 +30,7 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"drinker drinkers holder holders guest guests attendance usage longest shortest part " +
 	"mostly mainly largely buyer buyers purchaser purchasers " +
 	"peoples pls plz need needs needed report arithmetic receive received scale " +
-	"rank ranked ranking sort sorted order ordered up table same instead fan fans lover lovers")
+	"rank ranked ranking sort sorted order ordered up table same instead fan fans lover lovers counting considering")
 
 // cueVocabulary holds every word of the cue phrases, the words the parser reads
 // as what is asked.

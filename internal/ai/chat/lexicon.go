@@ -32,7 +32,7 @@ var (
 	wholeContractions = strings.NewReplacer(text.Expansions("won't", "can't")...)
 	contractions      = strings.NewReplacer(append(text.Expansions("n't", "'d"),
 		"’", "'", "'s", "", "'re", "", "'ve", "", "'ll", "",
-		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel")...)
+		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "w/o", "without", "w/", "with ", "# of", "number of", "cross-tab", "breakdown", "cross tab", "breakdown")...)
 )
 
 // tokenize splits a message into tokens; text between quotes is marked quoted.
@@ -119,6 +119,8 @@ var shorthands = map[string]string{
 	"hasnt": "has not", "wouldnt": "would not", "hadnt": "had not",
 	"dept": "department", "depts": "departments", "yrs": "years", "yr": "year", "hrs": "hours", "hr": "hour",
 	"mins": "minutes", "nr": "number", "num": "number", "qty": "quantity", "approx": "about",
+	"ppl": "people", "pct": "percent", "perc": "percent", "gimme": "give me", "x": "vs",
+	"crosstab": "breakdown", "crosstabs": "breakdown", "xtab": "breakdown",
 	"happiest": "most satisfied", "unhappiest": "least satisfied", "happier": "more satisfied", "unhappier": "less satisfied",
 }
 

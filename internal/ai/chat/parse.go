@@ -32,6 +32,7 @@ type request struct {
 	span     *dateRange // submission dates
 	groupBy  *question
 	compare  []string // options of groupBy to compare; all when empty
+	every    bool     // the message asks for every group ("for each ticket type")
 	interval string
 	limit    int
 	least    bool
@@ -86,14 +87,14 @@ const (
 
 // cuePhrases lists the phrases of each cue.
 var cuePhrases = map[cue][]text.Phrase{
-	cueCompletion:   phrases("completion rate", "completion", "complete rate", "dropoff", "abandon", "abandonment", "response rate", "finish rate"),
+	cueCompletion:   phrases("completion rate", "completion", "complete rate", "dropoff", "abandon", "abandonment", "finish rate"),
 	cueTrend:        phrases("trend", "trends", "trended", "trending", "over time", "change", "grow", "grew", "growing", "per month", "per week", "per day", "each month", "each week", "each day", "every month", "monthly", "weekly", "daily", "by month", "by week", "by day", "month by month", "week by week", "changed", "change over", "evolved"),
 	cueBusiest:      phrases("busiest", "quietest", "most responses", "fewest responses", "most submissions"),
 	cueSentiment:    phrases("sentiment", "mood", "tone", "feel about", "feeling about", "people feel", "positive or negative", "how positive", "how negative", "people think", "think of", "think about", "opinion of", "opinions"),
 	cuePercent:      phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio"),
 	cueMean:         phrases("average", "avg", "mean", "typical", "typically"),
 	cueMedian:       phrases("median"),
-	cueTotal:        phrases("total", "sum", "altogether", "combined"),
+	cueTotal:        phrases("total", "sum", "altogether", "combined", "add up", "adds up", "added up", "sum up"),
 	cueMax:          phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best", "longest"),
 	cueMin:          phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest"),
 	cueTop:          phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people"),
@@ -146,8 +147,14 @@ func (p *parser) cues() map[cue]bool {
 	if out[cueBusiest] && !anyWord(p.cueWords, periodWords) {
 		delete(out, cueBusiest)
 	}
+	if out[cueList] && anyWord(p.cueWords, figureWords) && !anyWord(p.cueWords, listedThings) {
+		delete(out, cueList) // "show me that for every country" asks for the figure again
+	}
 	return out
 }
+
+// figureWords make "show me …" ask for a figure, not for a list of answers.
+var figureWords = text.Set("that it this same figure figures number numbers stats statistics table counts")
 
 // anyWord reports whether one of the words is in the set.
 func anyWord(words []string, set map[string]bool) bool {
@@ -297,6 +304,9 @@ var (
 // <question>", and comparisons of two options of one question ("compare Free and
 // Pro"), whose conditions it removes.
 func (p *parser) grouping(in *request, cues map[cue]bool) {
+	if p.compareOptions(in, cues) {
+		return // "sales vs support satisfaction" compares two departments
+	}
 	for i, w := range p.words {
 		if !(groupWords[w] || crossWords[w] || rankVerbs[w]) || p.own[i] {
 			continue
@@ -313,8 +323,10 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			}
 		}
 	}
-	p.compareOptions(in, cues)
 }
+
+// everyWords ask for the figure of every group.
+var everyWords = text.Set("each every all")
 
 // rankVerbs put the groups named after them in order: "rank the countries by
 // average rating" breaks the rating down by country.
@@ -358,8 +370,9 @@ func groupable(q *form.Question) bool {
 }
 
 // compareOptions turns two or more options of one question into a comparison when
-// the message compares, or when they are options of a single-choice question.
-func (p *parser) compareOptions(in *request, cues map[cue]bool) {
+// the message compares, or when they are options of a single-choice question; it
+// reports whether it did.
+func (p *parser) compareOptions(in *request, cues map[cue]bool) bool {
 	byQ := map[*question][]string{}
 	for _, c := range p.conds {
 		if c.q != nil && c.q.q.Type != form.YesNo && c.f.Op == query.Equals && len(c.q.options) > 0 {
@@ -372,8 +385,9 @@ func (p *parser) compareOptions(in *request, cues map[cue]bool) {
 		}
 		in.groupBy, in.compare = q, labels
 		p.conds = slices.DeleteFunc(p.conds, func(c cond) bool { return c.q == q })
-		return
+		return true
 	}
+	return false
 }
 
 // whichGroup finds "which <question>" naming a groupable question: the answer of
@@ -650,7 +664,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.groupBy = p.others
 	}
 	p.argGroup(in, scores)
-	in.target = p.chooseTarget(in, scores)
+	in.target = p.chooseTarget(in, s.cf.scores(p.ts, p.used))
 	in.settle()
 	if compared && in.metric == "" && in.target != nil && isNumeric(in.target.q) {
 		in.metric = query.Mean
@@ -666,6 +680,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.narrows = anyWord(p.words, narrowWords)
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
 	in.about = anyWord(p.words, aboutWords)
+	in.every = anyWord(p.words, everyWords)
 	in.unknown, in.clash = p.unknownWords(in), p.clash
 	in.ambiguous = p.ambiguity(in)
 	in.lone = p.loneNumber(in)

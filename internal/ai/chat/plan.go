@@ -155,6 +155,9 @@ func (s *session) planList(in *request, p *queryPlan) bool {
 	if p.q.Limit == 0 {
 		p.q.Limit = defaultListLen
 	}
+	if in.groupBy != nil {
+		return false // answers are listed newest first, not by group
+	}
 	if in.target != nil {
 		return true
 	}
