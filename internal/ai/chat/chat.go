@@ -150,6 +150,12 @@ func merge(prev, cur *request) *request {
 	if cur.check != nil {
 		out.check = cur.check
 	}
+	if ranked := prev.kind == highestGroup || prev.kind == lowestGroup; ranked && cur.kind == metricIntent && cur.groupBy == nil &&
+		cur.rank != 0 && (cur.target == nil || cur.target == prev.target) {
+		// "which department is the most satisfied" – "and the least?" ranks the other way
+		out.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[cur.rank > 0]
+		out.metric, out.least, out.extreme, out.target = prev.metric, false, 0, prev.target
+	}
 	if cur.groupBy != nil {
 		if cur.kind == metricIntent && cur.every {
 			out.kind = metricIntent // "the figure for each ticket type" after the highest one shows them all
@@ -165,8 +171,14 @@ func merge(prev, cur *request) *request {
 	if out.ambiguous == "" && !cur.addOnly && !cur.narrows && prev.metric != query.Count {
 		out.ambiguous = otherGroup(prev.conds, cur.conds)
 	}
+	if !cur.addOnly {
+		out.conds = keepFirstOf(out.conds, cur.conds)
+	}
 	for _, c := range cur.conds {
 		out.conds = replaceCond(out.conds, c, cur.addOnly)
+		if cur.groupBy == nil && c.q != nil && c.q == out.groupBy && len(out.compare) == 0 {
+			out.groupBy = nil // "and for Spain?" after a breakdown by country: Spain alone
+		}
 	}
 	out.followUp, out.addOnly, out.about = false, false, true
 	return &out
@@ -219,6 +231,19 @@ func renumber(conds []cond, v float64) bool {
 	}
 	conds[at].f.Value = v
 	return true
+}
+
+// keepFirstOf drops from conds every condition but the first on a question that
+// a condition of replacing names: "both milk and sugar" – "and milk or sugar?"
+// replaces both conditions on the question with the new one.
+func keepFirstOf(conds, replacing []cond) []cond {
+	seen := map[*question]bool{}
+	return slices.DeleteFunc(conds, func(c cond) bool {
+		named := c.q != nil && slices.ContainsFunc(replacing, func(n cond) bool { return n.q == c.q })
+		drop := named && seen[c.q]
+		seen[c.q] = true
+		return drop
+	})
 }
 
 // replaceCond puts c in place of the condition on the same question (a bare

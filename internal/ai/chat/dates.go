@@ -15,6 +15,10 @@ type dateRange struct {
 	pos      int
 	// unsure says why the range has two readings, or "".
 	unsure string
+	// onwards marks "from <month or year>": that period for submissions
+	// ("responses from September"), its start onwards for a date question
+	// ("started from 2020").
+	onwards bool
 }
 
 // fromText and toText return the bounds as YYYY-MM-DD, "" when open.
@@ -340,7 +344,8 @@ func makeDay(y int, m time.Month, day int, today time.Time) (time.Time, bool) {
 }
 
 // openRange applies the preposition before position i to the period [first,
-// last]: since/from/after open the end, before/until open the start.
+// last]: since/after (and from, before a single day) open the end, before/until
+// open the start.
 func openRange(words []string, i int, first, last time.Time, name string) (*dateRange, int, int) {
 	prev := ""
 	if i > 0 {
@@ -349,6 +354,9 @@ func openRange(words []string, i int, first, last time.Time, name string) (*date
 	start := i
 	if datePrepositions[prev] || prev == "on" {
 		start = i - 1
+	}
+	if prev == "from" && !first.Equal(last) {
+		return &dateRange{from: first, to: last, label: "in " + name, onwards: true}, start, i + 1
 	}
 	switch prev {
 	case "since", "from":

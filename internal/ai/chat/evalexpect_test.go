@@ -484,7 +484,7 @@ func sentimentOf(texts []string) []fbWant {
 // evalStopWords are left out of the word counts.
 var evalStopWords = strings.Fields("a an the and or but is are was were be it its i my me we our us you your to of in on " +
 	"for with at by from as that this they them so too all just very could would should will can more what get " +
-	"there nobody keep almost also though")
+	"there nobody keep almost also though up")
 
 // topWords wants the n words found in most answers, with the number of answers.
 func topWords(texts []string, n string) ([]fbWant, error) {

@@ -32,7 +32,7 @@ var (
 	wholeContractions = strings.NewReplacer(text.Expansions("won't", "can't")...)
 	contractions      = strings.NewReplacer(append(text.Expansions("n't", "'d"),
 		"’", "'", "'s", "", "'re", "", "'ve", "", "'ll", "",
-		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "w/o", "without", "w/", "with ", "# of", "number of", "cross-tab", "breakdown", "cross tab", "breakdown")...)
+		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "cross-tab", "breakdown", "cross tab", "breakdown")...)
 )
 
 // tokenize splits a message into tokens; text between quotes is marked quoted.
@@ -40,6 +40,7 @@ func tokenize(msg string) []token {
 	msg = wholeContractions.Replace(strings.ToLower(msg))
 	msg = contractions.Replace(msg)
 	msg = apostropheRe.ReplaceAllString(msg, "$1$2")
+	msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string { return map[string]string{"w/o": "without ", "w/": "with "}[strings.TrimSpace(w)] })
 	var out []token
 	quoted := false
 	last, sentence := 0, 0
@@ -128,6 +129,9 @@ var shorthands = map[string]string{
 func oddQuotes(s string) bool {
 	return (strings.Count(s, `"`)+strings.Count(s, "“")+strings.Count(s, "”")+strings.Count(s, "'"))%2 == 1
 }
+
+// withSlashRe finds the shorthands "w/" (with) and "w/o" (without) as words.
+var withSlashRe = regexp.MustCompile(`\bw/o?\b|\bw/`)
 
 // apostropheRe finds apostrophes inside words, which are not quotes.
 var apostropheRe = regexp.MustCompile(`(\pL)'(\pL)`)

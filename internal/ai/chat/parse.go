@@ -33,6 +33,7 @@ type request struct {
 	groupBy  *question
 	compare  []string // options of groupBy to compare; all when empty
 	every    bool     // the message asks for every group ("for each ticket type")
+	rank     int      // +1 when the message names a top ("most", "highest"), -1 a bottom, else 0
 	interval string
 	limit    int
 	least    bool
@@ -147,14 +148,25 @@ func (p *parser) cues() map[cue]bool {
 	if out[cueBusiest] && !anyWord(p.cueWords, periodWords) {
 		delete(out, cueBusiest)
 	}
-	if out[cueList] && anyWord(p.cueWords, figureWords) && !anyWord(p.cueWords, listedThings) {
+	if out[cueList] && anyWord(p.cueWords, figureWords) && !anyWord(p.cueWords, listedThings) && p.listedByVerbOnly() {
 		delete(out, cueList) // "show me that for every country" asks for the figure again
 	}
 	return out
 }
 
 // figureWords make "show me …" ask for a figure, not for a list of answers.
-var figureWords = text.Set("that it this same figure figures number numbers stats statistics table counts")
+var figureWords = text.Set("that same figure figures number numbers stats statistics table counts")
+
+// listedByVerbOnly reports whether the list cue of the message is only a verb
+// such as "show", with no "latest", "examples" or "what did people say".
+func (p *parser) listedByVerbOnly() bool {
+	for _, ph := range cuePhrases[cueList] {
+		if ph.Index(p.cueWords) >= 0 && !(len(ph) == 1 && listVerbs[ph[0]]) {
+			return false
+		}
+	}
+	return true
+}
 
 // anyWord reports whether one of the words is in the set.
 func anyWord(words []string, set map[string]bool) bool {
@@ -304,7 +316,7 @@ var (
 // <question>", and comparisons of two options of one question ("compare Free and
 // Pro"), whose conditions it removes.
 func (p *parser) grouping(in *request, cues map[cue]bool) {
-	if p.compareOptions(in, cues) {
+	if p.compareOptions(in, cues) || p.contrastYesNo(in) {
 		return // "sales vs support satisfaction" compares two departments
 	}
 	for i, w := range p.words {
@@ -323,6 +335,23 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			}
 		}
 	}
+}
+
+// rankTopWords and rankBottomWords name the top or the bottom of a ranking.
+var (
+	rankTopWords    = text.Set("most highest best top largest biggest longest greatest")
+	rankBottomWords = text.Set("least lowest worst bottom smallest shortest fewest")
+)
+
+// rankOf returns +1 when words name the top of a ranking, -1 the bottom, else 0.
+func rankOf(words []string) int {
+	switch {
+	case anyWord(words, rankTopWords):
+		return 1
+	case anyWord(words, rankBottomWords):
+		return -1
+	}
+	return 0
 }
 
 // everyWords ask for the figure of every group.
@@ -389,6 +418,55 @@ func (p *parser) compareOptions(in *request, cues map[cue]bool) bool {
 	}
 	return false
 }
+
+// contrastYesNo reads "people who would recommend us with those who wouldn't"
+// as the two answers of the yes/no question side by side, and reports whether it
+// did.
+func (p *parser) contrastYesNo(in *request) bool {
+	for ci, c := range p.conds {
+		if c.q == nil || c.q.q.Type != form.YesNo || c.f.Op != query.Equals {
+			continue
+		}
+		for i := c.pos + 1; i < len(p.words); i++ {
+			k := i + 1
+			if p.word(k) == "the" {
+				k++
+			}
+			if contrastJoins[p.words[i]] && contrastPeople[p.word(k)] && p.negatedEnd(k+1, c.q) {
+				in.groupBy = c.q
+				p.conds = slices.Delete(p.conds, ci, ci+1)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// contrastJoins and contrastPeople make "… with those who …" set one group
+// against another.
+var (
+	contrastJoins  = text.Set("with to vs versus against than and")
+	contrastPeople = text.Set("those people ones them others")
+)
+
+// negatedEnd reports whether the clause from i ("who wouldn't", "that did not
+// recommend us") negates and says nothing else than q's words.
+func (p *parser) negatedEnd(i int, q *question) bool {
+	negated := false
+	for k := i; k < len(p.ts) && !clauseEnds[p.words[k]]; k++ {
+		t := p.ts[k]
+		switch {
+		case negators[t.low]:
+			negated = true
+		case t.stem != "" && !slices.Contains(q.stems, t.stem) && !pronouns[t.low]:
+			return false
+		}
+	}
+	return negated
+}
+
+// clauseEnds end the clause a contrast is read in.
+var clauseEnds = text.Set(", ? and but")
 
 // whichGroup finds "which <question>" naming a groupable question: the answer of
 // that question whose group has the highest or lowest figure.
@@ -681,6 +759,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
 	in.about = anyWord(p.words, aboutWords)
 	in.every = anyWord(p.words, everyWords)
+	in.rank = rankOf(p.cueWords)
 	in.unknown, in.clash = p.unknownWords(in), p.clash
 	in.ambiguous = p.ambiguity(in)
 	in.lone = p.loneNumber(in)
@@ -903,7 +982,7 @@ func (p *parser) dateQuestionRange(in *request, scores []float64) {
 		switch {
 		case in.span.from.IsZero():
 			f = query.Filter{Op: query.LTE, Value: in.span.toText()}
-		case in.span.to.IsZero():
+		case in.span.to.IsZero() || in.span.onwards:
 			f = query.Filter{Op: query.GTE, Value: in.span.fromText()}
 		}
 		p.add(q, f, in.span.pos)

@@ -60,6 +60,7 @@ func (s *session) plan(in *request) (queryPlan, bool) {
 	case query.List:
 		ok = s.planList(in, &p)
 	case query.Trend:
+		ok = in.groupBy == nil // one series: not a series per group
 		p.q.Interval = trendInterval(in)
 		if in.target != nil && !isNumeric(in.target.q) {
 			p.q.Question = 0
