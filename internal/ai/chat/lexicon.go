@@ -40,7 +40,9 @@ func tokenize(msg string) []token {
 	msg = wholeContractions.Replace(strings.ToLower(msg))
 	msg = contractions.Replace(msg)
 	msg = apostropheRe.ReplaceAllString(msg, "$1$2")
-	msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string { return map[string]string{"w/o": "without ", "w/": "with "}[strings.TrimSpace(w)] })
+	msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string {
+		return map[string]string{"w/o": "without ", "w/": "with "}[strings.TrimSpace(w)]
+	})
 	var out []token
 	quoted := false
 	last, sentence := 0, 0
