@@ -23,7 +23,7 @@ func (p *parser) ambiguity(in *request) string {
 	if r := p.beyondFigures(); r != "" {
 		return r
 	}
-	if n := p.statCount(); n > 1 || p.howManyCount() > 1 {
+	if n := p.statCount(); n > 1 || p.howManyCount() > 1 || p.secondQuestion() {
 		return "it asks for more than one figure; please ask for one at a time"
 	}
 	if c := p.statComparison(); c != "" {
@@ -72,6 +72,20 @@ func (p *parser) howManyCount() int {
 	}
 	return n
 }
+
+// secondQuestion reports whether the message asks a second question after a
+// first one: "what's the average rating and how many VIP tickets were sold?".
+func (p *parser) secondQuestion() bool {
+	for i, w := range p.words {
+		if (w == "and" || w == "also") && questionWords[p.word(i+1)] && i > 0 && slices.ContainsFunc(p.cueWords[:i], func(c string) bool { return c != "" }) {
+			return true
+		}
+	}
+	return false
+}
+
+// questionWords start a question.
+var questionWords = text.Set("how what whats which who when")
 
 // commonWords follow "most" in a question for the mode.
 var commonWords = text.Set("common frequent popular")

@@ -109,6 +109,9 @@ var cmpAfter = []struct {
 	{phrase("and below"), query.LTE}, {phrase("and under"), query.LTE},
 }
 
+// currencySigns stand before an amount and point at currency questions.
+var currencySigns = text.Set("$ € £")
+
 // units are words between a number and a comparison after it ("5 stars or more").
 var units = text.Set("star stars time times dollar dollars usd eur gbp euro euros pound pounds € £ point points")
 
@@ -129,7 +132,7 @@ func (p *parser) comparison(i int, q *question) (op query.Op, lo, hi float64, st
 		return query.Between, r[0], r[1], int(r[2]), int(r[3])
 	}
 	j := i - 1
-	if p.word(j) == "$" {
+	if currencySigns[p.word(j)] {
 		j--
 	}
 	for _, c := range cmpBefore {
@@ -180,7 +183,7 @@ func (p *parser) rangeAround(i int) ([4]float64, bool) {
 func (p *parser) numbers() {
 	for i := 0; i < len(p.ts); i++ {
 		t := p.ts[i]
-		if !t.isNum || p.used[i] || yearOf(t.low) > 0 && p.word(i-1) != "$" {
+		if !t.isNum || p.used[i] || yearOf(t.low) > 0 && !currencySigns[p.word(i-1)] {
 			continue
 		}
 		q := p.numberQuestion(i)
@@ -240,7 +243,8 @@ var (
 )
 
 // numberQuestion picks the numeric question a number at i is about: the one whose
-// words are nearest in the same clause; "$" points at currency questions.
+// words are nearest in the same clause; a currency sign points at currency
+// questions.
 func (p *parser) numberQuestion(i int) *question {
 	var best *question
 	bestScore, tie := 0.0, false
@@ -250,7 +254,7 @@ func (p *parser) numberQuestion(i int) *question {
 			continue
 		}
 		score := p.nearScore(i, q)
-		if q.q.Type == form.Currency && p.word(i-1) == "$" {
+		if q.q.Type == form.Currency && currencySigns[p.word(i-1)] {
 			score += 2
 		}
 		switch {
@@ -368,7 +372,7 @@ func abs(n int) int {
 }
 
 // negators negate the condition that follows them.
-var negators = text.Set("not never no without nor neither excluding except outside non")
+var negators = text.Set("not never no without nor neither excluding exclude except outside non")
 
 // negatedBefore reports whether a negation stands among the n words before i, in
 // the same clause and not inside another condition; the words from the negation

@@ -30,7 +30,8 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"drinker drinkers holder holders guest guests attendance usage longest shortest part " +
 	"mostly mainly largely buyer buyers purchaser purchasers " +
 	"peoples pls plz need needs needed report arithmetic receive received scale " +
-	"rank ranked ranking sort sorted order ordered up table same instead fan fans lover lovers counting considering")
+	"rank ranked ranking sort sorted order ordered up table same instead fan fans lover lovers counting considering " +
+	"gives giving counts reported report reports reporting bought buy buys sold quick")
 
 // cueVocabulary holds every word of the cue phrases, the words the parser reads
 // as what is asked.

@@ -70,6 +70,7 @@ func findDates(ts []token, used []bool, now time.Time) *dateRange {
 	}
 	for _, find := range finders {
 		if r, start, end := find(words, used, today); r != nil {
+			end = r.openAfter(words, end)
 			for k := start; k < end; k++ {
 				used[k] = true
 			}
@@ -78,6 +79,31 @@ func findDates(ts []token, used []bool, now time.Time) *dateRange {
 		}
 	}
 	return nil
+}
+
+// laterWords and earlierWords after a period open its end ("in 2020 or later")
+// or its start ("March or earlier").
+var (
+	laterWords   = phrases("or later", "or after", "and later", "and after", "onwards", "onward", "or newer")
+	earlierWords = phrases("or earlier", "or before", "and earlier", "and before", "or older")
+)
+
+// openAfter opens r on the side a phrase at end names, and returns the end of
+// the words read.
+func (r *dateRange) openAfter(words []string, end int) int {
+	for _, ph := range laterWords {
+		if ph.At(words, end) && !r.from.IsZero() {
+			r.to, r.onwards, r.label = time.Time{}, false, r.label+" or later"
+			return end + len(ph)
+		}
+	}
+	for _, ph := range earlierWords {
+		if ph.At(words, end) && !r.to.IsZero() {
+			r.from, r.onwards, r.label = time.Time{}, false, r.label+" or earlier"
+			return end + len(ph)
+		}
+	}
+	return end
 }
 
 // findISODates reads one or two days: "2025-04-01", "1 Oct", "the 1st of

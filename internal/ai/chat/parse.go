@@ -94,7 +94,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueSentiment:    phrases("sentiment", "mood", "tone", "feel about", "feeling about", "people feel", "positive or negative", "how positive", "how negative", "people think", "think of", "think about", "opinion of", "opinions"),
 	cuePercent:      phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio"),
 	cueMean:         phrases("average", "avg", "mean", "typical", "typically"),
-	cueMedian:       phrases("median"),
+	cueMedian:       phrases("median", "middle value", "midpoint"),
 	cueTotal:        phrases("total", "sum", "altogether", "combined", "add up", "adds up", "added up", "sum up"),
 	cueMax:          phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best", "longest"),
 	cueMin:          phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest"),

@@ -1,8 +1,9 @@
 package chat
 
-// Typing slips ("numbr", "avrage", "satisfcation"): a word the chat does not know
-// that is one slip away from exactly one word it reads — a word of the form's
-// questions or options, or a word of what it can compute — is read as that word.
+// Typing slips ("numbr", "avrage", "satisfcation", "reccomend"): a word the chat
+// does not know that is one slip away, or only doubled letters apart, from
+// exactly one word it reads (a word of the form's questions or options, or a
+// word of what it can compute) is read as that word.
 // Short words are left alone (too many words are one slip from another), and a
 // word is never corrected into filler: an unknown word must stay unknown, so the
 // chat refuses rather than guesses.
@@ -68,7 +69,7 @@ func (cf *formIndex) respell(ts []token) []token {
 func (cf *formIndex) oneSlipFrom(w string) (string, bool) {
 	found := ""
 	for c := range cf.slipTargets {
-		if len(c) < minSlipLen || !oneSlip(w, c) {
+		if len(c) < minSlipLen || !oneSlip(w, c) && !sameSqueezed(w, c) && !sameSqueezed(stemOf(w), stemOf(c)) {
 			continue
 		}
 		if found != "" && stemOf(found) != stemOf(c) {
@@ -121,4 +122,21 @@ func sameButOneOrSwap(a, b []rune) bool {
 		return j == i+1 && a[i] == b[j] && a[j] == b[i]
 	}
 	return false
+}
+
+// sameSqueezed reports whether a and b differ only in doubled letters
+// ("reccomend" and "recommend", "recomending" and "recommending").
+func sameSqueezed(a, b string) bool {
+	return a != b && squeeze(a) == squeeze(b)
+}
+
+// squeeze writes each run of one letter once.
+func squeeze(s string) string {
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		if len(out) == 0 || out[len(out)-1] != r {
+			out = append(out, r)
+		}
+	}
+	return string(out)
 }

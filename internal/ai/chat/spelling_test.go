@@ -35,3 +35,17 @@ func TestOneSlip(t *testing.T) {
 		}
 	}
 }
+
+func TestSameSqueezed(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"reccomend", "recommend", true}, {"recomend", "recommend", true}, {"commited", "committed", true},
+		{"recommend", "recommend", false}, {"latter", "later", true}, {"office", "offset", false},
+	} {
+		if got := sameSqueezed(c.a, c.b); got != c.want {
+			t.Errorf("sameSqueezed(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+}
