@@ -66,7 +66,19 @@ func tokenize(msg string) []token {
 			out = append(out, t)
 		}
 	}
-	return spellNumbers(out)
+	return spellNumbers(crossX(out))
+}
+
+// crossX reads an "x" between two words as "vs" ("drink x country"); after a
+// number it is "times" ("3x a day") and stays unknown.
+func crossX(ts []token) []token {
+	for i, t := range ts {
+		if t.low == "x" && i > 0 && i+1 < len(ts) && !ts[i-1].isNum && !ts[i+1].isNum && ts[i-1].stem != "" && ts[i+1].stem != "" {
+			ts[i] = makeToken("vs", t.quoted)
+			ts[i].sentence = t.sentence
+		}
+	}
+	return ts
 }
 
 // sentenceEndRe finds the end of a sentence between two tokens: a full stop,
@@ -122,7 +134,7 @@ var shorthands = map[string]string{
 	"hasnt": "has not", "wouldnt": "would not", "hadnt": "had not",
 	"dept": "department", "depts": "departments", "yrs": "years", "yr": "year", "hrs": "hours", "hr": "hour",
 	"mins": "minutes", "nr": "number", "num": "number", "qty": "quantity", "approx": "about",
-	"ppl": "people", "pct": "percent", "perc": "percent", "gimme": "give me", "x": "vs",
+	"ppl": "people", "pct": "percent", "perc": "percent", "gimme": "give me",
 	"crosstab": "breakdown", "crosstabs": "breakdown", "xtab": "breakdown",
 	"happiest": "most satisfied", "unhappiest": "least satisfied", "happier": "more satisfied", "unhappier": "less satisfied",
 }
