@@ -193,6 +193,8 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case anyPhrase(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
+	case anyPhrase(p.words, netPromoter):
+		return "I don't compute Net Promoter categories (promoters, passives, detractors) or the score; ask for the share who answered 9 or more instead"
 	case anyPhrase(p.words, timeOfDay):
 		return "I group responses by day, week or month, not by time of day or day of the week"
 	case p.singledOut():
@@ -204,6 +206,8 @@ func (p *parser) beyondFigures() string {
 var (
 	// responseRate names a share of the people invited.
 	responseRate = phrases("response rate", "responses rate", "participation rate", "respond rate", "return rate")
+	// netPromoter names the Net Promoter Score and its categories.
+	netPromoter = phrases("nps", "net promoter", "promoter", "promoters", "detractor", "detractors", "passives")
 	// timeOfDay names periods the chat does not group by.
 	timeOfDay = phrases("time of day", "time of the day", "what time", "which time", "what hour", "which hour",
 		"hour of the day", "hours of the day", "weekend", "weekends", "weekday", "weekdays", "day of the week", "days of the week")

@@ -551,7 +551,7 @@ var (
 // answer <question>" in a count about a question, marking those words used. It
 // leaves them for the coverage check when the count names no question.
 func (p *parser) blankAsked(in *request) bool {
-	if in.target == nil || (in.metric != query.Count && in.metric != "") {
+	if in.target == nil || (in.metric != query.Count && in.metric != query.Percent && in.metric != "") {
 		return false
 	}
 	for i, w := range p.words {

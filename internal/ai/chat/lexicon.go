@@ -201,7 +201,7 @@ var stemExceptions = map[string]string{
 
 // synonymGroups lists, for a canonical word, words of the same meaning.
 var synonymGroups = map[string]string{
-	"recommend": "recommendation recommender refer referral suggest promoter",
+	"recommend": "recommendation recommender refer referral suggest",
 	"spend":     "cost pay money revenue dollar amount price",
 	"hear":      "find discover learn source channel",
 	"plan":      "tier subscription package",

@@ -3,6 +3,7 @@ package chat
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"forma/internal/ai/query"
@@ -553,9 +554,27 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i
 		case w == "of" && p.kindOfPeopleAt(i):
 			return i
+		case w == "of" && peopleNouns[next] && strings.HasSuffix(after, "ing"):
+			return i // "of people adding sugar"
+		case (w == "in" || w == "from") && !copulas[p.word(i-1)] && p.condAfter(i) && p.condBefore(i):
+			return i // "what % recommend us in spain"
 		}
 	}
 	return -1
+}
+
+// copulas before "in" make it part of what is asked: "are in finance".
+var copulas = text.Set("are is were was be work works working")
+
+// condAfter reports whether a condition is read from the word after i (or after
+// "the").
+func (p *parser) condAfter(i int) bool {
+	return slices.ContainsFunc(p.conds, func(c cond) bool { return c.pos == i+1 || c.pos == i+2 && p.word(i+1) == "the" })
+}
+
+// condBefore reports whether a condition is read before i.
+func (p *parser) condBefore(i int) bool {
+	return slices.ContainsFunc(p.conds, func(c cond) bool { return c.pos < i })
 }
 
 // groupNouns name the respondents, or a kind of them ("remote workers").

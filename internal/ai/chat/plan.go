@@ -142,6 +142,10 @@ func (s *session) planPercent(in *request, p *queryPlan) bool {
 	if len(p.match) > 0 {
 		return true
 	}
+	if in.target != nil && in.blank { // "what % didn't answer cups per day"
+		p.match = []cond{{q: in.target, f: query.Filter{Question: in.target.q.ID, Op: query.IsEmpty}}}
+		return true
+	}
 	if in.target != nil && in.target.q.Type == form.YesNo {
 		p.match = []cond{{q: in.target, f: query.Filter{Question: in.target.q.ID, Op: query.Equals, Value: true}}}
 		return true
