@@ -133,7 +133,7 @@ func merge(prev, cur *request) *request {
 		out.extreme, out.total, out.percentile = cur.extreme, cur.total, cur.percentile
 	}
 	out.unknown, out.clash, out.ambiguous = cur.unknown, cur.clash, cur.ambiguous
-	if cur.lone != nil && renumber(out.conds, *cur.lone) {
+	if cur.lone != nil && renumber(out.conds, *cur.lone, cur.loneOp) {
 		out.unknown = nil
 	}
 	if cur.metric == "" && cur.extreme != 0 && out.target != nil && fits(query.Max, out.target.q) && cur.kind == metricIntent {
@@ -144,7 +144,10 @@ func merge(prev, cur *request) *request {
 	} else if out.target != nil && out.metric != "" && !fits(out.metric, out.target.q) {
 		out.target = nil
 	}
-	if cur.span != nil {
+	if i := dateCond(out.conds); cur.span != nil && i >= 0 && prev.span == nil {
+		out.conds[i].f = cur.span.filter() // "how many started before 2018" – "and after 2023?"
+		out.conds[i].f.Question = out.conds[i].q.q.ID
+	} else if cur.span != nil {
 		out.span = cur.span
 	}
 	if cur.check != nil {
@@ -209,8 +212,9 @@ func isOptionCond(c cond) bool {
 }
 
 // renumber gives the only comparison of a numeric question among conds the value
-// v ("how many rated 3" – "and 4?"); false when there is not exactly one.
-func renumber(conds []cond, v float64) bool {
+// v ("how many rated 3" – "and 4?"), and the comparison op when not ""; false
+// when there is not exactly one.
+func renumber(conds []cond, v float64, op query.Op) bool {
 	at := -1
 	for i, c := range conds {
 		if c.q == nil || !isNumeric(c.q.q) {
@@ -230,7 +234,24 @@ func renumber(conds []cond, v float64) bool {
 		return false
 	}
 	conds[at].f.Value = v
+	if op != "" {
+		conds[at].f.Op = op
+	}
 	return true
+}
+
+// dateCond returns the index of the only condition of conds on a date question, or -1.
+func dateCond(conds []cond) int {
+	at := -1
+	for i, c := range conds {
+		if c.q != nil && c.q.q.Type == form.Date {
+			if at >= 0 {
+				return -1
+			}
+			at = i
+		}
+	}
+	return at
 }
 
 // keepFirstOf drops from conds every condition but the first on a question that

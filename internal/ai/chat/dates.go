@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"forma/internal/ai/query"
 	"forma/internal/ai/text"
 )
 
@@ -19,6 +20,17 @@ type dateRange struct {
 	// ("responses from September"), its start onwards for a date question
 	// ("started from 2020").
 	onwards bool
+}
+
+// filter is the condition on a date question's answers that r puts.
+func (r *dateRange) filter() query.Filter {
+	switch {
+	case r.from.IsZero():
+		return query.Filter{Op: query.LTE, Value: r.toText()}
+	case r.to.IsZero() || r.onwards:
+		return query.Filter{Op: query.GTE, Value: r.fromText()}
+	}
+	return query.Filter{Op: query.Between, Value: r.fromText(), To: r.toText()}
 }
 
 // fromText and toText return the bounds as YYYY-MM-DD, "" when open.
@@ -66,7 +78,7 @@ func findDates(ts []token, used []bool, now time.Time) *dateRange {
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	words := wordsOf(ts)
 	finders := []func([]string, []bool, time.Time) (*dateRange, int, int){
-		findISODates, findRelativeDays, findRelativePeriods, findMonths, findYears,
+		findISODates, findRelativeDays, findRelativePeriods, findMonths, findQuarters, findYears,
 	}
 	for _, find := range finders {
 		if r, start, end := find(words, used, today); r != nil {
@@ -521,6 +533,24 @@ func findMonths(words []string, used []bool, today time.Time) (*dateRange, int, 
 			}
 		}
 		r, start, stop := openRange(words, i, first, first.AddDate(0, 1, -1), first.Format("January 2006"))
+		return r, start, max(stop, end)
+	}
+	return nil, 0, 0
+}
+
+// quarters name the quarters of a year by their first month.
+var quarters = map[string]time.Month{"q1": time.January, "q2": time.April, "q3": time.July, "q4": time.October}
+
+// findQuarters reads "Q3", "in q2 2025", "since Q1": three months, in the year
+// named after it, else the latest such quarter begun by today.
+func findQuarters(words []string, used []bool, today time.Time) (*dateRange, int, int) {
+	for i, w := range words {
+		m, ok := quarters[w]
+		if !ok || used[i] {
+			continue
+		}
+		first, end := monthAt(words, i, m, today)
+		r, start, stop := openRange(words, i, first, first.AddDate(0, 3, -1), strings.ToUpper(w)+" "+first.Format("2006"))
 		return r, start, max(stop, end)
 	}
 	return nil, 0, 0

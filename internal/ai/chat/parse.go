@@ -56,9 +56,11 @@ type request struct {
 	ambiguous string
 	// check is the number a yes/no question compares its figure with, or nil.
 	check *figureCheck
-	// lone is the only thing a follow-up names, a number ("and 4?"): the new
-	// value of the previous question's numeric condition.
-	lone *float64
+	// lone is the only thing a follow-up names, a number ("and 4?", "and 3+?"):
+	// the new value of the previous question's numeric condition, with loneOp its
+	// comparison when the follow-up gives one.
+	lone   *float64
+	loneOp query.Op
 }
 
 // cue is a word or phrase of a message that points at what it asks.
@@ -96,7 +98,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cuePercent:      phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio"),
 	cueMean:         phrases("average", "avg", "mean", "typical", "typically"),
 	cueMedian:       phrases("median", "middle value", "midpoint"),
-	cueTotal:        phrases("total", "sum", "altogether", "combined", "add up", "adds up", "added up", "sum up"),
+	cueTotal:        phrases("total", "sum", "altogether", "combined"),
 	cueMax:          phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best", "longest"),
 	cueMin:          phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest"),
 	cueTop:          phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people"),
@@ -154,6 +156,9 @@ func (p *parser) cues() map[cue]bool {
 	}
 	return out
 }
+
+// addUpWords ask for a sum whatever else the message says.
+var addUpWords = phrases("add up", "adds up", "added up", "sum up")
 
 // figureWords make "show me …" ask for a figure, not for a list of answers.
 var figureWords = text.Set("that same figure figures number numbers stats statistics table counts")
@@ -736,6 +741,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	cues := p.cues()
 	cues[cueCompare] = cues[cueCompare] || compared
 	in.setMetric(cues, p.cueWords)
+	if (in.metric == "" || in.metric == query.Count) && anyPhrase(p.cueWords, addUpWords) {
+		in.metric = query.Sum // "how many years do the London staff add up to"
+	}
 	if in.check != nil && in.check.count && in.metric == "" {
 		in.metric = query.Count
 	}
@@ -780,23 +788,34 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.every = anyWord(p.words, everyWords)
 	in.rank = rankOf(p.cueWords)
 	in.unknown, in.clash = p.unknownWords(in), p.clash
+	in.lone, in.loneOp = p.loneNumber(in)
 	in.ambiguous = p.ambiguity(in)
-	in.lone = p.loneNumber(in)
 	return in, p
 }
 
 // loneNumber returns the number of a follow-up that names nothing else ("and
-// 4?"), or nil.
-func (p *parser) loneNumber(in *request) *float64 {
+// 4?", "and more than 45?"), or nil, and the comparison around it when there is
+// one, whose words it marks read.
+func (p *parser) loneNumber(in *request) (*float64, query.Op) {
 	if !in.followUp || len(in.unknown) != 1 || in.target != nil || len(in.conds) > 0 {
-		return nil
+		return nil, ""
 	}
 	for i, t := range p.ts {
 		if t.isNum && !p.used[i] && t.low == in.unknown[0] {
-			return &t.num
+			op, _, _, start, end := p.comparison(i, &question{})
+			if op == query.Between {
+				return nil, ""
+			}
+			for k := start; k < end; k++ {
+				p.used[k] = k != i
+			}
+			if op == query.Equals {
+				op = ""
+			}
+			return &t.num, op
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // indexOf returns the position of the first word in the set, or 0.
@@ -997,14 +1016,7 @@ func (p *parser) dateQuestionRange(in *request, scores []float64) {
 		if m := p.monthWithoutYear(); m != "" {
 			p.unsure = fmt.Sprintf("“%s” names no year, and %s can be in any year; please add the year", m, text.Quote(q.q.Text))
 		}
-		f := query.Filter{Op: query.Between, Value: in.span.fromText(), To: in.span.toText()}
-		switch {
-		case in.span.from.IsZero():
-			f = query.Filter{Op: query.LTE, Value: in.span.toText()}
-		case in.span.to.IsZero() || in.span.onwards:
-			f = query.Filter{Op: query.GTE, Value: in.span.fromText()}
-		}
-		p.add(q, f, in.span.pos)
+		p.add(q, in.span.filter(), in.span.pos)
 		p.cf.absorb(p.ts, p.used, q, 0, len(p.ts), 0)
 		in.span = nil
 		return
