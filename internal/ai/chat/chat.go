@@ -174,10 +174,14 @@ func merge(prev, cur *request) *request {
 	if out.ambiguous == "" && !cur.addOnly && !cur.narrows && prev.metric != query.Count {
 		out.ambiguous = otherGroup(prev.conds, cur.conds)
 	}
+	curConds := replaceNamed(out.conds, cur.conds, cur.replaced)
 	if !cur.addOnly {
-		out.conds = keepFirstOf(out.conds, cur.conds)
+		out.conds = keepFirstOf(out.conds, curConds)
 	}
-	for _, c := range cur.conds {
+	if cur.flip && !flipYesNo(out.conds) && out.ambiguous == "" {
+		out.ambiguous = "I can't tell which answer of the previous question it turns around; please ask in full"
+	}
+	for _, c := range curConds {
 		out.conds = replaceCond(out.conds, c, cur.addOnly)
 		if cur.groupBy == nil && c.q != nil && c.q == out.groupBy && len(out.compare) == 0 {
 			out.groupBy = nil // "and for Spain?" after a breakdown by country: Spain alone
@@ -237,6 +241,44 @@ func renumber(conds []cond, v float64, op query.Op) bool {
 	if op != "" {
 		conds[at].f.Op = op
 	}
+	return true
+}
+
+// replaceNamed puts, for each condition of replaced ("instead of Marketing") that
+// conds holds, the condition of cur on the same question in its place, and
+// returns the conditions of cur left to merge.
+func replaceNamed(conds, cur, replaced []cond) []cond {
+	rest := slices.Clone(cur)
+	for _, r := range replaced {
+		at := slices.IndexFunc(conds, func(c cond) bool { return c.q == r.q && c.f.Op == r.f.Op && c.f.Value == r.f.Value })
+		with := slices.IndexFunc(rest, func(c cond) bool { return c.q == r.q })
+		if at < 0 || with < 0 {
+			continue
+		}
+		rest[with].base = conds[at].base
+		conds[at] = rest[with]
+		rest = slices.Delete(rest, with, with+1)
+	}
+	return rest
+}
+
+// flipYesNo turns the only yes/no condition of conds around ("and those who
+// wouldn't?" after "people who would recommend us"); false when there is not
+// exactly one.
+func flipYesNo(conds []cond) bool {
+	at := -1
+	for i, c := range conds {
+		if _, ok := c.f.Value.(bool); ok && c.f.Op == query.Equals {
+			if at >= 0 {
+				return false
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	conds[at].f.Value = !conds[at].f.Value.(bool)
 	return true
 }
 

@@ -381,6 +381,42 @@ func (p *parser) negatedBefore(i, n int) bool {
 	return p.negatedFor(i, n, nil)
 }
 
+// onlyJoinsBetween reports whether the words from i to j only join a list
+// ("and", "or", "nor", ",").
+func (p *parser) onlyJoinsBetween(i, j int) bool {
+	for k := i; k < j; k++ {
+		if !listJoins[p.words[k]] {
+			return false
+		}
+	}
+	return true
+}
+
+// listJoins join the items of a list.
+var listJoins = text.Set("and or nor ,")
+
+// excludedFor reports whether the option named at i is in a clause that
+// excludes ("excluding people whose favourite drink is tea"): an exclusion word
+// up to eight words before it, with no comma, no word read as something else and
+// no other question between.
+func (p *parser) excludedFor(i int, q *question) bool {
+	for k := i - 1; k >= max(0, i-8); k-- {
+		if p.words[k] == "," || p.used[k] || p.namesOtherQuestion(k, q) {
+			return false
+		}
+		if exclusionWords[p.words[k]] {
+			for j := k; j < i; j++ {
+				p.used[j] = true
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// exclusionWords leave out the respondents their clause names.
+var exclusionWords = text.Set("excluding exclude except ignoring ignore without")
+
 // negatedFor is negatedBefore for a condition on q: a word naming another
 // question ends the search, as the negation is that question's ("who don't
 // *recommend* us are French").
@@ -429,11 +465,14 @@ var inverse = map[query.Op]query.Op{query.GT: query.LTE, query.GTE: query.LT, qu
 // options turns the options named in the message into conditions.
 func (p *parser) options() []mention {
 	ms := p.cf.mentions(p.ts, p.used)
-	for _, m := range ms {
+	var prevOp query.Op
+	for mi, m := range ms {
 		op := query.Equals
-		if p.negatedFor(m.start, 4, m.q) {
-			op = query.NotEquals
+		if p.negatedFor(m.start, 4, m.q) || p.excludedFor(m.start, m.q) ||
+			prevOp == query.NotEquals && ms[mi-1].q == m.q && p.onlyJoinsBetween(ms[mi-1].end, m.start) {
+			op = query.NotEquals // "except Germany and France" leaves out both
 		}
+		prevOp = op
 		p.add(m.q, query.Filter{Op: op, Value: m.label}, m.start)
 		for k := m.start; k < m.end; k++ {
 			p.used[k] = true

@@ -510,8 +510,15 @@ func namedPeriod(which, unit string, today time.Time) *dateRange {
 	case "last year", "previous year":
 		return &dateRange{from: jan1.AddDate(-1, 0, 0), to: jan1.AddDate(0, 0, -1), label: label}
 	}
+	if futureWords[which] && (periodWords[unit] || unit == "year" || unit == "quarter") {
+		return &dateRange{from: today.AddDate(0, 0, 1), label: label,
+			unsure: fmt.Sprintf("“%s” has not begun, and I only have the responses up to today; I don't forecast", label)}
+	}
 	return nil
 }
+
+// futureWords name a period after today.
+var futureWords = text.Set("next coming upcoming following")
 
 // findMonths reads "March", "in March 2025", "since April", "between March
 // and May". A month without a year is its latest occurrence up to today. "May"

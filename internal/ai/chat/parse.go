@@ -35,6 +35,8 @@ type request struct {
 	compare  []string // options of groupBy to compare; all when empty
 	every    bool     // the message asks for every group ("for each ticket type")
 	rank     int      // +1 when the message names a top ("most", "highest"), -1 a bottom, else 0
+	flip     bool     // a follow-up about the others: "and those who wouldn't?"
+	replaced []cond   // conditions named after "instead of", which the follow-up's replace
 	interval string
 	limit    int
 	least    bool
@@ -156,6 +158,47 @@ func (p *parser) cues() map[cue]bool {
 	}
 	return out
 }
+
+// dropReplaced drops and returns the conditions named after "instead of": "and
+// for Engineering instead of Marketing?" replaces the Marketing condition.
+func (p *parser) dropReplaced() []cond {
+	var out []cond
+	for i := range p.words {
+		if p.word(i) != "instead" || p.word(i+1) != "of" {
+			continue
+		}
+		p.conds = slices.DeleteFunc(p.conds, func(c cond) bool {
+			named := c.pos == i+2 || c.pos == i+3 && p.word(i+2) == "the"
+			if named {
+				out = append(out, c)
+			}
+			return named
+		})
+	}
+	return out
+}
+
+// anyoneExtreme returns +1 for "the most … anyone", -1 for "the least … anyone"
+// (the highest or lowest answer), else 0.
+func (p *parser) anyoneExtreme() int {
+	for i, w := range p.words {
+		if !anyoneWords[w] {
+			continue
+		}
+		for k := max(0, i-3); k < i; k++ {
+			switch p.words[k] {
+			case "most":
+				return 1
+			case "least", "fewest":
+				return -1
+			}
+		}
+	}
+	return 0
+}
+
+// anyoneWords stand for a single respondent in "the most anyone paid".
+var anyoneWords = text.Set("anyone anybody someone somebody")
 
 // addUpWords ask for a sum whatever else the message says.
 var addUpWords = phrases("add up", "adds up", "added up", "sum up")
@@ -741,6 +784,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	cues := p.cues()
 	cues[cueCompare] = cues[cueCompare] || compared
 	in.setMetric(cues, p.cueWords)
+	if dir := p.anyoneExtreme(); dir != 0 {
+		in.metric, in.least, in.extreme = "", false, dir // "the most anyone paid", "the fewest years anyone has been here"
+	}
 	if (in.metric == "" || in.metric == query.Count) && anyPhrase(p.cueWords, addUpWords) {
 		in.metric = query.Sum // "how many years do the London staff add up to"
 	}
@@ -780,7 +826,10 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if majority >= 0 && in.metric == query.Percent {
 		p.majorityBase(majority)
 	}
+	in.replaced = p.dropReplaced()
 	in.conds = p.conds
+	in.flip = len(p.conds) == 0 && in.target == nil && anyWord(p.words, negators) &&
+		(anyWord(p.words, themWords) || anyWord(p.words, peopleNouns))
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
 	in.narrows = anyWord(p.words, narrowWords)
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
@@ -834,6 +883,8 @@ func (p *parser) sentimentConds(in *request, classes []string, scores []float64)
 	switch {
 	case len(classes) == 1 && in.metric == "" && !in.howMany && anyWord(p.words, predicateWords):
 		in.metric = query.Sentiment // "are the comments mostly positive?" asks for their sentiment
+	case len(classes) == 1 && p.word(indexOf(p.words, sentimentCues)-1) == "how":
+		in.metric = query.Sentiment // "how positive are the answers" asks for their sentiment
 	case len(classes) == 1:
 		q := p.freeTextQuestion(scores)
 		if q == nil || !p.refersToText(q, scores) {
