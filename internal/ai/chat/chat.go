@@ -128,6 +128,7 @@ func (s *session) cannotFollow() string {
 func merge(prev, cur *request) *request {
 	out := *prev
 	out.conds = append([]cond(nil), prev.conds...)
+	ranked := prev.kind == highestGroup || prev.kind == lowestGroup
 	if cur.metric != "" || cur.kind != metricIntent {
 		out.metric, out.kind, out.least, out.interval = cur.metric, cur.kind, cur.least, cur.interval
 		out.extreme, out.total, out.percentile = cur.extreme, cur.total, cur.percentile
@@ -138,6 +139,11 @@ func merge(prev, cur *request) *request {
 	}
 	if cur.metric == "" && cur.extreme != 0 && out.target != nil && fits(query.Max, out.target.q) && cur.kind == metricIntent {
 		out.metric = map[bool]query.Metric{true: query.Max, false: query.Min}[cur.extreme > 0]
+	}
+	if ranked && cur.which != nil && cur.metric == "" &&
+		cur.groupBy == nil && cur.which != prev.target {
+		out.groupBy, cur.target = cur.which, nil // "which session rates highest" – "and which ticket type?"
+		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.q == cur.which })
 	}
 	if cur.target != nil {
 		out.target = cur.target
@@ -153,8 +159,8 @@ func merge(prev, cur *request) *request {
 	if cur.check != nil {
 		out.check = cur.check
 	}
-	if ranked := prev.kind == highestGroup || prev.kind == lowestGroup; ranked && cur.kind == metricIntent && cur.groupBy == nil &&
-		cur.rank != 0 && (cur.target == nil || cur.target == prev.target) {
+	if byGroup := prev.kind == metricIntent && prev.groupBy != nil && len(prev.compare) == 0 && cur.asksWhich; (ranked || byGroup) &&
+		cur.kind == metricIntent && cur.groupBy == nil && cur.rank != 0 && (cur.target == nil || cur.target == prev.target) {
 		// "which department is the most satisfied" – "and the least?" ranks the other way
 		out.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[cur.rank > 0]
 		out.metric, out.least, out.extreme, out.target = prev.metric, false, 0, prev.target
@@ -180,6 +186,11 @@ func merge(prev, cur *request) *request {
 	}
 	if cur.flip && !flipYesNo(out.conds) && out.ambiguous == "" {
 		out.ambiguous = "I can't tell which answer of the previous question it turns around; please ask in full"
+	}
+	if cur.addOnly { // "how many of them …": the earlier answers are the population
+		for i := range out.conds {
+			out.conds[i].base = true
+		}
 	}
 	for _, c := range curConds {
 		out.conds = replaceCond(out.conds, c, cur.addOnly)
@@ -325,7 +336,7 @@ func replaceCond(conds []cond, c cond, addOnly bool) []cond {
 			return conds
 		}
 	}
-	c.base = true
+	c.base = !addOnly
 	return append(conds, c)
 }
 

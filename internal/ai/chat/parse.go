@@ -26,28 +26,30 @@ const (
 
 // request is what a message asks, before it is turned into engine queries.
 type request struct {
-	metric   query.Metric
-	kind     intent
-	target   *question
-	conds    []cond
-	span     *dateRange // submission dates
-	groupBy  *question
-	compare  []string // options of groupBy to compare; all when empty
-	every    bool     // the message asks for every group ("for each ticket type")
-	rank     int      // +1 when the message names a top ("most", "highest"), -1 a bottom, else 0
-	flip     bool     // a follow-up about the others: "and those who wouldn't?"
-	replaced []cond   // conditions named after "instead of", which the follow-up's replace
-	interval string
-	limit    int
-	least    bool
-	total    bool // "total" was said: a sum for numeric questions
-	extreme  int  // +1 highest, -1 lowest was said
-	followUp bool
-	addOnly  bool // "of them": new conditions narrow the previous ones
-	narrows  bool // "among", "only": a follow-up's conditions narrow the previous ones
-	about    bool // the message talks about responses or respondents
-	howMany  bool // "how many" was asked: a count, even with "total"
-	blank    bool // "skipped", "did not answer": a count of who left the target blank
+	metric    query.Metric
+	kind      intent
+	target    *question
+	conds     []cond
+	span      *dateRange // submission dates
+	groupBy   *question
+	compare   []string  // options of groupBy to compare; all when empty
+	every     bool      // the message asks for every group ("for each ticket type")
+	rank      int       // +1 when the message names a top ("most", "highest"), -1 a bottom, else 0
+	flip      bool      // a follow-up about the others: "and those who wouldn't?"
+	replaced  []cond    // conditions named after "instead of", which the follow-up's replace
+	which     *question // the groupable question named after "which" ("and which ticket type?")
+	asksWhich bool      // the message asks "which" ("and which one is highest?")
+	interval  string
+	limit     int
+	least     bool
+	total     bool // "total" was said: a sum for numeric questions
+	extreme   int  // +1 highest, -1 lowest was said
+	followUp  bool
+	addOnly   bool // "of them": new conditions narrow the previous ones
+	narrows   bool // "among", "only": a follow-up's conditions narrow the previous ones
+	about     bool // the message talks about responses or respondents
+	howMany   bool // "how many" was asked: a count, even with "total"
+	blank     bool // "skipped", "did not answer": a count of who left the target blank
 	// percentile is the percentile asked for, 0 for none.
 	percentile float64
 	// unknown are the content words of the message nothing of the request
@@ -111,7 +113,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
 	cueMode:         phrases("mode", "modal"),
 	cueWords:        phrases("words", "word", "keywords", "themes", "theme", "terms", "topics"),
-	cueCompare:      phrases("compare", "comparison", "versus", "vs", "difference", "differ", "compared", "more popular", "more common", "more used", "less popular", "less common"),
+	cueCompare:      phrases("compare", "comparison", "versus", "vs", "difference", "differ", "differs", "vary", "varies", "compared", "more popular", "more common", "more used", "less popular", "less common"),
 }
 
 // Word sets of the parser.
@@ -357,7 +359,7 @@ func (in *request) settle() {
 // groupWords introduce the question results are broken down by; crossWords put
 // two questions side by side ("favourite drink vs country").
 var (
-	groupWords = text.Set("by per each across every")
+	groupWords = text.Set("by per each across every between")
 	crossWords = text.Set("vs versus against")
 )
 
@@ -733,6 +735,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true
 	case in.metric == "" && in.kind == metricIntent && in.target == nil:
 		return len(in.conds) > 0 || in.span != nil || in.groupBy != nil
+	case in.target == nil && in.metric == query.Percent && own == 0 && in.groupBy == nil && in.span == nil:
+		return true // "in percent?"
 	case in.target == nil && in.metric != "":
 		return needsTarget(in.metric)
 	}
@@ -836,6 +840,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.about = anyWord(p.words, aboutWords)
 	in.every = anyWord(p.words, everyWords)
 	in.rank = rankOf(p.cueWords)
+	in.which = p.whichGroup()
+	in.asksWhich = slices.Contains(p.words, "which")
 	in.unknown, in.clash = p.unknownWords(in), p.clash
 	in.lone, in.loneOp = p.loneNumber(in)
 	in.ambiguous = p.ambiguity(in)
