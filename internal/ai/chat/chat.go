@@ -133,7 +133,13 @@ func merge(prev, cur *request) *request {
 		out.metric, out.kind, out.least, out.interval = cur.metric, cur.kind, cur.least, cur.interval
 		out.extreme, out.total, out.percentile = cur.extreme, cur.total, cur.percentile
 	}
+	if cur.rankDefault && prev.metric != "" && prev.kind == metricIntent {
+		out.metric = prev.metric // "which department is lowest" ranks the figure asked before
+	}
 	out.unknown, out.clash, out.ambiguous = cur.unknown, cur.clash, cur.ambiguous
+	if cur.compares && cur.groupBy == nil && len(cur.conds) == 0 && out.ambiguous == "" {
+		out.ambiguous = "I can't tell which groups to compare; please name them, e.g. “compare Sales and Support”"
+	}
 	if cur.lone != nil && renumber(out.conds, *cur.lone, cur.loneOp) {
 		out.unknown = nil
 	}

@@ -26,7 +26,7 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"highest lowest best worst top bottom most least more less fewer max min maximum minimum " +
 	"average avg mean median mode sum percentage percent pct share proportion " +
 	"among amongst through via both either way ways came come coming comes brought bring using within across " +
-	"between during since until till after before based also still getting going went go goes again back " +
+	"between during based also still getting going went go goes again back " +
 	"drinker drinkers holder holders guest guests attendance usage longest shortest part " +
 	"mostly mainly largely buyer buyers purchaser purchasers " +
 	"peoples pls plz need needs needed report arithmetic receive received scale " +

@@ -39,17 +39,21 @@ type request struct {
 	replaced  []cond    // conditions named after "instead of", which the follow-up's replace
 	which     *question // the groupable question named after "which" ("and which ticket type?")
 	asksWhich bool      // the message asks "which" ("and which one is highest?")
-	interval  string
-	limit     int
-	least     bool
-	total     bool // "total" was said: a sum for numeric questions
-	extreme   int  // +1 highest, -1 lowest was said
-	followUp  bool
-	addOnly   bool // "of them": new conditions narrow the previous ones
-	narrows   bool // "among", "only": a follow-up's conditions narrow the previous ones
-	about     bool // the message talks about responses or respondents
-	howMany   bool // "how many" was asked: a count, even with "total"
-	blank     bool // "skipped", "did not answer": a count of who left the target blank
+	// rankDefault marks a ranking whose figure the message did not name
+	// ("which department is lowest"): a follow-up keeps the previous figure.
+	rankDefault bool
+	compares    bool // the message asks to compare ("compare them")
+	interval    string
+	limit       int
+	least       bool
+	total       bool // "total" was said: a sum for numeric questions
+	extreme     int  // +1 highest, -1 lowest was said
+	followUp    bool
+	addOnly     bool // "of them": new conditions narrow the previous ones
+	narrows     bool // "among", "only": a follow-up's conditions narrow the previous ones
+	about       bool // the message talks about responses or respondents
+	howMany     bool // "how many" was asked: a count, even with "total"
+	blank       bool // "skipped", "did not answer": a count of who left the target blank
 	// percentile is the percentile asked for, 0 for none.
 	percentile float64
 	// unknown are the content words of the message nothing of the request
@@ -159,6 +163,17 @@ func (p *parser) cues() map[cue]bool {
 		delete(out, cueList) // "show me that for every country" asks for the figure again
 	}
 	return out
+}
+
+// numberCount counts the numbers of the message.
+func (p *parser) numberCount() int {
+	n := 0
+	for _, t := range p.ts {
+		if t.isNum {
+			n++
+		}
+	}
+	return n
 }
 
 // dropReplaced drops and returns the conditions named after "instead of": "and
@@ -733,10 +748,16 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 	switch {
 	case pronoun && own == 0:
 		return true
-	case in.metric == "" && in.kind == metricIntent && in.target == nil:
-		return len(in.conds) > 0 || in.span != nil || in.groupBy != nil
 	case in.target == nil && in.metric == query.Percent && own == 0 && in.groupBy == nil && in.span == nil:
 		return true // "in percent?"
+	case in.target == nil && own == 0 && in.groupBy == nil && slices.Contains(p.words, "which") && rankOf(p.cueWords) != 0:
+		return true // "which is best?"
+	case (in.kind == highestGroup || in.kind == lowestGroup) && in.target == nil && in.rankDefault:
+		return true // "which department is lowest" after a figure by department
+	case in.target == nil && own == 0 && in.groupBy == nil && len(p.ts) <= 5 && p.numberCount() == 1:
+		return true // "3 or less?"
+	case in.metric == "" && in.kind == metricIntent && in.target == nil:
+		return len(in.conds) > 0 || in.span != nil || in.groupBy != nil
 	case in.target == nil && in.metric != "":
 		return needsTarget(in.metric)
 	}
@@ -813,6 +834,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.mentions(scores)
 	p.dateQuestionRange(in, scores)
 	p.sentimentConds(in, classes, scores)
+	in.replaced = p.dropReplaced()
 	p.orOptions(cues)
 	p.grouping(in, cues)
 	if in.groupBy == nil && p.others != nil {
@@ -830,7 +852,6 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if majority >= 0 && in.metric == query.Percent {
 		p.majorityBase(majority)
 	}
-	in.replaced = p.dropReplaced()
 	in.conds = p.conds
 	in.flip = len(p.conds) == 0 && in.target == nil && anyWord(p.words, negators) &&
 		(anyWord(p.words, themWords) || anyWord(p.words, peopleNouns))
@@ -842,6 +863,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.rank = rankOf(p.cueWords)
 	in.which = p.whichGroup()
 	in.asksWhich = slices.Contains(p.words, "which")
+	in.compares = cues[cueCompare]
 	in.unknown, in.clash = p.unknownWords(in), p.clash
 	in.lone, in.loneOp = p.loneNumber(in)
 	in.ambiguous = p.ambiguity(in)
@@ -949,7 +971,7 @@ func (p *parser) argGroup(in *request, scores []float64) {
 		in.kind = highestGroup
 	}
 	if in.metric == "" || in.metric == query.Top {
-		in.metric = query.Mean
+		in.metric, in.rankDefault = query.Mean, true
 	}
 	in.extreme = 0
 }
