@@ -204,8 +204,29 @@ func merge(prev, cur *request) *request {
 			out.groupBy = nil // "and for Spain?" after a breakdown by country: Spain alone
 		}
 	}
+	if out.metric == query.Percent && prev.metric != query.Percent {
+		shareOfFirst(out.conds)
+	}
 	out.followUp, out.addOnly, out.about = false, false, true
 	return &out
+}
+
+// shareOfFirst makes a count turned into a share ("how many VIPs will come
+// again" – "in percent?") the share of the last condition among the others,
+// when none is marked as the population yet.
+func shareOfFirst(conds []cond) {
+	last := -1
+	for i, c := range conds {
+		if c.base {
+			return
+		}
+		if last < 0 || c.pos > conds[last].pos {
+			last = i
+		}
+	}
+	for i := range conds {
+		conds[i].base = i != last
+	}
 }
 
 // otherGroup returns why a follow-up naming an option of another choice question

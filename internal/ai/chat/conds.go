@@ -395,6 +395,22 @@ func (p *parser) onlyJoinsBetween(i, j int) bool {
 // listJoins join the items of a list.
 var listJoins = text.Set("and or nor ,")
 
+// otherAnswer adds the opposite answer of yes/no question q when the message
+// names q again, negated the other way, after i ("remote and not remote
+// workers"): the two are then compared.
+func (p *parser) otherAnswer(q *question, i int, stem string, negated bool) {
+	for j := i + 1; j < len(p.ts); j++ {
+		if p.used[j] || p.ts[j].stem != stem {
+			continue
+		}
+		if p.negatedFor(j, 4, q) != negated {
+			p.add(q, query.Filter{Op: query.Equals, Value: negated}, j)
+			p.used[j] = true
+		}
+		return
+	}
+}
+
 // excludedFor reports whether the option named at i is in a clause that
 // excludes ("excluding people whose favourite drink is tea"): an exclusion word
 // up to eight words before it, with no comma, no word read as something else and
@@ -517,6 +533,7 @@ func (p *parser) yesNo() {
 			p.conds[len(p.conds)-1].bare = bare
 			p.markSaid(i)
 			p.used[i] = true
+			p.otherAnswer(q, i, t.stem, negated)
 			p.cf.absorb(p.ts, p.used, q, i, i+1, 5)
 			p.rateOf(i)
 			break

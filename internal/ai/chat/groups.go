@@ -70,7 +70,30 @@ func (s *session) replyGroups(in *request, p queryPlan, res *query.Result) strin
 	if len(in.compare) > 0 && p.q.Metric == query.Count {
 		b.WriteString(mostCommon(g, shown))
 	}
+	if len(in.compare) > 1 && g.Type == form.Select {
+		b.WriteString(together(in, p.q.Metric, shown))
+	}
 	return b.String()
+}
+
+// together words the combined count or sum of compared answers of a
+// single-choice question ("how many Germans and French", "the total paid by VIP
+// and Regular attendees"), whose groups cannot overlap; "" for other figures.
+func together(in *request, m query.Metric, groups []query.Group) string {
+	n, sum := 0, 0.0
+	for _, grp := range groups {
+		n += grp.Result.N
+		if grp.Result.Value != nil {
+			sum += *grp.Result.Value
+		}
+	}
+	switch {
+	case m == query.Count:
+		return fmt.Sprintf("\nTogether: %d responses.", n)
+	case m == query.Sum && in.target != nil:
+		return fmt.Sprintf("\nTogether: %s (from %d answers).", query.FormatValue(in.target.q, sum), n)
+	}
+	return ""
 }
 
 // mostCommon names the compared answer(s) given most often.

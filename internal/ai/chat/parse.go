@@ -475,7 +475,7 @@ func (p *parser) compareOptions(in *request, cues map[cue]bool) bool {
 		}
 	}
 	for q, labels := range byQ {
-		if len(labels) < 2 || (q.q.Type == form.MultiSelect && !cues[cueCompare] && !anyWord(p.words, whichOr)) {
+		if len(labels) < 2 || (q.q.Type == form.MultiSelect && (!cues[cueCompare] && !anyWord(p.words, whichOr) || slices.Contains(p.words, "both"))) {
 			continue
 		}
 		in.groupBy, in.compare = q, labels
@@ -492,6 +492,11 @@ func (p *parser) contrastYesNo(in *request) bool {
 	for ci, c := range p.conds {
 		if c.q == nil || c.q.q.Type != form.YesNo || c.f.Op != query.Equals {
 			continue
+		}
+		if slices.ContainsFunc(p.conds[ci+1:], func(o cond) bool { return o.q == c.q && o.f.Value != c.f.Value }) {
+			in.groupBy = c.q // "remote and not remote workers"
+			p.conds = slices.DeleteFunc(p.conds, func(o cond) bool { return o.q == c.q })
+			return true
 		}
 		for i := c.pos + 1; i < len(p.words); i++ {
 			k := i + 1
@@ -554,7 +559,8 @@ func (p *parser) whichGroup() *question {
 var narrowWords = text.Set("among amongst only within also too")
 
 // peopleNouns name the respondents.
-var peopleNouns = text.Set("people persons respondents customers users clients members ones those them folks")
+var peopleNouns = text.Set("people persons respondents customers users clients members ones those them folks " +
+	"employees staff workers attendees participants guests")
 
 // markBase marks the conditions of a clause like "among those who …", "of people
 // who …" or "of Pro users" as narrowing the population; the others are what a
@@ -601,6 +607,11 @@ func (p *parser) markBase(mentions []mention) {
 // baseStart returns where a population clause starts, or -1.
 func (p *parser) baseStart(mentions []mention) int {
 	for i, w := range p.words {
+		if onlyWords[w] && (themWords[p.word(i+1)] || peopleNouns[p.word(i+1)]) {
+			return i // "…, counting only those who drink two cups or more"
+		}
+	}
+	for i, w := range p.words {
 		next, after := p.word(i+1), p.word(i+2)
 		switch {
 		case w == "among" || w == "amongst":
@@ -627,6 +638,9 @@ func (p *parser) baseStart(mentions []mention) int {
 	}
 	return -1
 }
+
+// onlyWords restrict the population to the clause after them.
+var onlyWords = text.Set("only counting considering")
 
 // copulas before "in" make it part of what is asked: "are in finance".
 var copulas = text.Set("are is were was be work works working")
