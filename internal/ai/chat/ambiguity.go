@@ -220,9 +220,15 @@ func (p *parser) singledOut() bool {
 		if w == "with" && p.word(i+1) == "the" && whoRanks[p.word(i+2)] && personNouns[p.word(i-1)] {
 			return true
 		}
+		if w == "the" && onePerson[p.word(i+1)] && clauseWords[p.word(i+2)] {
+			return true // "the answers of the person from Finance who started in March 2020"
+		}
 	}
 	return false
 }
+
+// onePerson name a single respondent.
+var onePerson = text.Set("person employee respondent customer attendee participant guest user member worker")
 
 // personNouns name one respondent or several.
 var personNouns = text.Set("person employee respondent customer attendee participant guest user member one " +

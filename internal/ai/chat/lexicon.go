@@ -32,7 +32,7 @@ var (
 	wholeContractions = strings.NewReplacer(text.Expansions("won't", "can't")...)
 	contractions      = strings.NewReplacer(append(text.Expansions("n't", "'d"),
 		"’", "'", "'s", "", "'re", "", "'ve", "", "'ll", "",
-		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "≥", " at least ", "≤", " at most ", "≠", " not ", "cross-tab", "breakdown", "cross tab", "breakdown")...)
+		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "≥", " at least ", "≤", " at most ", "≠", " not ")...)
 )
 
 // tokenize splits a message into tokens; text between quotes is marked quoted.
@@ -40,6 +40,7 @@ func tokenize(msg string) []token {
 	msg = wholeContractions.Replace(strings.ToLower(msg))
 	msg = contractions.Replace(msg)
 	msg = apostropheRe.ReplaceAllString(msg, "$1$2")
+	msg = crossTabRe.ReplaceAllString(msg, "breakdown")
 	msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string {
 		return map[string]string{"w/o": "without ", "w/": "with "}[strings.TrimSpace(w)]
 	})
@@ -135,7 +136,7 @@ var shorthands = map[string]string{
 	"dept": "department", "depts": "departments", "yrs": "years", "yr": "year", "hrs": "hours", "hr": "hour",
 	"mins": "minutes", "nr": "number", "num": "number", "qty": "quantity", "approx": "about",
 	"ppl": "people", "pct": "percent", "perc": "percent", "gimme": "give me",
-	"crosstab": "breakdown", "crosstabs": "breakdown", "xtab": "breakdown",
+	"xtab": "breakdown",
 	"happiest": "most satisfied", "unhappiest": "least satisfied", "happier": "more satisfied", "unhappier": "less satisfied",
 }
 
@@ -143,6 +144,10 @@ var shorthands = map[string]string{
 func oddQuotes(s string) bool {
 	return (strings.Count(s, `"`)+strings.Count(s, "“")+strings.Count(s, "”")+strings.Count(s, "'"))%2 == 1
 }
+
+// crossTabRe finds "cross tab", "cross-tab", "cross table" and their plurals:
+// a breakdown.
+var crossTabRe = regexp.MustCompile(`\bcross[- ]?tab(le)?s?\b`)
 
 // withSlashRe finds the shorthands "w/" (with) and "w/o" (without) as words.
 var withSlashRe = regexp.MustCompile(`\bw/o?\b|\bw/`)
