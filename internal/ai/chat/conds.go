@@ -381,6 +381,9 @@ func (p *parser) negatedBefore(i, n int) bool {
 	return p.negatedFor(i, n, nil)
 }
 
+// formWords name the form itself.
+var formWords = text.Set("form survey questionnaire")
+
 // onlyJoinsBetween reports whether the words from i to j only join a list
 // ("and", "or", "nor", ",").
 func (p *parser) onlyJoinsBetween(i, j int) bool {
@@ -480,7 +483,9 @@ var inverse = map[query.Op]query.Op{query.GT: query.LTE, query.GTE: query.LT, qu
 
 // options turns the options named in the message into conditions.
 func (p *parser) options() []mention {
-	ms := p.cf.mentions(p.ts, p.used)
+	ms := slices.DeleteFunc(p.cf.mentions(p.ts, p.used), func(m mention) bool {
+		return mentionVerbs[p.word(m.start-1)] // "comments that mention support" search the text
+	})
 	var prevOp query.Op
 	for mi, m := range ms {
 		op := query.Equals

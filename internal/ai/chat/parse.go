@@ -165,6 +165,17 @@ func (p *parser) cues() map[cue]bool {
 	return out
 }
 
+// markFormName marks read the word before "form", "survey" or
+// "questionnaire": "the feedback form" names the form, not a question about
+// feedback.
+func (p *parser) markFormName() {
+	for i := 1; i < len(p.ts); i++ {
+		if formWords[p.words[i]] && p.ts[i-1].stem != "" && !p.ts[i-1].isNum {
+			p.used[i-1] = true
+		}
+	}
+}
+
 // numberCount counts the numbers of the message.
 func (p *parser) numberCount() int {
 	n := 0
@@ -807,6 +818,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.words = wordsOf(p.ts)
 	p.used = make([]bool, len(p.ts))
 	p.markOwn()
+	p.markFormName()
 	in := &request{limit: p.limit(), percentile: p.percentile()}
 	in.span = p.dates(s.now)
 	in.check = p.statCheck()
