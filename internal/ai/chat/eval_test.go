@@ -187,5 +187,5 @@ func TestChatEvaluation(t *testing.T) {
 // replies go; at 1 (≤ 1%) issue 14's target is met.
 const (
 	reachedWrong = 4
-	reachedExact = 157
+	reachedExact = 161
 )
