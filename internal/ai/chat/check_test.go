@@ -83,12 +83,13 @@ func TestChatNumbersDaysAndNegations(t *testing.T) {
 
 // TestChatSetsChatterAside checks that a sentence holding only words the chat
 // cannot map is set aside when the rest reads in full, that one holding a
-// restriction is not, and the population of "of remote workers are …".
+// restriction is not (it is read: "ignore the french" leaves France out), and the
+// population of "of remote workers are …".
 func TestChatSetsChatterAside(t *testing.T) {
 	coffee, emp := aitest.Coffee(), aitest.Employee()
 	checkReplies(t, []replyCase{
 		{coffee, "hi there. i run the cafe. how many of our customers are from italy?", "answered Italy to “Country”"},
-		{coffee, "Ignore the french. what is the average rating?", "I don't know what “ignore”"},
+		{coffee, "Ignore the french. what is the average rating?", "answered something other than France to “Country”"},
 		{emp, "what percentage of remote workers are in marketing", "Among the"},
 		{coffee, "how many people drink tea and how many drink latte", "more than one figure"},
 		{emp, "how many employees are part-time", "I don't know what “parttime”"},
