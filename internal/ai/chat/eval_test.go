@@ -141,7 +141,8 @@ func runEval(t testing.TB, cases []evalCase) evalScore {
 var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt", "testdata/eval_dev3.txt", "testdata/eval_dev4.txt", "testdata/eval_dev5.txt", "testdata/eval_dev6.txt", "testdata/eval_dev7.txt", "testdata/eval_dev8.txt", "testdata/eval_dev9.txt", "testdata/eval_dev10.txt", "testdata/eval_dev11.txt", "testdata/eval_dev12.txt", "testdata/eval_dev13.txt", "testdata/eval_dev14.txt",
 	"testdata/eval_dev15.txt", "testdata/eval_dev16.txt", "testdata/eval_dev17.txt",
 	"testdata/eval_dev18.txt", "testdata/eval_dev19.txt", "testdata/eval_dev20.txt",
-	"testdata/eval_dev21.txt", "testdata/eval_dev22.txt", "testdata/eval_dev23.txt"}
+	"testdata/eval_dev21.txt", "testdata/eval_dev22.txt", "testdata/eval_dev23.txt",
+	"testdata/eval_dev24.txt", "testdata/eval_dev25.txt", "testdata/eval_dev26.txt"}
 
 // TestChatDevBatches runs the development batches alone and, with -v, lists their
 // wrong replies: the tuning loop runs this test, never the held-out one.
