@@ -419,18 +419,7 @@ func (p *parser) otherAnswer(q *question, i int, stem string, negated bool) {
 // up to eight words before it, with no comma, no word read as something else and
 // no other question between.
 func (p *parser) excludedFor(i int, q *question) bool {
-	for k := i - 1; k >= max(0, i-8); k-- {
-		if p.words[k] == "," || p.used[k] || p.namesOtherQuestion(k, q) {
-			return false
-		}
-		if exclusionWords[p.words[k]] {
-			for j := k; j < i; j++ {
-				p.used[j] = true
-			}
-			return true
-		}
-	}
-	return false
+	return p.wordBefore(i, 8, q, exclusionWords, false)
 }
 
 // exclusionWords leave out the respondents their clause names.
@@ -440,14 +429,20 @@ var exclusionWords = text.Set("excluding exclude except ignoring ignore without"
 // question ends the search, as the negation is that question's ("who don't
 // *recommend* us are French").
 func (p *parser) negatedFor(i, n int, q *question) bool {
+	return p.wordBefore(i, n, q, negators, true)
+}
+
+// wordBefore reports whether a word of set stands up to n words before i, with
+// no comma, no word read as something else, no word of another question than q
+// (when q is not nil) and, when inClause, no "who" or "that" between; it marks
+// the words from it to i read.
+func (p *parser) wordBefore(i, n int, q *question, set map[string]bool, inClause bool) bool {
 	for k := i - 1; k >= max(0, i-n); k-- {
-		if p.words[k] == "," || p.words[k] == "who" || p.words[k] == "that" || p.used[k] {
+		w := p.words[k]
+		if w == "," || inClause && (w == "who" || w == "that") || p.used[k] || q != nil && p.namesOtherQuestion(k, q) {
 			return false
 		}
-		if q != nil && p.namesOtherQuestion(k, q) {
-			return false
-		}
-		if negators[p.words[k]] {
+		if set[w] {
 			for j := k; j < i; j++ {
 				p.used[j] = true
 			}
