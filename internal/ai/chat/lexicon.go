@@ -22,7 +22,7 @@ type token struct {
 }
 
 // tokenRe finds dates, numbers, words and the signs the parser reads.
-var tokenRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*|[%$€£+<>=,?]`)
+var tokenRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*|[%$€£+<>=,?|]`)
 
 // Contractions, in two passes: "won't" and "can't" first, then the clitics ("n't"
 // and "'d" are written out; "'s", "'re", "'ve" and "'ll" are dropped, as their
@@ -41,6 +41,8 @@ func tokenize(msg string) []token {
 	msg = contractions.Replace(msg)
 	msg = apostropheRe.ReplaceAllString(msg, "$1$2")
 	msg = crossTabRe.ReplaceAllString(msg, "breakdown")
+	msg = numberRangeRe.ReplaceAllString(msg, "$1$2 to $3$4")
+	msg = givenBar(signWords.Replace(msg))
 	msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string {
 		return map[string]string{"w/o": "without ", "w/": "with "}[strings.TrimSpace(w)]
 	})
@@ -145,6 +147,25 @@ func oddQuotes(s string) bool {
 	return (strings.Count(s, `"`)+strings.Count(s, "“")+strings.Count(s, "”")+strings.Count(s, "'"))%2 == 1
 }
 
+// numberRangeRe finds a range of small numbers written with a dash ("9-10"),
+// not a day (2025-10-01).
+var numberRangeRe = regexp.MustCompile(`(^|[^\d-])(\d{1,3})\s*[-–]\s*(\d{1,3})([^\d-]|$)`)
+
+// signWords writes out the signs people type for words.
+var signWords = strings.NewReplacer("&", " and ", "★", " stars ", "⭐", " stars ", "→", " ", "->", " ")
+
+// shareBeforeBar finds a share asked before a "|".
+var shareBeforeBar = regexp.MustCompile(`(%|\bpercent|\bpct\b|\bshare\b|\bproportion\b|\bfraction\b)[^|]*\|`)
+
+// givenBar reads "|" after a share as "among" ("% recommend | UK", the share
+// among the UK's); any other "|" stays a sign the chat does not know.
+func givenBar(msg string) string {
+	if shareBeforeBar.MatchString(msg) {
+		return strings.ReplaceAll(msg, "|", " among ")
+	}
+	return msg
+}
+
 // crossTabRe finds "cross tab", "cross-tab", "cross table" and their plurals:
 // a breakdown.
 var crossTabRe = regexp.MustCompile(`\bcross[- ]?tab(le)?s?\b`)
@@ -165,8 +186,8 @@ func makeToken(s string, quoted bool) token {
 	if !stopWords[s] && s[0] >= 'a' {
 		t.stem = stemOf(s)
 	}
-	if strings.Contains(s, "/") {
-		t.stem = s // a day written 3/10: read by the dates, else unknown
+	if strings.Contains(s, "/") || s == "|" {
+		t.stem = s // a day written 3/10: read by the dates, else unknown; a "|" not read as "among"
 	}
 	return t
 }
