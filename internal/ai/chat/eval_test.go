@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,7 +26,8 @@ import (
 //
 // Each reply is scored
 //   - exact: it contains every expected figure and label and no contradicting
-//     percentage or decimal (for a question that must be refused: it refuses);
+//     percentage or decimal (a figure the question gave is none; for a question
+//     that must be refused: it refuses);
 //   - refusal: it says it can't answer;
 //   - wrong: anything else.
 
@@ -117,7 +120,7 @@ func runEval(t testing.TB, cases []evalCase) evalScore {
 				t.Fatalf("line %d turn %d %q: %v", c.line, i+1, turn.ask, err)
 			}
 			reply := Answer(ds, history, turn.ask, sv.Now)
-			problems := fbCheck(reply, wants)
+			problems := withoutGiven(fbCheck(reply, wants), turn.ask)
 			refusal := evalRefusalRe.MatchString(reply)
 			switch {
 			case wants[0].kind == "refuse" && refusal, wants[0].kind != "refuse" && !refusal && len(problems) == 0:
@@ -135,6 +138,24 @@ func runEval(t testing.TB, cases []evalCase) evalScore {
 	}
 	return score
 }
+
+// withoutGiven drops from problems the "unexpected" figures the question itself
+// gave: "is the average above 3.5?" is rightly answered "… is not more than 3.5".
+func withoutGiven(problems []string, ask string) []string {
+	given := map[string]bool{}
+	for _, n := range givenNumberRe.FindAllString(ask, -1) {
+		if v, err := strconv.ParseFloat(n, 64); err == nil {
+			given[aitest.Fmt(v)] = true
+		}
+	}
+	return slices.DeleteFunc(problems, func(p string) bool {
+		figure, ok := strings.CutPrefix(p, "unexpected ")
+		return ok && given[strings.TrimSuffix(figure, "%")]
+	})
+}
+
+// givenNumberRe finds the numbers of a question.
+var givenNumberRe = regexp.MustCompile(`\d+(?:\.\d+)?`)
 
 // evalDevFiles are the development batches, the first written with the held-out
 // half, the later ones written fresh during tuning.

@@ -100,6 +100,25 @@ var numberWords = map[string]float64{
 // one"), not a number.
 var pronounOne = text.Set("which no any each every the this that another someone anyone everyone what")
 
+// pronounAt reports whether the "one" at i stands for a thing, not a number:
+// "which one", "one of", and a last "one" a word or two after a ranking word
+// ("the best rated one?").
+func pronounAt(ts []token, i int) bool {
+	if i > 0 && pronounOne[ts[i-1].low] || i+1 < len(ts) && ts[i+1].low == "of" {
+		return true
+	}
+	last := i+1 == len(ts) || ts[i+1].low == "?"
+	for k := i - 1; last && k >= max(0, i-2); k-- {
+		if rankingWords[ts[k].low] {
+			return true
+		}
+	}
+	return false
+}
+
+// rankingWords before a final "one" make it a pronoun: "the best rated one?".
+var rankingWords = text.Set("best worst most least highest lowest top biggest smallest")
+
 // spellNumbers turns spelled numbers into number tokens, joining "twenty five"
 // (and "twenty-five") into 25. "one" stays a word after a determiner and before
 // "of" ("which one", "one of the …").
@@ -107,7 +126,7 @@ func spellNumbers(ts []token) []token {
 	out := make([]token, 0, len(ts))
 	for i, t := range ts {
 		n, ok := numberWords[t.low]
-		if !ok || t.quoted || (t.low == "one" && (i > 0 && pronounOne[ts[i-1].low] || i+1 < len(ts) && ts[i+1].low == "of")) {
+		if !ok || t.quoted || t.low == "one" && pronounAt(ts, i) {
 			out = append(out, t)
 			continue
 		}
@@ -138,7 +157,7 @@ var shorthands = map[string]string{
 	"dept": "department", "depts": "departments", "yrs": "years", "yr": "year", "hrs": "hours", "hr": "hour",
 	"mins": "minutes", "nr": "number", "num": "number", "qty": "quantity", "approx": "about",
 	"ppl": "people", "pct": "percent", "perc": "percent", "gimme": "give me",
-	"xtab": "breakdown",
+	"xtab":     "breakdown",
 	"happiest": "most satisfied", "unhappiest": "least satisfied", "happier": "more satisfied", "unhappier": "less satisfied",
 }
 

@@ -868,6 +868,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, s.cf.scores(p.ts, p.used))
+	p.rankCheck(in)
 	in.settle()
 	if compared && in.metric == "" && in.target != nil && isNumeric(in.target.q) {
 		in.metric = query.Mean
@@ -1001,6 +1002,46 @@ func (p *parser) argGroup(in *request, scores []float64) {
 	}
 	in.extreme = 0
 }
+
+// rankCheck reads "does Italy give us the best ratings?" and "is Support the
+// least satisfied department?" as the ranking of the option's question, whose
+// top (or bottom) group answers them.
+func (p *parser) rankCheck(in *request) {
+	dir := rankOf(p.cueWords)
+	if in.groupBy != nil || in.kind != metricIntent || dir == 0 || !checkVerbs[p.word(0)] {
+		return
+	}
+	var opt *cond
+	for i := range p.conds {
+		if isOptionCond(p.conds[i]) {
+			if opt != nil {
+				return
+			}
+			opt = &p.conds[i]
+		}
+	}
+	if opt == nil {
+		return
+	}
+	q := opt.q
+	switch {
+	case in.metric == query.Top && (in.target == nil || in.target == q):
+		in.target = q // "is espresso the most popular drink?": the most common answer
+	case in.target != nil && isNumeric(in.target.q):
+		if in.metric == "" || in.metric == query.Max || in.metric == query.Min || in.metric == query.Top {
+			in.metric, in.rankDefault = query.Mean, true
+		}
+		in.groupBy = q
+		in.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[dir > 0]
+	default:
+		return
+	}
+	p.conds = slices.DeleteFunc(p.conds, func(c cond) bool { return c.q == q })
+	in.least, in.extreme = in.metric == query.Top && dir < 0, 0
+}
+
+// checkVerbs start a yes/no question.
+var checkVerbs = text.Set("does do is are did was were has have")
 
 // rankWords rank groups; the figure they rank on a scale is its average.
 var rankWords = text.Set("highest lowest best worst")
