@@ -137,6 +137,10 @@ func merge(prev, cur *request) *request {
 		out.metric = prev.metric // "which department is lowest" ranks the figure asked before
 	}
 	out.unknown, out.clash, out.ambiguous = cur.unknown, cur.clash, cur.ambiguous
+	if q := textOf(&out); cur.looseClass != "" && q != nil {
+		out.conds = append(out.conds, cond{q: q, f: query.Filter{Question: q.q.ID, Op: query.SentimentOp, Value: cur.looseClass}})
+		out.unknown = slices.DeleteFunc(slices.Clone(out.unknown), func(w string) bool { return sentimentClasses[w] == cur.looseClass })
+	}
 	if cur.compares && cur.groupBy == nil && len(cur.conds) == 0 && out.ambiguous == "" {
 		out.ambiguous = "I can't tell which groups to compare; please name them, e.g. “compare Sales and Support”"
 	}
@@ -298,6 +302,20 @@ func replaceNamed(conds, cur, replaced []cond) []cond {
 		rest = slices.Delete(rest, with, with+1)
 	}
 	return rest
+}
+
+// textOf returns the free-text question a request is about: its target, or the
+// question of one of its conditions, or nil.
+func textOf(in *request) *question {
+	if in.target != nil && isFreeText(in.target.q) {
+		return in.target
+	}
+	for _, c := range in.conds {
+		if c.q != nil && isFreeText(c.q.q) {
+			return c.q
+		}
+	}
+	return nil
 }
 
 // flipYesNo turns the only yes/no condition of conds around ("and those who

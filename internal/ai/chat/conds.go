@@ -43,6 +43,9 @@ type parser struct {
 	unknownAt []int
 	// others is the yes_no question of "… than the others", the breakdown.
 	others *question
+	// looseClass is a sentiment class the message names with no written answers
+	// ("how many of those are negative?"), or "".
+	looseClass string
 }
 
 // isNumeric reports whether q has numeric answers.
@@ -381,6 +384,21 @@ func (p *parser) negatedBefore(i, n int) bool {
 	return p.negatedFor(i, n, nil)
 }
 
+// blankAfter reports whether a word after i says the answer was left blank
+// ("left “Any comments?” blank"), and marks it read.
+func (p *parser) blankAfter(i int) bool {
+	for k := i + 1; k < len(p.ts); k++ {
+		if blankWords[p.words[k]] && !p.used[k] {
+			p.used[k] = true
+			return true
+		}
+	}
+	return false
+}
+
+// blankWords say an answer was left out.
+var blankWords = text.Set("blank empty unanswered")
+
 // formWords name the form itself.
 var formWords = text.Set("form survey questionnaire")
 
@@ -644,7 +662,7 @@ func (p *parser) answeredText() {
 				continue
 			}
 			op := query.IsNotEmpty
-			if w == "without" || p.negatedBefore(i, 3) || p.negatedBefore(k, k-i-1) {
+			if w == "without" || p.negatedBefore(i, 3) || p.negatedBefore(k, k-i-1) || p.blankAfter(k) {
 				op = query.IsEmpty
 			}
 			p.add(q, query.Filter{Op: op}, i)

@@ -20,7 +20,12 @@ func (s *session) groupFigure(in *request, m query.Metric, r query.Result) strin
 	case m == query.Percent:
 		return fmt.Sprintf("%s (%d of %d)", r.Display, r.N, r.Matched)
 	case m == query.Sentiment:
-		return fmt.Sprintf("%s, %s (%d answers)", query.Format(*r.Value), query.SentimentClass(*r.Value), r.N)
+		counts := map[string]int{}
+		for _, bk := range r.Buckets {
+			counts[bk.Label] = bk.Count
+		}
+		return fmt.Sprintf("%s, %s (%d answers: %d positive, %d neutral, %d negative)", query.Format(*r.Value),
+			query.SentimentClass(*r.Value), r.N, counts[query.Positive], counts[query.Neutral], counts[query.Negative])
 	case in.target != nil:
 		return fmt.Sprintf("%s (%d answers)", query.FormatValue(in.target.q, *r.Value), r.N)
 	}

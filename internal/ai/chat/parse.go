@@ -43,6 +43,10 @@ type request struct {
 	// ("which department is lowest"): a follow-up keeps the previous figure.
 	rankDefault bool
 	compares    bool // the message asks to compare ("compare them")
+	// looseClass is a sentiment class named with no written answers, which a
+	// follow-up gives the previous question's ("… mention support" – "and how
+	// many of those are negative?").
+	looseClass string
 	interval    string
 	limit       int
 	least       bool
@@ -100,7 +104,7 @@ const (
 // cuePhrases lists the phrases of each cue.
 var cuePhrases = map[cue][]text.Phrase{
 	cueCompletion:   phrases("completion rate", "completion", "complete rate", "dropoff", "abandon", "abandonment", "finish rate"),
-	cueTrend:        phrases("trend", "trends", "trended", "trending", "over time", "change", "grow", "grew", "growing", "per month", "per week", "per day", "each month", "each week", "each day", "every month", "monthly", "weekly", "daily", "by month", "by week", "by day", "month by month", "week by week", "changed", "change over", "evolved"),
+	cueTrend:        phrases("trend", "trends", "trended", "trending", "over time", "change over", "changes over", "change from", "change between", "change since", "grow", "grew", "growing", "per month", "per week", "per day", "each month", "each week", "each day", "every month", "monthly", "weekly", "daily", "by month", "by week", "by day", "month by month", "week by week", "changed", "evolved"),
 	cueBusiest:      phrases("busiest", "quietest", "most responses", "fewest responses", "most submissions"),
 	cueSentiment:    phrases("sentiment", "mood", "tone", "feel about", "feeling about", "people feel", "positive or negative", "how positive", "how negative", "people think", "think of", "think about", "opinion of", "opinions"),
 	cuePercent:      phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio"),
@@ -159,6 +163,9 @@ func (p *parser) cues() map[cue]bool {
 	if out[cueBusiest] && !anyWord(p.cueWords, periodWords) {
 		delete(out, cueBusiest)
 	}
+	if p.word(0) == "how" && slices.Contains(p.cueWords, "change") {
+		out[cueTrend] = true // "how did the number of responses change?"
+	}
 	if out[cueList] && anyWord(p.cueWords, figureWords) && !anyWord(p.cueWords, listedThings) && p.listedByVerbOnly() {
 		delete(out, cueList) // "show me that for every country" asks for the figure again
 	}
@@ -174,6 +181,20 @@ func (p *parser) markFormName() {
 			p.used[i-1] = true
 		}
 	}
+}
+
+// withClassWord adds to unknown the word of the message that named
+// p.looseClass, unless unknown already holds it.
+func (p *parser) withClassWord(unknown []string) []string {
+	for _, w := range p.words {
+		if sentimentClasses[w] == p.looseClass {
+			if !slices.Contains(unknown, w) {
+				unknown = append(unknown, w)
+			}
+			break
+		}
+	}
+	return unknown
 }
 
 // numberCount counts the numbers of the message.
@@ -330,7 +351,7 @@ func (p *parser) chooseTarget(in *request, scores []float64) *question {
 		m = query.Max
 	}
 	var best *question
-	bestScore := 0.5
+	bestScore, named := 0.5, 0.0
 	if m == query.Trend {
 		bestScore = 1
 	}
@@ -340,14 +361,31 @@ func (p *parser) chooseTarget(in *request, scores []float64) *question {
 		if p.conditioned(q) {
 			s -= 1
 		}
-		if q == in.groupBy || (m != "" && !fits(m, q.q)) {
+		if q == in.groupBy {
+			continue
+		}
+		if m != "" && !fits(m, q.q) {
+			named = max(named, s)
 			continue
 		}
 		if s >= bestScore && (best == nil || s > bestScore) {
 			best, bestScore = q, s
 		}
 	}
+	if best != nil && named > bestScore && fitsOnlySome(m) {
+		return nil // "the 90th percentile of ticket type" names a question the figure does not fit
+	}
 	return best
+}
+
+// fitsOnlySome reports whether metric m fits only some question types: a
+// message naming another question better than any it fits asks the impossible.
+func fitsOnlySome(m query.Metric) bool {
+	switch m {
+	case query.Mean, query.Median, query.Sum, query.StdDev, query.Percentile, query.Words, query.Sentiment:
+		return true
+	}
+	return false
 }
 
 // conditioned reports whether a condition of the message is on q.
@@ -892,6 +930,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.asksWhich = slices.Contains(p.words, "which")
 	in.compares = cues[cueCompare]
 	in.unknown, in.clash = p.unknownWords(in), p.clash
+	if in.looseClass = p.looseClass; in.looseClass != "" {
+		in.unknown = p.withClassWord(in.unknown) // unless a follow-up ties it to written answers
+	}
 	in.lone, in.loneOp = p.loneNumber(in)
 	in.ambiguous = p.ambiguity(in)
 	return in, p
@@ -944,6 +985,7 @@ func (p *parser) sentimentConds(in *request, classes []string, scores []float64)
 		q := p.freeTextQuestion(scores)
 		if q == nil || !p.refersToText(q, scores) {
 			p.unmark(sentimentClasses) // "how many people are happy" names no answers: refused
+			p.looseClass = classes[0]
 			return
 		}
 		p.add(q, query.Filter{Op: query.SentimentOp, Value: classes[0]}, indexOf(p.words, sentimentCues))
