@@ -481,10 +481,18 @@ func sentimentOf(texts []string) []fbWant {
 	return []fbWant{fbText(classOf(mean)), fbNum(mean), fbN(len(texts)), fbN(pos), fbN(neg)}
 }
 
-// evalStopWords are left out of the word counts.
-var evalStopWords = strings.Fields("a an the and or but is are was were be it its i my me we our us you your to of in on " +
-	"for with at by from as that this they them so too all just very could would should will can more what get " +
-	"there nobody keep almost also though up")
+// evalStopWords are left out of the word counts: the standard NLTK English stop
+// words, plus the few more the engine's words metric also leaves out ("many",
+// "much", "got", …). Both lists must agree, or a top-words question would be
+// scored on the definition of a stop word, not on the chat.
+var evalStopWords = strings.Fields("i me my myself we our ours ourselves you your yours yourself yourselves " +
+	"he him his himself she her hers herself it its itself they them their theirs themselves what which who whom " +
+	"this that these those am is are was were be been being have has had having do does did doing a an the and " +
+	"but if or because as until while of at by for with about against between into through during before after " +
+	"above below to from up down in out on off over under again further then once here there when where why how " +
+	"all any both each few more most other some such no nor not only own same so than too very s t can will just " +
+	"don should now " +
+	"many much get got keep almost nobody though yes could would shall may might must")
 
 // topWords wants the n words found in most answers, with the number of answers.
 func topWords(texts []string, n string) ([]fbWant, error) {
