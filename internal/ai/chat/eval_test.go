@@ -163,7 +163,8 @@ var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt", "
 	"testdata/eval_dev15.txt", "testdata/eval_dev16.txt", "testdata/eval_dev17.txt",
 	"testdata/eval_dev18.txt", "testdata/eval_dev19.txt", "testdata/eval_dev20.txt",
 	"testdata/eval_dev21.txt", "testdata/eval_dev22.txt", "testdata/eval_dev23.txt",
-	"testdata/eval_dev24.txt", "testdata/eval_dev25.txt", "testdata/eval_dev26.txt"}
+	"testdata/eval_dev24.txt", "testdata/eval_dev25.txt", "testdata/eval_dev26.txt",
+	"testdata/eval_dev27.txt", "testdata/eval_dev28.txt", "testdata/eval_dev29.txt"}
 
 // TestChatDevBatches runs the development batches alone and, with -v, lists their
 // wrong replies: the tuning loop runs this test, never the held-out one.
