@@ -166,16 +166,18 @@ var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt", "
 	"testdata/eval_dev24.txt", "testdata/eval_dev25.txt", "testdata/eval_dev26.txt",
 	"testdata/eval_dev27.txt", "testdata/eval_dev28.txt", "testdata/eval_dev29.txt"}
 
-// TestChatDevBatches runs the development batches alone and, with -v, lists their
-// wrong replies: the tuning loop runs this test, never the held-out one.
+// TestChatDevBatches runs the development batches alone, fails on any wrong
+// reply (they were all brought to none: a wrong one is a regression) and, with
+// -v, lists the refusals too: the tuning loop runs this test, never the
+// held-out one.
 func TestChatDevBatches(t *testing.T) {
 	for _, path := range evalDevFiles {
 		dev := runEval(t, loadEval(t, path))
 		fmt.Printf("chat evaluation, development %s: %s\n", path, dev)
+		for _, f := range dev.failures {
+			t.Errorf("WRONG %s", f)
+		}
 		if testing.Verbose() {
-			for _, f := range dev.failures {
-				t.Logf("WRONG %s", f)
-			}
 			for _, f := range dev.refusals {
 				t.Logf("REFUSED %s", f)
 			}
