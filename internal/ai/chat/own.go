@@ -23,6 +23,11 @@ func (p *parser) markOwn() {
 		}
 		p.periodOfQuestion(i)
 	}
+	for i, w := range p.words {
+		if period, ok := periodAdjectives[w]; ok && !p.own[i] {
+			p.adjectiveOfQuestion(i, period)
+		}
+	}
 	p.cueWords = slices.Clone(p.words)
 	for i := range p.cueWords {
 		if p.own[i] {
@@ -86,6 +91,34 @@ func (p *parser) periodOfQuestion(i int) {
 		if perWords[p.word(i-1)] {
 			p.own[i-1] = true
 		}
+		return
+	}
+}
+
+// periodAdjectives name a period before a noun ("weekly hours").
+var periodAdjectives = map[string]string{"daily": "day", "weekly": "week", "monthly": "month"}
+
+// adjectiveOfQuestion handles a period adjective at i right before a word of a
+// question whose text states a period: "weekly hours" of “Hours worked per week”
+// is the question's own; "daily hours" is a clash.
+func (p *parser) adjectiveOfQuestion(i int, period string) {
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		stated := ""
+		for _, w := range q.words {
+			if periodWords[w] {
+				stated = singular(w)
+			}
+		}
+		t := p.ts[min(i+1, len(p.ts)-1)]
+		if stated == "" || i+1 >= len(p.ts) || t.stem == "" || !slices.Contains(q.stems, t.stem) {
+			continue
+		}
+		if stated != period {
+			p.clash = period
+			return
+		}
+		p.own[i] = true
 		return
 	}
 }
