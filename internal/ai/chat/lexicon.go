@@ -42,6 +42,7 @@ func tokenize(msg string) []token {
 	msg = apostropheRe.ReplaceAllString(msg, "$1$2")
 	msg = crossTabRe.ReplaceAllString(msg, "breakdown")
 	msg = numberRangeRe.ReplaceAllString(msg, "$1$2 to $3$4")
+	msg = startOfMonthRe.ReplaceAllString(msg, "$1")
 	msg = givenBar(signWords.Replace(msg))
 	msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string {
 		return map[string]string{"w/o": "without ", "w/": "with "}[strings.TrimSpace(w)]
@@ -165,6 +166,10 @@ var shorthands = map[string]string{
 func oddQuotes(s string) bool {
 	return (strings.Count(s, `"`)+strings.Count(s, "“")+strings.Count(s, "”")+strings.Count(s, "'"))%2 == 1
 }
+
+// startOfMonthRe finds "the start of November": November, from its first day
+// (not a word about the Start date question).
+var startOfMonthRe = regexp.MustCompile(`\b(?:the )?(?:start|beginning) of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
 
 // numberRangeRe finds a range of small numbers written with a dash ("9-10"),
 // not a day (2025-10-01).
