@@ -47,17 +47,17 @@ type request struct {
 	// follow-up gives the previous question's ("… mention support" – "and how
 	// many of those are negative?").
 	looseClass string
-	interval    string
-	limit       int
-	least       bool
-	total       bool // "total" was said: a sum for numeric questions
-	extreme     int  // +1 highest, -1 lowest was said
-	followUp    bool
-	addOnly     bool // "of them": new conditions narrow the previous ones
-	narrows     bool // "among", "only": a follow-up's conditions narrow the previous ones
-	about       bool // the message talks about responses or respondents
-	howMany     bool // "how many" was asked: a count, even with "total"
-	blank       bool // "skipped", "did not answer": a count of who left the target blank
+	interval   string
+	limit      int
+	least      bool
+	total      bool // "total" was said: a sum for numeric questions
+	extreme    int  // +1 highest, -1 lowest was said
+	followUp   bool
+	addOnly    bool // "of them": new conditions narrow the previous ones
+	narrows    bool // "among", "only": a follow-up's conditions narrow the previous ones
+	about      bool // the message talks about responses or respondents
+	howMany    bool // "how many" was asked: a count, even with "total"
+	blank      bool // "skipped", "did not answer": a count of who left the target blank
 	// percentile is the percentile asked for, 0 for none.
 	percentile float64
 	// unknown are the content words of the message nothing of the request
@@ -127,6 +127,7 @@ var cuePhrases = map[cue][]text.Phrase{
 // Word sets of the parser.
 var (
 	theMost      = phrase("the most")
+	mostRecent   = phrase("most recent")
 	howMany      = phrase("how many")
 	afterTheMost = text.Set("? , among in by for with of") // "the most" + one word + these is a top answer
 	periodWords  = text.Set("day days week weeks month months")
@@ -162,6 +163,9 @@ func (p *parser) cues() map[cue]bool {
 	}
 	if out[cueBusiest] && !anyWord(p.cueWords, periodWords) {
 		delete(out, cueBusiest)
+	}
+	if mostRecent.Index(p.cueWords) >= 0 && !anyWord(p.cueWords, listVerbs) && !anyWord(p.cueWords, listedThings) {
+		delete(out, cueList) // "the most recent start date" is the latest answer
 	}
 	if p.word(0) == "how" && slices.Contains(p.cueWords, "change") {
 		out[cueTrend] = true // "how did the number of responses change?"
@@ -250,7 +254,7 @@ func (p *parser) anyoneExtreme() int {
 var anyoneWords = text.Set("anyone anybody someone somebody")
 
 // addUpWords ask for a sum whatever else the message says.
-var addUpWords = phrases("add up", "adds up", "added up", "sum up")
+var addUpWords = phrases("add up", "adds up", "added up", "sum up", "sum")
 
 // figureWords make "show me …" ask for a figure, not for a list of answers.
 var figureWords = text.Set("that same figure figures number numbers stats statistics table counts")
