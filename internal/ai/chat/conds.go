@@ -618,7 +618,7 @@ func (p *parser) rateOf(i int) {
 // answer").
 var (
 	skipVerbs = text.Set("skip skipped skipping skips omit omitted blank empty unanswered")
-	fillVerbs = text.Set("answer answered respond responded reply replied fill filled complete completed")
+	fillVerbs = text.Set("answer answered respond responded reply replied fill filled complete completed give gave provide provided enter entered")
 )
 
 // blankAsked reads "skipped <question>", "left <question> blank" and "did not
