@@ -43,6 +43,7 @@ func tokenize(msg string) []token {
 	msg = crossTabRe.ReplaceAllString(msg, "breakdown")
 	msg = numberRangeRe.ReplaceAllString(msg, "$1$2 to $3$4")
 	msg = startOfMonthRe.ReplaceAllString(msg, "$1")
+	msg = scoreSlashRe.ReplaceAllString(msg, "$1 $2 out of $3")
 	msg = givenBar(signWords.Replace(msg))
 	msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string {
 		return map[string]string{"w/o": "without ", "w/": "with "}[strings.TrimSpace(w)]
@@ -166,6 +167,10 @@ var shorthands = map[string]string{
 func oddQuotes(s string) bool {
 	return (strings.Count(s, `"`)+strings.Count(s, "“")+strings.Count(s, "”")+strings.Count(s, "'"))%2 == 1
 }
+
+// scoreSlashRe finds a score written with a slash after a scoring word ("gave
+// 10/10", "rated us 4/5"): not a day.
+var scoreSlashRe = regexp.MustCompile(`\b(gave|give|giving|rated|rate|rating|scored|score|us|a|an)\s+(\d{1,2})/(5|10)\b`)
 
 // startOfMonthRe finds "the start of November": November, from its first day
 // (not a word about the Start date question).

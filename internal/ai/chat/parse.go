@@ -253,6 +253,9 @@ func (p *parser) anyoneExtreme() int {
 // anyoneWords stand for a single respondent in "the most anyone paid".
 var anyoneWords = text.Set("anyone anybody someone somebody")
 
+// priceWords rank amounts of money: they point at the form's currency question.
+var priceWords = text.Set("expensive cheapest cheaper pricier priciest")
+
 // addUpWords ask for a sum whatever else the message says.
 var addUpWords = phrases("add up", "adds up", "added up", "sum up", "sum")
 
@@ -910,6 +913,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, s.cf.scores(p.ts, p.used))
+	if in.target == nil && in.extreme != 0 && anyWord(p.cueWords, priceWords) && s.cf.countOfType(form.Currency) == 1 {
+		in.target = s.cf.firstOfType(form.Currency) // "the most expensive early bird ticket"
+	}
 	p.rankCheck(in)
 	in.settle()
 	if compared && in.metric == "" && in.target != nil && isNumeric(in.target.q) {
