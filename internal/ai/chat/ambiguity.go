@@ -193,6 +193,8 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case anyPhrase(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
+	case anyPhrase(p.words, forecastWords):
+		return "it asks about responses to come, and I only have the responses up to today; I don't forecast"
 	case anyPhrase(p.words, netPromoter):
 		return "I don't compute Net Promoter categories (promoters, passives, detractors) or the score; ask for the share who answered 9 or more instead"
 	case anyPhrase(p.words, timeOfDay):
@@ -206,6 +208,9 @@ func (p *parser) beyondFigures() string {
 var (
 	// responseRate names a share of the people invited.
 	responseRate = phrases("response rate", "responses rate", "participation rate", "respond rate", "return rate")
+	// forecastWords ask about responses to come.
+	forecastWords = phrases("will we get", "will we have", "will we receive", "will there be", "will it be",
+		"are we going to", "going to get", "do we expect", "should we expect", "can we expect", "forecast", "predict", "projected")
 	// netPromoter names the Net Promoter Score and its categories.
 	netPromoter = phrases("nps", "net promoter", "promoter", "promoters", "detractor", "detractors", "passives")
 	// timeOfDay names periods the chat does not group by.

@@ -416,6 +416,17 @@ func (p *parser) onlyJoinsBetween(i, j int) bool {
 // listJoins join the items of a list.
 var listJoins = text.Set("and or nor ,")
 
+// bothWays reports whether the negated word at i follows "<verb> and <verb>
+// not" ("who would and would not recommend us"): both answers are named.
+func (p *parser) bothWays(i int) bool {
+	for k := i - 1; k >= max(3, i-3); k-- {
+		if p.words[k] == "not" && listJoins[p.words[k-2]] && p.words[k-3] == p.words[k-1] {
+			return true
+		}
+	}
+	return false
+}
+
 // otherAnswer adds the opposite answer of yes/no question q when the message
 // names q again, negated the other way, after i ("remote and not remote
 // workers"): the two are then compared.
@@ -547,6 +558,9 @@ func (p *parser) yesNo() {
 			}
 			negated := p.negatedFor(i, 4, q)
 			bare := !negated && !p.answerBefore(i)
+			if negated && p.bothWays(i) {
+				p.add(q, query.Filter{Op: query.Equals, Value: true}, i) // "who would and wouldn't recommend"
+			}
 			p.add(q, query.Filter{Op: query.Equals, Value: !negated}, i)
 			p.conds[len(p.conds)-1].bare = bare
 			p.markSaid(i)
