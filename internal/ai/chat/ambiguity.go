@@ -7,6 +7,7 @@ import (
 
 	"forma/internal/ai/query"
 	"forma/internal/ai/text"
+	"forma/internal/form"
 )
 
 // The chat answers only what it reads one way. A message with two plausible
@@ -193,8 +194,10 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case anyPhrase(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
-	case anyPhrase(p.words, forecastWords):
+	case anyPhrase(p.words, forecastWords) || p.willChange():
 		return "it asks about responses to come, and I only have the responses up to today; I don't forecast"
+	case p.otherCurrency() != "":
+		return fmt.Sprintf("the form records amounts in %s, and I don't convert them to %s", p.formCurrency(), p.otherCurrency())
 	case anyPhrase(p.words, netPromoter):
 		return "I don't compute Net Promoter categories (promoters, passives, detractors) or the score; ask for the share who answered 9 or more instead"
 	case anyPhrase(p.words, timeOfDay):
@@ -217,6 +220,54 @@ var (
 	timeOfDay = phrases("time of day", "time of the day", "what time", "which time", "what hour", "which hour",
 		"hour of the day", "hours of the day", "weekend", "weekends", "weekday", "weekdays", "day of the week", "days of the week")
 )
+
+// willChange reports whether the message asks what a figure will be or do:
+// "will the recommend rate go up", "what will next year's rating be".
+func (p *parser) willChange() bool {
+	i := slices.Index(p.words, "will")
+	if i < 0 {
+		return false
+	}
+	for _, w := range p.words[i+1:] {
+		if futureChange[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// futureChange are the verbs of a figure's future after "will".
+var futureChange = text.Set("be become go rise drop fall increase decrease improve grow change")
+
+// currencyWords name a currency by its code.
+var currencyWords = map[string]string{"usd": "USD", "dollar": "USD", "dollars": "USD", "$": "USD",
+	"eur": "EUR", "euro": "EUR", "euros": "EUR", "€": "EUR", "gbp": "GBP", "pound": "GBP", "pounds": "GBP", "£": "GBP"}
+
+// otherCurrency returns a currency the message names that no currency question
+// of the form records ("avg ticket price in usd" on a form in EUR), or "".
+func (p *parser) otherCurrency() string {
+	have := p.formCurrency()
+	if have == "" {
+		return ""
+	}
+	for _, w := range p.words {
+		if code, ok := currencyWords[w]; ok && !strings.Contains(have, code) {
+			return code
+		}
+	}
+	return ""
+}
+
+// formCurrency lists the currencies of the form's currency questions.
+func (p *parser) formCurrency() string {
+	var codes []string
+	for _, q := range p.cf.qs {
+		if q.q.Type == form.Currency && q.q.Currency != nil && !slices.Contains(codes, q.q.Currency.Currency) {
+			codes = append(codes, q.q.Currency.Currency)
+		}
+	}
+	return strings.Join(codes, ", ")
+}
 
 // singledOut reports whether the message asks about the respondents at the top
 // or bottom of a ranking: "the employee with the most hours".

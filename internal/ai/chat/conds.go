@@ -431,6 +431,13 @@ func (p *parser) bothWays(i int) bool {
 // names q again, negated the other way, after i ("remote and not remote
 // workers"): the two are then compared.
 func (p *parser) otherAnswer(q *question, i int, stem string, negated bool) {
+	if !negated && listJoins[p.word(i+1)] || crossWords[p.word(i+1)] {
+		if k := i + 2; p.word(k) == "not" || p.word(k) == "non" { // "remote vs not"
+			p.add(q, query.Filter{Op: query.Equals, Value: false}, k)
+			p.used[i+1], p.used[k] = true, true
+			return
+		}
+	}
 	for j := i + 1; j < len(p.ts); j++ {
 		if p.used[j] || p.ts[j].stem != stem {
 			continue
