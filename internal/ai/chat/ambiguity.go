@@ -36,6 +36,10 @@ func (p *parser) ambiguity(in *request) string {
 	if p.word(0) == "who" && in.groupBy == nil && anyWord(p.words, whoRanks) {
 		return "it asks who, and I don't single out respondents; ask for a figure by group instead, e.g. the average by country"
 	}
+	if c := p.pricedOption(in); c != nil {
+		return fmt.Sprintf("the form records what each respondent paid (%s), not a price of %v; ask for the average paid by those who answered %v to %s instead",
+			text.Quote(in.target.q.Text), c.f.Value, c.f.Value, text.Quote(c.q.q.Text))
+	}
 	if w := p.unmatchedStat(in); w != "" {
 		return fmt.Sprintf("I read “%s” but could not tie it to the figure the rest of the question asks for", w)
 	}
@@ -220,6 +224,29 @@ var (
 	timeOfDay = phrases("time of day", "time of the day", "what time", "which time", "what hour", "which hour",
 		"hour of the day", "hours of the day", "weekend", "weekends", "weekday", "weekdays", "day of the week", "days of the week")
 )
+
+// pricedOption returns the condition of "how much did the panel session cost":
+// an answer of a question unrelated to the currency question named right before
+// "cost", as if it had a price of its own; nil otherwise ("how much did VIP
+// tickets cost" asks about the ticket the respondents paid for).
+func (p *parser) pricedOption(in *request) *cond {
+	i := slices.IndexFunc(p.words, func(w string) bool { return w == "cost" || w == "costs" })
+	if i < 0 || in.target == nil || in.target.q.Type != form.Currency {
+		return nil
+	}
+	for k := range p.conds {
+		c := &p.conds[k]
+		if isOptionCond(*c) && c.pos < i && c.pos >= i-3 && !sharesStem(c.q, in.target) {
+			return c
+		}
+	}
+	return nil
+}
+
+// sharesStem reports whether the texts of a and b have a content word in common.
+func sharesStem(a, b *question) bool {
+	return slices.ContainsFunc(a.stems, func(s string) bool { return slices.Contains(b.stems, s) })
+}
 
 // willChange reports whether the message asks what a figure will be or do:
 // "will the recommend rate go up", "what will next year's rating be".

@@ -253,6 +253,17 @@ func (p *parser) anyoneExtreme() int {
 // anyoneWords stand for a single respondent in "the most anyone paid".
 var anyoneWords = text.Set("anyone anybody someone somebody")
 
+// bareByGroup reads "remote work by department" as the yes/no question's
+// answers by group, not as the remote workers' count by group: a bare yes/no
+// word, no figure asked and nothing else named.
+func (p *parser) bareByGroup(in *request) {
+	if in.groupBy == nil || in.target != nil || in.metric != "" || len(p.conds) != 1 || !p.conds[0].bare {
+		return
+	}
+	in.target, in.metric = p.conds[0].q, query.Distribution
+	p.conds = nil
+}
+
 // priceWords rank amounts of money: they point at the form's currency question.
 var priceWords = text.Set("expensive cheapest cheaper pricier priciest")
 
@@ -913,6 +924,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, s.cf.scores(p.ts, p.used))
+	p.bareByGroup(in)
 	if in.target == nil && in.extreme != 0 && anyWord(p.cueWords, priceWords) && s.cf.countOfType(form.Currency) == 1 {
 		in.target = s.cf.firstOfType(form.Currency) // "the most expensive early bird ticket"
 	}
