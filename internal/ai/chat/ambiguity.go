@@ -303,8 +303,8 @@ func (p *parser) singledOut() bool {
 		if w == "with" && p.word(i+1) == "the" && whoRanks[p.word(i+2)] && personNouns[p.word(i-1)] {
 			return true
 		}
-		if w == "the" && onePerson[p.word(i+1)] && clauseWords[p.word(i+2)] {
-			return true // "the answers of the person from Finance who started in March 2020"
+		if onePerson[w] && clauseWords[p.word(i+1)] && (p.word(i-1) == "the" || p.word(i-2) == "the") {
+			return true // "the person from Finance who started in March 2020", "the finance person with 11 years"
 		}
 	}
 	return false

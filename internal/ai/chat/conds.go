@@ -43,6 +43,9 @@ type parser struct {
 	unknownAt []int
 	// others is the yes_no question of "… than the others", the breakdown.
 	others *question
+	// measuredBy is the numeric question a ranking is measured by ("which ticket
+	// type is the happiest, by overall rating?"), or nil.
+	measuredBy *question
 	// looseClass is a sentiment class the message names with no written answers
 	// ("how many of those are negative?"), or "".
 	looseClass string

@@ -164,6 +164,9 @@ func (p *parser) cues() map[cue]bool {
 	if out[cueBusiest] && !anyWord(p.cueWords, periodWords) {
 		delete(out, cueBusiest)
 	}
+	if out[cueTop] && (out[cueMax] || out[cueMin]) && p.topOnlyFrom(favouriteWords) {
+		delete(out, cueTop) // "lowest rating by people whose favourite session was …"
+	}
 	if mostRecent.Index(p.cueWords) >= 0 && !anyWord(p.cueWords, listVerbs) && !anyWord(p.cueWords, listedThings) {
 		delete(out, cueList) // "the most recent start date" is the latest answer
 	}
@@ -177,15 +180,22 @@ func (p *parser) cues() map[cue]bool {
 }
 
 // markFormName marks read the word before "form", "survey" or
-// "questionnaire": "the feedback form" names the form, not a question about
-// feedback.
+// "questionnaire" ("the feedback form" names the form, not a question about
+// feedback) and the "come" of responses that "came in" (arrived; not “Will you
+// come next year?”).
 func (p *parser) markFormName() {
 	for i := 1; i < len(p.ts); i++ {
 		if formWords[p.words[i]] && p.ts[i-1].stem != "" && !p.ts[i-1].isNum {
 			p.used[i-1] = true
 		}
+		if arriveWords[p.words[i-1]] && (p.words[i] == "in" || p.words[i] == "through") {
+			p.used[i-1] = true
+		}
 	}
 }
+
+// arriveWords before "in" say that responses arrived.
+var arriveWords = text.Set("come comes came coming")
 
 // withClassWord adds to unknown the word of the message that named
 // p.looseClass, unless unknown already holds it.
@@ -269,6 +279,20 @@ var priceWords = text.Set("expensive cheapest cheaper pricier priciest")
 
 // addUpWords ask for a sum whatever else the message says.
 var addUpWords = phrases("add up", "adds up", "added up", "sum up", "sum")
+
+// favouriteWords describe an answer ("favourite session") more often than they
+// ask for the most common one.
+var favouriteWords = text.Set("favourite favorite")
+
+// topOnlyFrom reports whether every top cue phrase of the message is one of set.
+func (p *parser) topOnlyFrom(set map[string]bool) bool {
+	for _, ph := range cuePhrases[cueTop] {
+		if ph.Index(p.cueWords) >= 0 && !(len(ph) == 1 && set[ph[0]]) {
+			return false
+		}
+	}
+	return true
+}
 
 // figureWords make "show me …" ask for a figure, not for a list of answers.
 var figureWords = text.Set("that same figure figures number numbers stats statistics table counts")
@@ -924,6 +948,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, s.cf.scores(p.ts, p.used))
+	if p.measuredBy != nil {
+		in.target = p.measuredBy
+	}
 	p.bareByGroup(in)
 	if in.target == nil && in.extreme != 0 && anyWord(p.cueWords, priceWords) && s.cf.countOfType(form.Currency) == 1 {
 		in.target = s.cf.firstOfType(form.Currency) // "the most expensive early bird ticket"
@@ -1046,6 +1073,12 @@ func (p *parser) unmark(set map[string]string) {
 // argGroup turns "which <question> has the highest <figure>" into the group with
 // the highest (or lowest) figure.
 func (p *parser) argGroup(in *request, scores []float64) {
+	if g := p.whichGroup(); g != nil && in.groupBy != nil && g != in.groupBy && isNumeric(in.groupBy.q) &&
+		in.kind == metricIntent && rankOf(p.cueWords) != 0 {
+		// "which ticket type is the happiest, by overall rating?": the rating is the measure
+		p.measuredBy, in.groupBy = in.groupBy, nil
+		in.extreme = rankOf(p.cueWords)
+	}
 	if in.groupBy != nil || in.kind != metricIntent {
 		return
 	}
