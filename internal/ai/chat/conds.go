@@ -43,6 +43,8 @@ type parser struct {
 	unknownAt []int
 	// others is the yes_no question of "… than the others", the breakdown.
 	others *question
+	// likely is set by "likely to <yes/no answer>": the share of yes.
+	likely bool
 	// measuredBy is the numeric question a ranking is measured by ("which ticket
 	// type is the happiest, by overall rating?"), or nil.
 	measuredBy *question
@@ -434,10 +436,14 @@ func (p *parser) bothWays(i int) bool {
 // names q again, negated the other way, after i ("remote and not remote
 // workers"): the two are then compared.
 func (p *parser) otherAnswer(q *question, i int, stem string, negated bool) {
-	if !negated && listJoins[p.word(i+1)] || crossWords[p.word(i+1)] {
-		if k := i + 2; p.word(k) == "not" || p.word(k) == "non" { // "remote vs not"
+	j := i + 1
+	for j < len(p.ts) && p.ts[j].stem != "" && slices.Contains(q.stems, p.ts[j].stem) {
+		j++ // "returning next year vs not"
+	}
+	if !negated && (listJoins[p.word(j)] || crossWords[p.word(j)]) {
+		if k := j + 1; p.word(k) == "not" || p.word(k) == "non" { // "remote vs not"
 			p.add(q, query.Filter{Op: query.Equals, Value: false}, k)
-			p.used[i+1], p.used[k] = true, true
+			p.used[j], p.used[k] = true, true
 			return
 		}
 	}

@@ -159,6 +159,7 @@ var shorthands = map[string]string{
 	"dept": "department", "depts": "departments", "yrs": "years", "yr": "year", "hrs": "hours", "hr": "hour",
 	"mins": "minutes", "nr": "number", "num": "number", "qty": "quantity", "approx": "about",
 	"ppl": "people", "pct": "percent", "perc": "percent", "gimme": "give me",
+	"n": "count", "fav": "favourite", "favs": "favourites", "tix": "tickets", "sat": "satisfaction", "mnay": "many",
 	"xtab":     "breakdown",
 	"happiest": "most satisfied", "unhappiest": "least satisfied", "happier": "more satisfied", "unhappier": "less satisfied",
 }
@@ -271,6 +272,7 @@ var synonymGroups = map[string]string{
 	"advertise": "ad advert advertisement advertising",
 	"search":    "google seo",
 	"year":      "tenure",
+	"come":      "return",
 }
 
 // synonyms folds stems of the same meaning together, on both sides of a match.

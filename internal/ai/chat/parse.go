@@ -241,6 +241,30 @@ func (p *parser) dropReplaced() []cond {
 	return out
 }
 
+// likelyTo reports whether the message asks how likely people are to give a
+// yes/no answer ("least likely to come back"), and marks "likely" read: the
+// figure is the share of yes, whatever question has "likely" in its text.
+func (p *parser) likelyTo() bool {
+	for i, w := range p.words {
+		if w != "likely" || p.word(i+1) != "to" {
+			continue
+		}
+		for k := i + 2; k <= i+4 && k < len(p.ts); k++ {
+			if yn := p.yesNoNamed(k); yn {
+				p.used[i], p.used[i+1] = true, true
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// yesNoNamed reports whether the word at k belongs to a condition on a yes/no
+// question.
+func (p *parser) yesNoNamed(k int) bool {
+	return slices.ContainsFunc(p.conds, func(c cond) bool { return c.q != nil && c.q.q.Type == form.YesNo && c.pos == k })
+}
+
 // anyoneExtreme returns +1 for "the most … anyone", -1 for "the least … anyone"
 // (the highest or lowest answer), else 0.
 func (p *parser) anyoneExtreme() int {
@@ -915,6 +939,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	cues := p.cues()
 	cues[cueCompare] = cues[cueCompare] || compared
 	in.setMetric(cues, p.cueWords)
+	if p.likely = p.likelyTo(); p.likely && (in.metric == "" || in.metric == query.Mean) {
+		in.metric = query.Percent // "which ticket type is least likely to return": the share of yes
+	}
 	if dir := p.anyoneExtreme(); dir != 0 {
 		in.metric, in.least, in.extreme = "", false, dir // "the most anyone paid", "the fewest years anyone has been here"
 	}
@@ -950,6 +977,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.target = p.chooseTarget(in, s.cf.scores(p.ts, p.used))
 	if p.measuredBy != nil {
 		in.target = p.measuredBy
+	}
+	if p.likely && in.kind != metricIntent {
+		in.target = nil // the share of yes by group names no question to average
 	}
 	p.bareByGroup(in)
 	if in.target == nil && in.extreme != 0 && anyWord(p.cueWords, priceWords) && s.cf.countOfType(form.Currency) == 1 {
@@ -1073,6 +1103,11 @@ func (p *parser) unmark(set map[string]string) {
 // argGroup turns "which <question> has the highest <figure>" into the group with
 // the highest (or lowest) figure.
 func (p *parser) argGroup(in *request, scores []float64) {
+	if g := p.whichGroup(); p.likely && g != nil && in.groupBy == nil && in.kind == metricIntent && rankOf(p.cueWords) != 0 {
+		in.groupBy, in.metric, in.extreme = g, query.Percent, 0
+		in.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[rankOf(p.cueWords) > 0]
+		return
+	}
 	if g := p.whichGroup(); g != nil && in.groupBy != nil && g != in.groupBy && isNumeric(in.groupBy.q) &&
 		in.kind == metricIntent && rankOf(p.cueWords) != 0 {
 		// "which ticket type is the happiest, by overall rating?": the rating is the measure
