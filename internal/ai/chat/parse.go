@@ -121,7 +121,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
 	cueMode:         phrases("mode", "modal"),
 	cueWords:        phrases("words", "word", "keywords", "themes", "theme", "terms", "topics"),
-	cueCompare:      phrases("compare", "comparison", "versus", "vs", "difference", "differ", "differs", "vary", "varies", "compared", "more popular", "more common", "more used", "less popular", "less common"),
+	cueCompare:      phrases("compare", "comparison", "versus", "vs", "difference", "differ", "differs", "compared", "more popular", "more common", "more used", "less popular", "less common"),
 }
 
 // Word sets of the parser.
@@ -136,7 +136,7 @@ var (
 	monthWords   = text.Set("month months monthly")
 	whichOr      = text.Set("which or")
 	themWords    = text.Set("those them these")
-	clauseWords  = text.Set("who that which on with in using from")
+	clauseWords  = text.Set("who whose that which on with in using from")
 	ofAmong      = text.Set("of among")
 	aboutWords   = text.Set("responses response submissions people respondents customers users entries survey form " +
 		"filled replies answers everyone anyone comments responded respond replied participants participated " +
@@ -303,6 +303,10 @@ var priceWords = text.Set("expensive cheapest cheaper pricier priciest")
 
 // addUpWords ask for a sum whatever else the message says.
 var addUpWords = phrases("add up", "adds up", "added up", "sum up", "sum")
+
+// varyWords ask how spread out answers are; with a group named ("vary by
+// country") they ask for each group's figure instead.
+var varyWords = text.Set("vary varies variation variability")
 
 // favouriteWords describe an answer ("favourite session") more often than they
 // ask for the most common one.
@@ -972,6 +976,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.grouping(in, cues)
 	if in.groupBy == nil && p.others != nil {
 		in.groupBy = p.others
+	}
+	if in.metric == "" && in.groupBy == nil && anyWord(p.cueWords, varyWords) {
+		in.metric = query.StdDev // "how much do the answers for cups per day vary?"
 	}
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, s.cf.scores(p.ts, p.used))

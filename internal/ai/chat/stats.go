@@ -22,8 +22,9 @@ func (p *parser) percentile() float64 {
 				return float64(n)
 			}
 		}
-		if w != "percentile" {
-			continue
+		ordinal := ordinalSuffixes[p.word(i-1)] && (w == "percent" || w == "pct")
+		if w != "percentile" && w != "percentiles" && !ordinal {
+			continue // "90th pct" is a percentile, "90 percent" a share
 		}
 		at := i - 1
 		if ordinalSuffixes[p.word(at)] {
