@@ -138,6 +138,7 @@ func merge(prev, cur *request) *request {
 	}
 	out.unknown, out.clash, out.ambiguous = cur.unknown, cur.clash, cur.ambiguous
 	if q := textOf(&out); cur.looseClass != "" && q != nil {
+		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.q == q && c.f.Op == query.SentimentOp })
 		out.conds = append(out.conds, cond{q: q, f: query.Filter{Question: q.q.ID, Op: query.SentimentOp, Value: cur.looseClass}})
 		out.unknown = slices.DeleteFunc(slices.Clone(out.unknown), func(w string) bool { return sentimentClasses[w] == cur.looseClass })
 	}
