@@ -264,7 +264,7 @@ func (p *parser) willChange() bool {
 }
 
 // futureChange are the verbs of a figure's future after "will".
-var futureChange = text.Set("be become go rise drop fall increase decrease improve grow change")
+var futureChange = text.Set("be become go rise drop fall increase decrease improve grow change leave quit stay join churn")
 
 // currencyWords name a currency by its code.
 var currencyWords = map[string]string{"usd": "USD", "dollar": "USD", "dollars": "USD", "$": "USD",

@@ -192,7 +192,8 @@ func (p *parser) majorityAsked(check *figureCheck) int {
 }
 
 // majorityBase makes the conditions before the respondents' noun of "did most
-// VIP attendees …" the population of the share.
+// VIP attendees …" the population of the share, and the first one of a clause
+// right after it ("most people in the Madrid office …").
 func (p *parser) majorityBase(noun int) {
 	match := false
 	for _, c := range p.conds {
@@ -201,8 +202,18 @@ func (p *parser) majorityBase(noun int) {
 	if !match {
 		return
 	}
-	for i := range p.conds {
-		p.conds[i].base = p.conds[i].pos < noun
+	first, after := -1, 0
+	for i, c := range p.conds {
+		p.conds[i].base = c.pos < noun
+		if c.pos >= noun {
+			after++
+			if first < 0 || c.pos < p.conds[first].pos {
+				first = i
+			}
+		}
+	}
+	if clauseWords[p.word(noun+1)] && after >= 2 {
+		p.conds[first].base = true // "do most people in the Madrid office work remotely?"
 	}
 }
 

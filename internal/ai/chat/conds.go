@@ -676,7 +676,7 @@ func (p *parser) blankAsked(in *request) bool {
 
 // answerVerbs introduce a text-like question that was answered ("left a
 // comment", "gave their email").
-var answerVerbs = text.Set("left leave leaving gave give giving provided provide wrote write writing shared share " +
+var answerVerbs = text.Set("left leave leaving gave give giving provided provide wrote write writing shared share said say says told " +
 	"included include added add entered enter submitted commented filled with without")
 
 // answeredText turns "left a comment" or "without an email" into is_not_empty or

@@ -749,6 +749,8 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i
 		case w == "of" && p.kindOfPeopleAt(i):
 			return i
+		case w == "of" && p.condAfter(i) && p.condAfter(i+1):
+			return i // "of remote engineers"
 		case w == "of" && peopleNouns[next] && strings.HasSuffix(after, "ing"):
 			return i // "of people adding sugar"
 		case (w == "in" || w == "from") && !copulas[p.word(i-1)] && p.condAfter(i) && p.condBefore(i):

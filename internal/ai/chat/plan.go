@@ -38,7 +38,7 @@ func (s *session) plan(in *request) (queryPlan, bool) {
 	case query.Count:
 		s.planCount(in, &p)
 	case query.Percent:
-		if ok = s.planPercent(in, &p); !ok && in.target != nil {
+		if ok = s.planPercent(in, &p); !ok && in.target != nil && !isFreeText(in.target.q) {
 			p.q.Metric, p.base, p.match = query.Distribution, in.conds, nil
 			ok = s.planChoice(in, &p)
 		}
