@@ -171,7 +171,8 @@ func merge(prev, cur *request) *request {
 		out.check = cur.check
 	}
 	if byGroup := prev.kind == metricIntent && prev.groupBy != nil && len(prev.compare) == 0 && cur.asksWhich; (ranked || byGroup) &&
-		cur.kind == metricIntent && cur.groupBy == nil && cur.rank != 0 && (cur.target == nil || cur.target == prev.target) {
+		cur.kind == metricIntent && cur.groupBy == nil && cur.rank != 0 &&
+		(cur.target == nil || cur.target == prev.target || prev.target == nil && len(cur.conds) == 0) {
 		// "which department is the most satisfied" – "and the least?" ranks the other way
 		out.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[cur.rank > 0]
 		out.metric, out.least, out.extreme, out.target = prev.metric, false, 0, prev.target

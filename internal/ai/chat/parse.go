@@ -146,7 +146,7 @@ var (
 	unitsOfTime   = text.Set("day days week weeks month months year years")
 	listedThings  = text.Set("comments answers responses examples reviews entries quotes")
 	listVerbs     = text.Set("show list give see display read")
-	beforeLimit   = text.Set("top first last latest recent newest which")
+	beforeLimit   = text.Set("top bottom first last latest recent newest which")
 	afterLimit    = text.Set("most least latest recent newest")
 )
 
@@ -291,6 +291,15 @@ var anyoneWords = text.Set("anyone anybody someone somebody")
 // answers by group, not as the remote workers' count by group: a bare yes/no
 // word, no figure asked and nothing else named.
 func (p *parser) bareByGroup(in *request) {
+	if in.groupBy == nil && in.target != nil && groupable(in.target.q) && in.metric == query.Distribution {
+		for i, c := range p.conds {
+			if c.bare && listJoins[p.word(c.pos-1)] {
+				in.groupBy = c.q // "cross-tab of department and remote work"
+				p.conds = slices.Delete(p.conds, i, i+1)
+				return
+			}
+		}
+	}
 	if in.groupBy == nil || in.target != nil || in.metric != "" || len(p.conds) != 1 || !p.conds[0].bare {
 		return
 	}
@@ -507,6 +516,10 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 	for i, w := range p.words {
 		if !(groupWords[w] || crossWords[w] || rankVerbs[w]) || p.own[i] {
 			continue
+		}
+		if crossWords[w] && p.yesNoNamed(i-1) && p.unsure == "" {
+			p.unsure = fmt.Sprintf("I can't tell what “%s” is set against in “%s”; compare the two answers, e.g. “%s vs not”", p.words[i-1], p.phraseAround(i), p.words[i-1])
+			return
 		}
 		if q := p.bareYesNoAfter(i); q != nil {
 			in.groupBy = q
@@ -1112,6 +1125,17 @@ func (p *parser) unmark(set map[string]string) {
 // argGroup turns "which <question> has the highest <figure>" into the group with
 // the highest (or lowest) figure.
 func (p *parser) argGroup(in *request, scores []float64) {
+	if in.groupBy == nil || !isNumeric(in.groupBy.q) {
+		if m := p.numericAfterBy(); m != nil && p.topGroups() != nil {
+			in.groupBy = m // "bottom 2 offices by work-life balance": a slider is no group, but it ranks
+		}
+	}
+	if g := p.topGroups(); g != nil && in.groupBy != nil && g != in.groupBy && isNumeric(in.groupBy.q) && in.kind == metricIntent {
+		// "top 3 departments by satisfaction": the departments ranked by it
+		p.measuredBy, in.groupBy, in.metric = in.groupBy, g, query.Mean
+		in.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[p.word(0) != "bottom"]
+		return
+	}
 	if g := p.whichGroup(); p.likely && g != nil && in.groupBy == nil && in.kind == metricIntent && rankOf(p.cueWords) != 0 {
 		in.groupBy, in.metric, in.extreme = g, query.Percent, 0
 		in.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[rankOf(p.cueWords) > 0]
@@ -1184,6 +1208,52 @@ func (p *parser) rankCheck(in *request) {
 // checkVerbs start a yes/no question.
 var checkVerbs = text.Set("does do is are did was were has have")
 
+// numericAfterBy returns the numeric question the four words after "by" name
+// most, or nil (none, or a tie).
+func (p *parser) numericAfterBy() *question {
+	i := slices.Index(p.words, "by")
+	if i < 0 {
+		return nil
+	}
+	var best *question
+	bestN, tie := 0, false
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		n := 0
+		for k := i + 1; k <= i+4 && k < len(p.ts); k++ {
+			if isNumeric(q.q) && p.ts[k].stem != "" && slices.Contains(q.stems, p.ts[k].stem) {
+				n++
+			}
+		}
+		switch {
+		case n > bestN:
+			best, bestN, tie = q, n, false
+		case n == bestN && n > 0:
+			tie = true
+		}
+	}
+	if tie {
+		return nil
+	}
+	return best
+}
+
+// topGroups returns the groupable question named right after a leading "top"
+// or "bottom" (and its number): "top 3 departments by satisfaction".
+func (p *parser) topGroups() *question {
+	if p.word(0) != "top" && p.word(0) != "bottom" {
+		return nil
+	}
+	k := 1
+	if k < len(p.ts) && p.ts[k].isNum {
+		k++
+	}
+	if k >= len(p.ts) {
+		return nil
+	}
+	return p.groupableAt(k)
+}
+
 // rankWords rank groups; the figure they rank on a scale is its average.
 var rankWords = text.Set("highest lowest best worst")
 
@@ -1192,6 +1262,14 @@ var rankWords = text.Set("highest lowest best worst")
 // top of the scale, so the plain reading says nothing. "max" and "min" keep
 // their meaning.
 func (p *parser) rankScale(in *request) {
+	if dir := rankOf(p.cueWords); in.groupBy != nil && in.kind == metricIntent && len(in.compare) == 0 && dir != 0 &&
+		(in.metric == query.Mean || in.metric == query.Median || in.metric == query.Percent) &&
+		(anyWord(p.cueWords, rankWords) || p.word(0) == "where") {
+		// "lowest average rating by drink", "where is remote work most common, by department?"
+		in.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[dir > 0]
+		in.extreme = 0
+		return
+	}
 	if in.groupBy == nil || in.kind != metricIntent || in.target == nil || len(in.compare) > 0 ||
 		(in.metric != query.Max && in.metric != query.Min) || !anyWord(p.cueWords, rankWords) {
 		return
