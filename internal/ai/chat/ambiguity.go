@@ -82,12 +82,16 @@ func (p *parser) howManyCount() int {
 // first one: "what's the average rating and how many VIP tickets were sold?".
 func (p *parser) secondQuestion() bool {
 	for i, w := range p.words {
-		if (w == "and" || w == "also") && questionWords[p.word(i+1)] && i > 0 && slices.ContainsFunc(p.cueWords[:i], func(c string) bool { return c != "" }) {
-			return true
+		asked := (w == "and" || w == "also") && (questionWords[p.word(i+1)] || p.word(i+1) == "the" && figureNouns[p.word(i+2)])
+		if asked && i > 0 && slices.ContainsFunc(p.cueWords[:i], func(c string) bool { return statCueWords[c] }) {
+			return true // "average satisfaction in September and the number of remote workers in October"
 		}
 	}
 	return false
 }
+
+// figureNouns name a figure after "and the".
+var figureNouns = text.Set("number count average mean median total percentage share sum")
 
 // questionWords start a question.
 var questionWords = text.Set("how what whats which who when")
@@ -222,7 +226,8 @@ var (
 	netPromoter = phrases("nps", "net promoter", "promoter", "promoters", "detractor", "detractors", "passives")
 	// timeOfDay names periods the chat does not group by.
 	timeOfDay = phrases("time of day", "time of the day", "what time", "which time", "what hour", "which hour",
-		"hour of the day", "hours of the day", "weekend", "weekends", "weekday", "weekdays", "day of the week", "days of the week")
+		"hour of the day", "hours of the day", "weekend", "weekends", "weekday", "weekdays", "day of the week", "days of the week",
+		"working hours", "business hours", "office hours", "during work")
 )
 
 // pricedOption returns the condition of "how much did the panel session cost":

@@ -504,7 +504,7 @@ func namedPeriod(which, unit string, today time.Time) *dateRange {
 	case "last month", "previous month":
 		return &dateRange{from: first.AddDate(0, -1, 0), to: first.AddDate(0, 0, -1), label: label}
 	case "past month":
-		return &dateRange{from: today.AddDate(0, -1, 1), to: today, label: "in the past month"}
+		return &dateRange{from: today.AddDate(0, 0, -29), to: today, label: "in the past month (30 days)"}
 	case "this year":
 		return &dateRange{from: jan1, to: today, label: label}
 	case "last year", "previous year":

@@ -211,6 +211,29 @@ func (p *parser) withClassWord(unknown []string) []string {
 	return unknown
 }
 
+// markSaidAnswers marks read the verb of a yes or no that was read ("said yes
+// to …"): it names no written answers.
+func (p *parser) markSaidAnswers() {
+	for i := 1; i < len(p.ts); i++ {
+		if yesOrNo[p.words[i]] && p.used[i] && sayVerbs[p.words[i-1]] {
+			p.used[i-1] = true
+		}
+	}
+}
+
+// submissionWords before a period make it the submissions' period.
+var submissionWords = text.Set("responses response submissions submitted answers entries replies")
+
+// submissionsBefore reports whether a submission word stands before the period
+// at i, across its prepositions ("responses from the last two weeks").
+func (p *parser) submissionsBefore(i int) bool {
+	k := i - 1
+	for k >= 0 && (datePrepositions[p.words[k]] || p.words[k] == "the" || p.words[k] == "in") {
+		k--
+	}
+	return k >= 0 && submissionWords[p.words[k]]
+}
+
 // numberCount counts the numbers of the message.
 func (p *parser) numberCount() int {
 	n := 0
@@ -955,6 +978,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if v, ok := p.unboundYesNo(); ok && !p.hasYesNoCond() {
 		p.conds = append(p.conds, cond{f: query.Filter{Op: query.Equals, Value: v}, pos: indexOf(p.words, yesOrNo)})
 	}
+	p.markSaidAnswers()
 	cues := p.cues()
 	cues[cueCompare] = cues[cueCompare] || compared
 	in.setMetric(cues, p.cueWords)
@@ -1370,8 +1394,8 @@ func (p *parser) inQuestionText(before []bool) bool {
 // dateQuestionRange moves the date range of the message onto a date question the
 // message names ("started using our product in 2024").
 func (p *parser) dateQuestionRange(in *request, scores []float64) {
-	if in.span == nil {
-		return
+	if in.span == nil || p.submissionsBefore(in.span.pos) {
+		return // "responses from the last two weeks" are submissions
 	}
 	for qi := range p.cf.qs {
 		q := &p.cf.qs[qi]
