@@ -215,6 +215,6 @@ func TestChatEvaluation(t *testing.T) {
 // questions): a change may only improve on them. Lower reachedWrong as wrong
 // replies go; at 1 (≤ 1%) issue 14's target is met.
 const (
-	reachedWrong = 4
-	reachedExact = 161
+	reachedWrong = 2
+	reachedExact = 162
 )
