@@ -133,6 +133,9 @@ func merge(prev, cur *request) *request {
 		out.metric, out.kind, out.least, out.interval = cur.metric, cur.kind, cur.least, cur.interval
 		out.extreme, out.total, out.percentile = cur.extreme, cur.total, cur.percentile
 	}
+	if ranked && cur.same && cur.kind == metricIntent && cur.groupBy == nil {
+		out.kind = prev.kind // "same question but going by the % who would recommend us"
+	}
 	if cur.rankDefault && prev.metric != "" && prev.kind == metricIntent {
 		out.metric = prev.metric // "which department is lowest" ranks the figure asked before
 	}
@@ -150,6 +153,9 @@ func merge(prev, cur *request) *request {
 	}
 	if cur.metric == "" && cur.extreme != 0 && out.target != nil && fits(query.Max, out.target.q) && cur.kind == metricIntent {
 		out.metric = map[bool]query.Metric{true: query.Max, false: query.Min}[cur.extreme > 0]
+	}
+	if ranked && cur.which != nil && cur.which == prev.groupBy && cur.target == cur.which {
+		cur.target = nil // "and which country likes us least?" names the same groups again
 	}
 	if ranked && cur.which != nil && cur.metric == "" &&
 		cur.groupBy == nil && cur.which != prev.target {

@@ -43,6 +43,8 @@ type parser struct {
 	unknownAt []int
 	// others is the yes_no question of "… than the others", the breakdown.
 	others *question
+	// crossWith is the second question of "by department and office", or nil.
+	crossWith *question
 	// likely is set by "likely to <yes/no answer>": the share of yes.
 	likely bool
 	// measuredBy is the numeric question a ranking is measured by ("which ticket

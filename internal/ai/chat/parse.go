@@ -43,6 +43,7 @@ type request struct {
 	// ("which department is lowest"): a follow-up keeps the previous figure.
 	rankDefault bool
 	compares    bool // the message asks to compare ("compare them")
+	same        bool // the message asks the same question again ("same question but …")
 	// looseClass is a sentiment class named with no written answers, which a
 	// follow-up gives the previous question's ("… mention support" – "and how
 	// many of those are negative?").
@@ -544,6 +545,12 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			p.unsure = fmt.Sprintf("I can't tell what “%s” is set against in “%s”; compare the two answers, e.g. “%s vs not”", p.words[i-1], p.phraseAround(i), p.words[i-1])
 			return
 		}
+		if q := p.groupableAt(i + 1); q != nil && i+1 < len(p.ts) {
+			in.groupBy = q // "% of each country that would recommend us": the country, not the yes/no after it
+			p.used[i+1] = true
+			p.crossAnd(i + 1)
+			return
+		}
 		if q := p.bareYesNoAfter(i); q != nil {
 			in.groupBy = q
 			return
@@ -552,6 +559,7 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			if q := p.groupableAt(k); q != nil {
 				in.groupBy = q
 				p.used[k] = true
+				p.crossAnd(k)
 				return
 			}
 		}
@@ -577,6 +585,18 @@ func rankOf(words []string) int {
 
 // everyWords ask for the figure of every group.
 var everyWords = text.Set("each every all")
+
+// crossAnd reads "by department and office": a second groupable question right
+// after the breakdown's, joined by "and", is crossed with it.
+func (p *parser) crossAnd(k int) {
+	if p.word(k+1) != "and" || k+2 >= len(p.ts) {
+		return
+	}
+	if q := p.groupableAt(k + 2); q != nil {
+		p.crossWith = q
+		p.used[k+1], p.used[k+2] = true, true
+	}
+}
 
 // rankVerbs put the groups named after them in order: "rank the countries by
 // average rating" breaks the rating down by country.
@@ -1024,6 +1044,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if p.measuredBy != nil {
 		in.target = p.measuredBy
 	}
+	if p.crossWith != nil && in.target == nil && (in.metric == "" || in.metric == query.Count) {
+		in.target, in.metric = p.crossWith, query.Distribution // "headcount by department and office"
+	}
 	if p.likely && in.kind != metricIntent {
 		in.target = nil // the share of yes by group names no question to average
 	}
@@ -1054,6 +1077,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.which = p.whichGroup()
 	in.asksWhich = slices.Contains(p.words, "which")
 	in.compares = cues[cueCompare]
+	in.same = slices.Contains(p.words, "same")
 	in.unknown, in.clash = p.unknownWords(in), p.clash
 	if in.looseClass = p.looseClass; in.looseClass != "" {
 		in.unknown = p.withClassWord(in.unknown) // unless a follow-up ties it to written answers
