@@ -202,6 +202,8 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case anyPhrase(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
+	case p.twoPeriodsCompared():
+		return "it compares two periods, and I give one figure per question; ask for each period, or for a trend by month"
 	case anyPhrase(p.words, forecastWords) || p.willChange():
 		return "it asks about responses to come, and I only have the responses up to today; I don't forecast"
 	case p.otherCurrency() != "":
@@ -252,6 +254,28 @@ func (p *parser) pricedOption(in *request) *cond {
 func sharesStem(a, b *question) bool {
 	return slices.ContainsFunc(a.stems, func(s string) bool { return slices.Contains(b.stems, s) })
 }
+
+// twoPeriodsCompared reports whether the message names two months and compares
+// them ("compare the average rating in september with october", "did ratings go
+// up from august to september?").
+func (p *parser) twoPeriodsCompared() bool {
+	n := 0
+	for _, w := range p.words {
+		if months[w] != 0 && w != "may" {
+			n++
+		}
+	}
+	return n >= 2 && (anyWord(p.words, periodCompareWords) || anyPhrase(p.words, periodChangePhrases))
+}
+
+var (
+	// periodCompareWords set one period against another.
+	periodCompareWords = text.Set("compare compared comparison vs versus than difference differ")
+	// periodChangePhrases ask whether a figure moved up or down between periods
+	// ("how did it change from April to May" is a trend over them).
+	periodChangePhrases = phrases("go up", "went up", "go down", "went down", "increase", "increased", "decrease",
+		"decreased", "improve", "improved", "drop", "dropped", "rise", "rose", "fall", "fell")
+)
 
 // willChange reports whether the message asks what a figure will be or do:
 // "will the recommend rate go up", "what will next year's rating be".

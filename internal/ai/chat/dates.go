@@ -539,6 +539,17 @@ func findMonths(words []string, used []bool, today time.Time) (*dateRange, int, 
 				return r, i - 1, e
 			}
 		}
+		if end+1 < len(words) && words[end] == "and" && months[words[end+1]] != 0 {
+			second, stop := monthAt(words, end+1, months[words[end+1]], today)
+			if second.After(first) { // "over july and august": both months
+				start := i
+				if i > 0 && datePrepositions[words[i-1]] || i > 0 && words[i-1] == "over" {
+					start = i - 1
+				}
+				return &dateRange{from: first, to: second.AddDate(0, 1, -1),
+					label: "in " + first.Format("January") + " and " + second.Format("January 2006")}, start, stop
+			}
+		}
 		r, start, stop := openRange(words, i, first, first.AddDate(0, 1, -1), first.Format("January 2006"))
 		return r, start, max(stop, end)
 	}

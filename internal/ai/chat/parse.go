@@ -127,6 +127,7 @@ var cuePhrases = map[cue][]text.Phrase{
 
 // Word sets of the parser.
 var (
+	latestWords  = text.Set("latest newest")
 	theMost      = phrase("the most")
 	mostRecent   = phrase("most recent")
 	howMany      = phrase("how many")
@@ -168,7 +169,8 @@ func (p *parser) cues() map[cue]bool {
 	if out[cueTop] && (out[cueMax] || out[cueMin]) && p.topOnlyFrom(favouriteWords) {
 		delete(out, cueTop) // "lowest rating by people whose favourite session was …"
 	}
-	if mostRecent.Index(p.cueWords) >= 0 && !anyWord(p.cueWords, listVerbs) && !anyWord(p.cueWords, listedThings) {
+	if (mostRecent.Index(p.cueWords) >= 0 || anyWord(p.cueWords, latestWords)) && !anyWord(p.cueWords, listVerbs) &&
+		!anyWord(p.cueWords, listedThings) && p.limit() == 0 {
 		delete(out, cueList) // "the most recent start date" is the latest answer
 	}
 	if p.word(0) == "how" && slices.Contains(p.cueWords, "change") {
@@ -418,8 +420,21 @@ func (in *request) setMetric(cues map[cue]bool, words []string) {
 	}
 }
 
-// intervalOf returns the period a message names, or def.
+// intervalOf returns the period a message names, or def: the one after "per",
+// "each", "every" or "by" first ("per week over the last 30 days").
 func intervalOf(words []string, def string) string {
+	for i, w := range words {
+		if i+1 < len(words) && (w == "per" || w == "each" || w == "every" || w == "by") {
+			switch next := words[i+1]; {
+			case dayWords[next]:
+				return query.Day
+			case weekWords[next]:
+				return query.Week
+			case monthWords[next]:
+				return query.Month
+			}
+		}
+	}
 	switch {
 	case anyWord(words, dayWords):
 		return query.Day
@@ -1382,19 +1397,32 @@ func (p *parser) limit() int {
 // dates reads the date range of the message, unless its words are part of a
 // question the message names ("spend with us last month").
 func (p *parser) dates(now time.Time) *dateRange {
-	before := slices.Clone(p.used)
-	r := findDates(p.ts, p.used, now)
-	if r == nil {
-		return nil
+	start := slices.Clone(p.used)
+	var skipped []int // words of a question's text read as a period ("come next year")
+	defer func() {
+		for _, k := range skipped {
+			p.used[k] = start[k]
+		}
+	}()
+	for range 3 {
+		before := slices.Clone(p.used)
+		r := findDates(p.ts, p.used, now)
+		if r == nil {
+			return nil
+		}
+		if !p.inQuestionText(before) {
+			if r.unsure != "" {
+				p.unsure = r.unsure
+			}
+			return r
+		}
+		for k := range p.used {
+			if p.used[k] && !before[k] {
+				skipped = append(skipped, k) // kept read while looking for another period
+			}
+		}
 	}
-	if p.inQuestionText(before) {
-		p.used = before
-		return nil
-	}
-	if r.unsure != "" {
-		p.unsure = r.unsure
-	}
-	return r
+	return nil
 }
 
 // inQuestionText reports whether the words newly marked used (relative to before)
