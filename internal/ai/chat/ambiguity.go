@@ -265,7 +265,18 @@ func (p *parser) twoPeriodsCompared() bool {
 			n++
 		}
 	}
-	return n >= 2 && (anyWord(p.words, periodCompareWords) || anyPhrase(p.words, periodChangePhrases))
+	return n >= 2 && (anyWord(p.words, periodCompareWords) && !p.monthRange() || anyPhrase(p.words, periodChangePhrases))
+}
+
+// monthRange reports whether the message's months make one range ("from august
+// to october", "between august and october").
+func (p *parser) monthRange() bool {
+	for i, w := range p.words {
+		if months[w] != 0 && (p.word(i-1) == "from" || p.word(i-1) == "between") && (rangeJoins[p.word(i+1)] || p.word(i+1) == "and") {
+			return true
+		}
+	}
+	return false
 }
 
 var (

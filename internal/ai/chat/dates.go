@@ -503,6 +503,8 @@ func namedPeriod(which, unit string, today time.Time) *dateRange {
 		return &dateRange{from: first, to: today, label: label}
 	case "last month", "previous month":
 		return &dateRange{from: first.AddDate(0, -1, 0), to: first.AddDate(0, 0, -1), label: label}
+	case "previous2 month":
+		return &dateRange{from: first.AddDate(0, -2, 0), to: first.AddDate(0, -1, -1), label: "the month before last"}
 	case "past month":
 		return &dateRange{from: today.AddDate(0, 0, -29), to: today, label: "in the past month (30 days)"}
 	case "this year":

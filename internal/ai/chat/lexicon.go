@@ -43,6 +43,9 @@ func tokenize(msg string) []token {
 	msg = crossTabRe.ReplaceAllString(msg, "breakdown")
 	msg = numberRangeRe.ReplaceAllString(msg, "$1$2 to $3$4")
 	msg = startOfMonthRe.ReplaceAllString(msg, "$1")
+	msg = endOfMonthRe.ReplaceAllString(msg, "until $1")
+	msg = firstHalfRe.ReplaceAllString(msg, "between the 1st and the 15th of $1")
+	msg = periodPhrases.Replace(msg)
 	msg = scoreSlashRe.ReplaceAllString(msg, "$1 $2 out of $3")
 	msg = givenBar(signWords.Replace(msg))
 	msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string {
@@ -172,6 +175,18 @@ func oddQuotes(s string) bool {
 // scoreSlashRe finds a score written with a slash after a scoring word ("gave
 // 10/10", "rated us 4/5"): not a day.
 var scoreSlashRe = regexp.MustCompile(`\b(gave|give|giving|rated|rate|rating|scored|score|us|a|an)\s+(\d{1,2})/(5|10)\b`)
+
+// endOfMonthRe finds "up to the end of September": until September.
+var endOfMonthRe = regexp.MustCompile(`\b(?:up to|until|till|by) the end of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
+
+// firstHalfRe finds "the first half of November": its 1st to 15th.
+var firstHalfRe = regexp.MustCompile(`\b(?:the )?first half of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
+
+// periodPhrases writes periods people name in words the dates read: a fortnight
+// is 14 days, "the month before last" and "two months ago" the calendar month
+// before last month.
+var periodPhrases = strings.NewReplacer("last fortnight", "last 14 days", "past fortnight", "past 14 days",
+	"the month before last", "previous2 month", "two months ago", "previous2 month", "2 months ago", "previous2 month")
 
 // startOfMonthRe finds "the start of November": November, from its first day
 // (not a word about the Start date question).
