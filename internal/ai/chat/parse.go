@@ -184,14 +184,14 @@ func (p *parser) cues() map[cue]bool {
 
 // markFormName marks read the word before "form", "survey" or
 // "questionnaire" ("the feedback form" names the form, not a question about
-// feedback) and the "come" of responses that "came in" (arrived; not “Will you
-// come next year?”).
+// feedback) and the "come" of responses that "came in" (arrived) and of words
+// that "come up" (appear): not “Will you come next year?”.
 func (p *parser) markFormName() {
 	for i := 1; i < len(p.ts); i++ {
 		if formWords[p.words[i]] && p.ts[i-1].stem != "" && !p.ts[i-1].isNum {
 			p.used[i-1] = true
 		}
-		if arriveWords[p.words[i-1]] && (p.words[i] == "in" || p.words[i] == "through") {
+		if arriveWords[p.words[i-1]] && (p.words[i] == "in" || p.words[i] == "through" || p.words[i] == "up") {
 			p.used[i-1] = true
 		}
 	}
@@ -958,8 +958,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true // "in percent?"
 	case in.target == nil && own == 0 && in.groupBy == nil && slices.Contains(p.words, "which") && rankOf(p.cueWords) != 0:
 		return true // "which is best?"
-	case (in.kind == highestGroup || in.kind == lowestGroup) && in.target == nil && in.rankDefault:
-		return true // "which department is lowest" after a figure by department
+	case (in.kind == highestGroup || in.kind == lowestGroup) && in.target == nil && (in.rankDefault || in.metric == query.Percent && own == 0):
+		return true // "which department is lowest", "which department has the highest share?" after a figure
 	case in.target == nil && own == 0 && in.groupBy == nil && len(p.ts) <= 5 && p.numberCount() == 1:
 		return true // "3 or less?"
 	case in.metric == "" && in.kind == metricIntent && in.target == nil:
