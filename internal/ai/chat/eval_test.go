@@ -170,7 +170,8 @@ var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt", "
 	"testdata/eval_dev36.txt", "testdata/eval_dev37.txt", "testdata/eval_dev38.txt",
 	"testdata/eval_dev39.txt", "testdata/eval_dev40.txt", "testdata/eval_dev41.txt",
 	"testdata/eval_dev42.txt", "testdata/eval_dev43.txt", "testdata/eval_dev44.txt",
-	"testdata/eval_dev45.txt", "testdata/eval_dev46.txt", "testdata/eval_dev47.txt"}
+	"testdata/eval_dev45.txt", "testdata/eval_dev46.txt", "testdata/eval_dev47.txt",
+	"testdata/eval_dev48.txt", "testdata/eval_dev49.txt", "testdata/eval_dev50.txt"}
 
 // TestChatDevBatches runs the development batches alone, fails on any wrong
 // reply (they were all brought to none: a wrong one is a regression) and, with
