@@ -212,6 +212,10 @@ func (p *parser) beyondFigures() string {
 		return "I don't compute Net Promoter categories (promoters, passives, detractors) or the score; ask for the share who answered 9 or more instead"
 	case anyPhrase(p.words, timeOfDay):
 		return "I group responses by day, week or month, not by time of day or day of the week"
+	case p.word(0) == "which" && groupFillers[p.word(1)] && p.word(2) != "of" && p.whichGroup() == nil:
+		return fmt.Sprintf("I can't tell which question of the form “%s” means", p.word(1))
+	case p.ageAsked():
+		return "it reads like an age, and the form does not ask people's age"
 	case p.singledOut():
 		return "it asks about one respondent, and I don't single out respondents; ask for a figure over a group instead, e.g. the highest hours in Finance"
 	}
@@ -288,6 +292,26 @@ var (
 		"decreased", "improve", "improved", "drop", "dropped", "rise", "rose", "fall", "fell")
 )
 
+// groupFillers name groups in general; after "which" they must name a question.
+var groupFillers = text.Set("team teams group groups category categories kind type")
+
+// ageAsked reports whether the message puts a number after "people over",
+// "staff under", "customers aged": an age ("ppl over 40").
+func (p *parser) ageAsked() bool {
+	for i, t := range p.ts {
+		if !t.isNum || i < 2 {
+			continue
+		}
+		if ageComparisons[p.word(i-1)] && (peopleNouns[p.word(i-2)] || groupNouns[p.word(i-2)]) {
+			return true
+		}
+	}
+	return slices.Contains(p.words, "aged")
+}
+
+// ageComparisons put an age after a people noun.
+var ageComparisons = text.Set("over under above below older younger aged")
+
 // willChange reports whether the message asks what a figure will be or do:
 // "will the recommend rate go up", "what will next year's rating be".
 func (p *parser) willChange() bool {
@@ -339,6 +363,9 @@ func (p *parser) formCurrency() string {
 // singledOut reports whether the message asks about the respondents at the top
 // or bottom of a ranking: "the employee with the most hours".
 func (p *parser) singledOut() bool {
+	if p.word(0) == "which" && onePerson[p.word(1)] && anyWord(p.words, whoRanks) {
+		return true // "which customer drinks the most cups"
+	}
 	for i, w := range p.words {
 		if w == "with" && p.word(i+1) == "the" && whoRanks[p.word(i+2)] && personNouns[p.word(i-1)] {
 			return true
@@ -351,7 +378,7 @@ func (p *parser) singledOut() bool {
 }
 
 // onePerson name a single respondent.
-var onePerson = text.Set("person employee respondent customer attendee participant guest user member worker")
+var onePerson = text.Set("person employee respondent customer attendee participant guest user member worker drinker")
 
 // personNouns name one respondent or several.
 var personNouns = text.Set("person employee respondent customer attendee participant guest user member one " +

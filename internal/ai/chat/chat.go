@@ -72,7 +72,40 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 		in = merge(prev, in)
 	}
 	s.bind(in)
+	s.respellSearches(in)
 	return s.reply(in)
+}
+
+// respellSearches reads a searched word that no written answer contains as the
+// only word of the answers a typing slip away ("mention the prise": price), so a
+// slip does not count nothing; the reply names the word searched.
+func (s *session) respellSearches(in *request) {
+	for i, c := range in.conds {
+		term, ok := c.f.Value.(string)
+		if c.f.Op != query.Contains || !ok || c.q == nil || len(term) < minSlipLen {
+			continue
+		}
+		if res, err := s.eng.Run(query.Query{Metric: query.Count, Filters: []query.Filter{c.f}}); err != nil || res.N > 0 {
+			continue
+		}
+		words, err := s.eng.Run(query.Query{Metric: query.Words, Question: c.q.q.ID, Limit: query.MaxListLimit})
+		if err != nil {
+			continue
+		}
+		found := ""
+		for _, b := range words.Buckets {
+			if oneSlip(term, b.Label) || sameSqueezed(term, b.Label) {
+				if found != "" {
+					found = ""
+					break
+				}
+				found = b.Label
+			}
+		}
+		if found != "" {
+			in.conds[i].f.Value = found
+		}
+	}
 }
 
 // clip cuts a message to ai.MaxMessageLen characters.

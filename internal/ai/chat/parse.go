@@ -1059,6 +1059,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if p.measuredBy != nil {
 		in.target = p.measuredBy
 	}
+	if dir := p.mostOfTarget(in); dir != 0 {
+		in.metric = map[bool]query.Metric{true: query.Max, false: query.Min}[dir > 0] // "most cups per day for cappuccino drinkers"
+	}
 	if p.crossWith != nil && in.target == nil && (in.metric == "" || in.metric == query.Count) {
 		in.target, in.metric = p.crossWith, query.Distribution // "headcount by department and office"
 	}
@@ -1299,6 +1302,27 @@ func (p *parser) numericAfterBy() *question {
 		return nil
 	}
 	return best
+}
+
+// mostOfTarget returns +1 when "most" (−1 when "least" or "fewest") stands right
+// before a word of the numeric target with no group to rank: the highest (lowest)
+// answer.
+func (p *parser) mostOfTarget(in *request) int {
+	if in.target == nil || !isNumeric(in.target.q) || in.groupBy != nil || in.kind != metricIntent || in.metric != "" {
+		return 0
+	}
+	for i, t := range p.ts {
+		if i == 0 || t.stem == "" || !slices.Contains(in.target.stems, t.stem) {
+			continue
+		}
+		switch p.word(i - 1) {
+		case "most":
+			return 1
+		case "least", "fewest":
+			return -1
+		}
+	}
+	return 0
 }
 
 // topGroups returns the groupable question named right after a leading "top"
