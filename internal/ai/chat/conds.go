@@ -256,14 +256,20 @@ var (
 // words are nearest in the same clause; a currency sign points at currency
 // questions.
 func (p *parser) numberQuestion(i int) *question {
-	var best *question
-	bestScore, tie := 0.0, false
+	var best, off *question
+	bestScore, offScore, tie := 0.0, 0.0, false
 	for qi := range p.cf.qs {
 		q := &p.cf.qs[qi]
-		if !isNumeric(q.q) || offScale(q.q, p.ts[i].num) {
+		if !isNumeric(q.q) {
 			continue
 		}
 		score := p.nearScore(i, q)
+		if offScale(q.q, p.ts[i].num) {
+			if score > offScore {
+				off, offScore = q, score
+			}
+			continue
+		}
 		if q.q.Type == form.Currency && currencySigns[p.word(i-1)] {
 			score += 2
 		}
@@ -276,6 +282,9 @@ func (p *parser) numberQuestion(i int) *question {
 	}
 	if tie {
 		return nil // two questions fit the number equally: left unread, so refused
+	}
+	if off != nil && offScore > bestScore {
+		return nil // "gave work-life balance a 0": the question named has no such answer, so refused
 	}
 	if best == nil && p.scoreVerbBefore(i) {
 		return p.onlyScaleFor(p.ts[i].num)

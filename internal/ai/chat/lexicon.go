@@ -48,6 +48,7 @@ func tokenize(msg string) []token {
 	msg = firstHalfRe.ReplaceAllString(msg, "between the 1st and the 15th of $1")
 	msg = periodPhrases.Replace(msg)
 	msg = scoreSlashRe.ReplaceAllString(msg, "$1 $2 out of $3")
+	msg = slashScoreRe.ReplaceAllString(msg, "$1 out of $2 $3")
 	msg = givenBar(signWords.Replace(msg))
 	msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string {
 		return map[string]string{"w/o": "without ", "w/": "with "}[strings.TrimSpace(w)]
@@ -188,6 +189,10 @@ var firstHalfRe = regexp.MustCompile(`\b(?:the )?first half of ((?:jan|feb|mar|a
 // before last month.
 var periodPhrases = strings.NewReplacer("last fortnight", "last 14 days", "past fortnight", "past 14 days",
 	"the month before last", "previous2 month", "two months ago", "previous2 month", "2 months ago", "previous2 month")
+
+// slashScoreRe finds a score written with a slash before a scoring word ("10/10
+// recommendation scores"): not a day.
+var slashScoreRe = regexp.MustCompile(`\b(\d{1,2})/(5|10)\s+(scores?|ratings?|recommendations?|stars?|on|for)\b`)
 
 // startOfMonthRe finds "the start of November": November, from its first day
 // (not a word about the Start date question).

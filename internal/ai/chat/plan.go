@@ -27,6 +27,9 @@ func (s *session) plan(in *request) (queryPlan, bool) {
 		p.q.GroupBy = in.groupBy.q.ID
 	}
 	p.q.Metric = s.metricOf(in)
+	if p.q.Metric == query.Distribution && in.limit > 0 {
+		p.q.Metric = query.Top // "which 3 departments have the most responses": the 3 largest
+	}
 	if in.target == nil && in.groupBy != nil && len(in.conds) == 0 && p.q.Metric == query.Percent {
 		in.target, in.groupBy, p.q.GroupBy, p.q.Metric = in.groupBy, nil, 0, query.Distribution
 	}
