@@ -363,8 +363,8 @@ func (p *parser) formCurrency() string {
 // singledOut reports whether the message asks about the respondents at the top
 // or bottom of a ranking: "the employee with the most hours".
 func (p *parser) singledOut() bool {
-	if p.word(0) == "which" && onePerson[p.word(1)] && anyWord(p.words, whoRanks) {
-		return true // "which customer drinks the most cups"
+	if p.word(0) == "which" && (onePerson[p.word(1)] && anyWord(p.words, whoRanks) || personNouns[p.word(1)] && !onePerson[p.word(1)]) {
+		return true // "which customer drinks the most cups", "which employees in finance gave satisfaction 1"
 	}
 	for i, w := range p.words {
 		if w == "with" && p.word(i+1) == "the" && whoRanks[p.word(i+2)] && personNouns[p.word(i-1)] {

@@ -235,7 +235,7 @@ func merge(prev, cur *request) *request {
 	if !cur.addOnly {
 		out.conds = keepFirstOf(out.conds, curConds)
 	}
-	if cur.flip && !flipYesNo(out.conds) && out.ambiguous == "" {
+	if cur.answer != "" && !setYesNo(out.conds, cur.answer == "yes") && out.ambiguous == "" {
 		out.ambiguous = "I can't tell which answer of the previous question it turns around; please ask in full"
 	}
 	if cur.addOnly { // "how many of them …": the earlier answers are the population
@@ -359,10 +359,10 @@ func textOf(in *request) *question {
 	return nil
 }
 
-// flipYesNo turns the only yes/no condition of conds around ("and those who
+// setYesNo gives the only yes/no condition of conds the answer v ("and those who
 // wouldn't?" after "people who would recommend us"); false when there is not
 // exactly one.
-func flipYesNo(conds []cond) bool {
+func setYesNo(conds []cond, v bool) bool {
 	at := -1
 	for i, c := range conds {
 		if _, ok := c.f.Value.(bool); ok && c.f.Op == query.Equals {
@@ -375,7 +375,7 @@ func flipYesNo(conds []cond) bool {
 	if at < 0 {
 		return false
 	}
-	conds[at].f.Value = !conds[at].f.Value.(bool)
+	conds[at].f.Value = v
 	return true
 }
 

@@ -35,7 +35,7 @@ type request struct {
 	compare   []string  // options of groupBy to compare; all when empty
 	every     bool      // the message asks for every group ("for each ticket type")
 	rank      int       // +1 when the message names a top ("most", "highest"), -1 a bottom, else 0
-	flip      bool      // a follow-up about the others: "and those who wouldn't?"
+	answer    string    // "yes" or "no": a follow-up about those who gave that answer ("and those who wouldn't?")
 	replaced  []cond    // conditions named after "instead of", which the follow-up's replace
 	which     *question // the groupable question named after "which" ("and which ticket type?")
 	asksWhich bool      // the message asks "which" ("and which one is highest?")
@@ -236,6 +236,9 @@ func (p *parser) submissionsBefore(i int) bool {
 	}
 	return k >= 0 && submissionWords[p.words[k]]
 }
+
+// answerAuxiliaries end a follow-up about those who said yes: "and those who will?".
+var answerAuxiliaries = text.Set("will would do did does are is have has can")
 
 // numberCount counts the numbers of the message.
 func (p *parser) numberCount() int {
@@ -1084,8 +1087,14 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		p.majorityBase(majority)
 	}
 	in.conds = p.conds
-	in.flip = len(p.conds) == 0 && in.target == nil && anyWord(p.words, negators) &&
-		(anyWord(p.words, themWords) || anyWord(p.words, peopleNouns))
+	if len(p.conds) == 0 && in.target == nil && (anyWord(p.words, themWords) || anyWord(p.words, peopleNouns)) {
+		switch last := p.word(len(p.words) - 1); {
+		case anyWord(p.words, negators):
+			in.answer = "no" // "and those who wouldn't?"
+		case answerAuxiliaries[last] || last == "?" && answerAuxiliaries[p.word(len(p.words)-2)]:
+			in.answer = "yes" // "and those who will?"
+		}
+	}
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
 	in.narrows = anyWord(p.words, narrowWords)
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
