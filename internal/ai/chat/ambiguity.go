@@ -40,6 +40,9 @@ func (p *parser) ambiguity(in *request) string {
 		return fmt.Sprintf("the form records what each respondent paid (%s), not a price of %v; ask for the average paid by those who answered %v to %s instead",
 			text.Quote(in.target.q.Text), c.f.Value, c.f.Value, text.Quote(c.q.q.Text))
 	}
+	if w := p.comparativeWithoutFigure(in); w != "" {
+		return fmt.Sprintf("I can't tell which question “%s” is measured on; name it, e.g. the average hours", w)
+	}
 	if w := p.unmatchedStat(in); w != "" {
 		return fmt.Sprintf("I read “%s” but could not tie it to the figure the rest of the question asks for", w)
 	}
@@ -311,6 +314,24 @@ func (p *parser) ageAsked() bool {
 
 // ageComparisons put an age after a people noun.
 var ageComparisons = text.Set("over under above below older younger aged")
+
+// comparativeWithoutFigure returns the comparative of a comparison of groups that
+// names no figure ("do support ppl work longer than engineers"), or "": only "more"
+// and "fewer" compare how many.
+func (p *parser) comparativeWithoutFigure(in *request) string {
+	if len(in.compare) == 0 || in.target != nil && isNumeric(in.target.q) {
+		return ""
+	}
+	for _, w := range p.words {
+		if measureComparatives[w] {
+			return w
+		}
+	}
+	return ""
+}
+
+// measureComparatives compare a figure, not a number of people.
+var measureComparatives = text.Set("longer shorter higher lower happier better worse older younger bigger smaller")
 
 // willChange reports whether the message asks what a figure will be or do:
 // "will the recommend rate go up", "what will next year's rating be".

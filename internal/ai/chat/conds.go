@@ -500,7 +500,9 @@ func (p *parser) wordBefore(i, n int, q *question, set map[string]bool, inClause
 		}
 		if set[w] {
 			for j := k; j < i; j++ {
-				p.used[j] = true
+				if j == k || p.ts[j].stem == "" || fillerWords[p.words[j]] {
+					p.used[j] = true // a word it does not know stays unknown: "non-vegan customers"
+				}
 			}
 			return true
 		}
@@ -809,7 +811,7 @@ var (
 // a choice question, and "picked any <question>" into is_not_empty.
 func (p *parser) noneChosen() {
 	for i, w := range p.words {
-		if (!anyWords[w] && !noneWords[w]) || p.used[i] || i == 0 || p.used[i-1] || p.ts[i-1].stem == "" {
+		if (!anyWords[w] && !noneWords[w]) || p.used[i] || i == 0 || p.used[i-1] || p.ts[i-1].stem == "" && !negators[p.words[i-1]] {
 			continue
 		}
 		q, at := p.choiceNamedNear(i)
@@ -817,8 +819,8 @@ func (p *parser) noneChosen() {
 			continue
 		}
 		op := query.IsNotEmpty
-		if noneWords[w] || p.negatedBefore(i-1, 3) {
-			op = query.IsEmpty
+		if noneWords[w] || p.words[i-1] == "without" || p.negatedBefore(i-1, 3) {
+			op = query.IsEmpty // "did not pick any", "without any benefits"
 		}
 		p.add(q, query.Filter{Op: op}, i-1)
 		p.used[i-1], p.used[i], p.used[at] = true, true, true
@@ -836,7 +838,7 @@ func (p *parser) choiceNamedNear(i int) (*question, int) {
 	if q := p.namedAt(i - 1); isChoice(q) {
 		return q, i - 1
 	}
-	if !pickVerbs[p.words[i-1]] && !noneWords[p.words[i]] {
+	if !pickVerbs[p.words[i-1]] && !noneWords[p.words[i]] && p.words[i-1] != "without" {
 		return nil, 0
 	}
 	for k := i + 1; k < len(p.ts) && k <= i+3; k++ {

@@ -316,3 +316,8 @@ func (cf *formIndex) absorb(ts []token, used []bool, q *question, start, end, re
 		}
 	}
 }
+
+// namesAQuestion reports whether stem is a word of one of the form's questions.
+func (cf *formIndex) namesAQuestion(stem string) bool {
+	return stem != "" && cf.df[stem] > 0
+}

@@ -1265,8 +1265,9 @@ func (p *parser) rankCheck(in *request) {
 	}
 	q := opt.q
 	switch {
-	case in.metric == query.Top && (in.target == nil || in.target == q):
-		in.target = q // "is espresso the most popular drink?": the most common answer
+	case in.metric == query.Top && (in.target == nil || in.target == q),
+		in.target == nil && (in.metric == "" || in.metric == query.Count || in.metric == query.Max || in.metric == query.Min) && anyWord(p.cueWords, sizeWords):
+		in.target, in.metric = q, query.Top // "is espresso the most popular drink?", "is london the biggest office": the most common answer
 	case in.target != nil && isNumeric(in.target.q):
 		if in.metric == "" || in.metric == query.Max || in.metric == query.Min || in.metric == query.Top {
 			in.metric, in.rankDefault = query.Mean, true
@@ -1279,6 +1280,9 @@ func (p *parser) rankCheck(in *request) {
 	p.conds = slices.DeleteFunc(p.conds, func(c cond) bool { return c.q == q })
 	in.least, in.extreme = in.metric == query.Top && dir < 0, 0
 }
+
+// sizeWords rank the answers of a question by how many gave them.
+var sizeWords = text.Set("biggest largest smallest popular common")
 
 // checkVerbs start a yes/no question.
 var checkVerbs = text.Set("does do is are did was were has have")

@@ -54,7 +54,8 @@ var (
 // free-text question named (or the form's first), with the next content word.
 func (p *parser) mentions(scores []float64) {
 	for i, w := range p.words {
-		if !(mentionVerbs[w] || talkVerbs[w] && p.word(i+1) == "about") || p.used[i] {
+		about := w == "about" && listedThings[p.word(i-1)] // "any comments about the reports?"
+		if !(mentionVerbs[w] || talkVerbs[w] && p.word(i+1) == "about" || about) || p.used[i] {
 			continue
 		}
 		k := i + 1
@@ -64,6 +65,9 @@ func (p *parser) mentions(scores []float64) {
 		if wordNouns[p.word(k)] { // "the most mentioned words": the words themselves are asked
 			p.used[i] = true
 			continue
+		}
+		if about && (questionWords[p.word(k)] || k < len(p.ts) && p.cf.namesAQuestion(p.ts[k].stem)) {
+			continue // "answers about what they liked" name a question, not a word to search
 		}
 		q := p.freeTextQuestion(scores)
 		if k >= len(p.ts) || q == nil {
