@@ -537,7 +537,8 @@ var inverse = map[query.Op]query.Op{query.GT: query.LTE, query.GTE: query.LT, qu
 // options turns the options named in the message into conditions.
 func (p *parser) options() []mention {
 	ms := slices.DeleteFunc(p.cf.mentions(p.ts, p.used), func(m mention) bool {
-		return mentionVerbs[p.word(m.start-1)] // "comments that mention support" search the text
+		prev := p.word(m.start - 1)
+		return mentionVerbs[prev] || prev == "about" && listedThings[p.word(m.start-2)] // "comments that mention support", "answers about milk" search the text
 	})
 	var prevOp query.Op
 	for mi, m := range ms {
