@@ -448,8 +448,8 @@ func (p *parser) bothWays(i int) bool {
 // workers"): the two are then compared.
 func (p *parser) otherAnswer(q *question, i int, stem string, negated bool) {
 	j := i + 1
-	for j < len(p.ts) && p.ts[j].stem != "" && slices.Contains(q.stems, p.ts[j].stem) {
-		j++ // "returning next year vs not"
+	for j < len(p.ts) && p.ts[j].stem != "" && (slices.Contains(q.stems, p.ts[j].stem) || fillerWords[p.words[j]]) {
+		j++ // "returning next year vs not", "coming back vs not"
 	}
 	if !negated && (listJoins[p.word(j)] || crossWords[p.word(j)]) {
 		if k := j + 1; p.word(k) == "not" || p.word(k) == "non" { // "remote vs not"
