@@ -240,6 +240,16 @@ func (p *parser) submissionsBefore(i int) bool {
 // answerAuxiliaries end a follow-up about those who said yes: "and those who will?".
 var answerAuxiliaries = text.Set("will would do did does are is have has can")
 
+// endsWithThat reports whether the message ends "is that" or "was this": it
+// points at the previous answer.
+func (p *parser) endsWithThat() bool {
+	n := len(p.words)
+	if n > 0 && p.words[n-1] == "?" {
+		n--
+	}
+	return n >= 2 && (p.words[n-1] == "that" || p.words[n-1] == "this") && (p.words[n-2] == "is" || p.words[n-2] == "was")
+}
+
 // numberCount counts the numbers of the message.
 func (p *parser) numberCount() int {
 	n := 0
@@ -957,6 +967,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 	switch {
 	case pronoun && own == 0:
 		return true
+	case in.metric == query.Percent && p.endsWithThat():
+		return true // "what share of uk respondents is that": the previous figure, among them
 	case in.target == nil && in.metric == query.Percent && own == 0 && in.groupBy == nil && in.span == nil:
 		return true // "in percent?"
 	case in.target == nil && own == 0 && in.groupBy == nil && slices.Contains(p.words, "which") && rankOf(p.cueWords) != 0:
