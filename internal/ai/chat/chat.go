@@ -302,22 +302,13 @@ func isOptionCond(c cond) bool {
 // v ("how many rated 3" – "and 4?"), and the comparison op when not ""; false
 // when there is not exactly one.
 func renumber(conds []cond, v float64, op query.Op) bool {
-	at := -1
-	for i, c := range conds {
-		if c.q == nil || !isNumeric(c.q.q) {
-			continue
-		}
-		switch c.f.Op {
-		case query.Equals, query.GT, query.GTE, query.LT, query.LTE:
-		default:
-			return false
-		}
-		if at >= 0 {
-			return false
-		}
-		at = i
-	}
+	at := onlyCond(conds, func(c cond) bool { return c.q != nil && isNumeric(c.q.q) })
 	if at < 0 {
+		return false
+	}
+	switch conds[at].f.Op {
+	case query.Equals, query.GT, query.GTE, query.LT, query.LTE:
+	default:
 		return false
 	}
 	conds[at].f.Value = v
@@ -325,6 +316,22 @@ func renumber(conds []cond, v float64, op query.Op) bool {
 		conds[at].f.Op = op
 	}
 	return true
+}
+
+// onlyCond returns the index of the only condition of conds that match holds
+// for, or -1 when none or several do.
+func onlyCond(conds []cond, match func(cond) bool) int {
+	at := -1
+	for i, c := range conds {
+		if !match(c) {
+			continue
+		}
+		if at >= 0 {
+			return -1
+		}
+		at = i
+	}
+	return at
 }
 
 // replaceNamed puts, for each condition of replaced ("instead of Marketing") that
@@ -363,15 +370,10 @@ func textOf(in *request) *question {
 // wouldn't?" after "people who would recommend us"); false when there is not
 // exactly one.
 func setYesNo(conds []cond, v bool) bool {
-	at := -1
-	for i, c := range conds {
-		if _, ok := c.f.Value.(bool); ok && c.f.Op == query.Equals {
-			if at >= 0 {
-				return false
-			}
-			at = i
-		}
-	}
+	at := onlyCond(conds, func(c cond) bool {
+		_, ok := c.f.Value.(bool)
+		return ok && c.f.Op == query.Equals
+	})
 	if at < 0 {
 		return false
 	}
@@ -381,16 +383,7 @@ func setYesNo(conds []cond, v bool) bool {
 
 // dateCond returns the index of the only condition of conds on a date question, or -1.
 func dateCond(conds []cond) int {
-	at := -1
-	for i, c := range conds {
-		if c.q != nil && c.q.q.Type == form.Date {
-			if at >= 0 {
-				return -1
-			}
-			at = i
-		}
-	}
-	return at
+	return onlyCond(conds, func(c cond) bool { return c.q != nil && c.q.q.Type == form.Date })
 }
 
 // keepFirstOf drops from conds every condition but the first on a question that
