@@ -745,6 +745,11 @@ var clauseEnds = text.Set(", ? and but")
 // whichGroup finds "which <question>" naming a groupable question: the answer of
 // that question whose group has the highest or lowest figure.
 func (p *parser) whichGroup() *question {
+	if p.word(1) == "with" && rankOf(p.words[2:min(4, len(p.words))]) != 0 {
+		if q := p.groupableAt(0); q != nil {
+			return q // "country with the lowest recommend %"
+		}
+	}
 	for i, w := range p.words {
 		if w != "which" && w != "what" {
 			continue
