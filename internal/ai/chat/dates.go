@@ -475,6 +475,9 @@ func findRelativePeriods(words []string, used []bool, today time.Time) (*dateRan
 		if used[i] || used[i+1] {
 			continue
 		}
+		if i > 0 && months[words[i-1]] != 0 && (words[i+1] == "year") {
+			continue // "september this year": the month's, read by findMonths
+		}
 		if r := namedPeriod(words[i], words[i+1], today); r != nil {
 			start := i
 			if i > 0 && (words[i-1] == "in" || words[i-1] == "during" || words[i-1] == "over") {
@@ -583,6 +586,13 @@ func monthAt(words []string, i int, m time.Month, today time.Time) (time.Time, i
 		if y := yearOf(words[i+1]); y > 0 {
 			return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC), i + 2
 		}
+	}
+	if i+2 < len(words) && words[i+2] == "year" && (words[i+1] == "this" || words[i+1] == "last") {
+		y := today.Year() // "september this year", "march last year"
+		if words[i+1] == "last" {
+			y--
+		}
+		return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC), i + 3
 	}
 	y := today.Year()
 	if m > today.Month() {
