@@ -840,8 +840,9 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i
 		case w == "of" && p.condAfter(i) && p.condAfter(i+1):
 			return i // "of remote engineers"
-		case w == "of" && peopleNouns[next] && strings.HasSuffix(after, "ing"):
-			return i // "of people adding sugar"
+		case w == "of" && (peopleNouns[next] && strings.HasSuffix(after, "ing") ||
+			next == "the" && peopleNouns[after] && strings.HasSuffix(p.word(i+3), "ing")):
+			return i // "of people adding sugar", "of the people rating satisfaction 2 or less"
 		case (w == "in" || w == "from") && !copulas[p.word(i-1)] && p.condAfter(i) && p.condBefore(i):
 			return i // "what % recommend us in spain"
 		}
