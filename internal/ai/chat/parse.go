@@ -214,6 +214,14 @@ func (p *parser) withClassWord(unknown []string) []string {
 	return unknown
 }
 
+// answerBareYesNo gives the only bare yes/no condition (its question named with
+// no answer) the answer the message gives elsewhere.
+func (p *parser) answerBareYesNo(v bool) {
+	if at := onlyCond(p.conds, func(c cond) bool { return c.bare }); at >= 0 {
+		p.conds[at].f.Value, p.conds[at].bare = v, false
+	}
+}
+
 // markSaidAnswers marks read the verb of a yes or no that was read ("said yes
 // to …"): it names no written answers.
 func (p *parser) markSaidAnswers() {
@@ -248,6 +256,13 @@ func (p *parser) endsWithThat() bool {
 		n--
 	}
 	return n >= 2 && (p.words[n-1] == "that" || p.words[n-1] == "this") && (p.words[n-2] == "is" || p.words[n-2] == "was")
+}
+
+// unitCounted reports whether "how many" counts a word of q ("how many cups"),
+// not respondents.
+func (p *parser) unitCounted(q *question) bool {
+	i := howMany.Index(p.words)
+	return i >= 0 && i+2 < len(p.ts) && p.ts[i+2].stem != "" && slices.Contains(q.stems, p.ts[i+2].stem)
 }
 
 // numberCount counts the numbers of the message.
@@ -533,8 +548,8 @@ func (p *parser) conditioned(q *question) bool {
 // a target asked about without one.
 func (in *request) settle() {
 	numeric := in.target != nil && fits(query.Max, in.target.q)
-	if in.metric == query.List && in.extreme != 0 && in.target != nil && in.target.q.Type == form.Date {
-		in.metric = ""
+	if in.metric == query.List && in.extreme != 0 && numeric {
+		in.metric = "" // "show me the max cups per day": the figure, not a list of answers
 	}
 	switch {
 	case (in.metric == "" || in.metric == query.Count) && in.extreme != 0 && numeric:
@@ -1033,6 +1048,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.answeredText()
 	if v, ok := p.unboundYesNo(); ok && !p.hasYesNoCond() {
 		p.conds = append(p.conds, cond{f: query.Filter{Op: query.Equals, Value: v}, pos: indexOf(p.words, yesOrNo)})
+	} else if ok {
+		p.answerBareYesNo(v) // "how many answered “Will you come next year?” with no"
 	}
 	p.markSaidAnswers()
 	cues := p.cues()
@@ -1077,6 +1094,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, s.cf.scores(p.ts, p.used))
+	if in.metric == query.Count && in.total && in.target != nil && isNumeric(in.target.q) && p.unitCounted(in.target) {
+		in.metric = query.Sum // "how many cups per day in total"
+	}
 	if p.measuredBy != nil {
 		in.target = p.measuredBy
 	}
