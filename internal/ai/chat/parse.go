@@ -166,8 +166,8 @@ func (p *parser) cues() map[cue]bool {
 	if out[cueBusiest] && !anyWord(p.cueWords, periodWords) {
 		delete(out, cueBusiest)
 	}
-	if out[cueTop] && (out[cueMax] || out[cueMin]) && p.topOnlyFrom(favouriteWords) {
-		delete(out, cueTop) // "lowest rating by people whose favourite session was …"
+	if out[cueTop] && (out[cueMax] || out[cueMin] || out[cueCount]) && p.topOnlyFrom(favouriteWords) {
+		delete(out, cueTop) // "lowest rating by people whose favourite session was …", "how many chose … as their favourite"
 	}
 	if (mostRecent.Index(p.cueWords) >= 0 || anyWord(p.cueWords, latestWords)) && !anyWord(p.cueWords, listVerbs) &&
 		!anyWord(p.cueWords, listedThings) && p.limit() == 0 {
@@ -222,12 +222,13 @@ func (p *parser) answerBareYesNo(v bool) {
 	}
 }
 
-// markSaidAnswers marks read the verb of a yes or no that was read ("said yes
-// to …"): it names no written answers.
+// markSaidAnswers marks read the verb of a yes, a no or an option that was read
+// ("said yes to …", "said workshop"): it names no written answers.
 func (p *parser) markSaidAnswers() {
 	for i := 1; i < len(p.ts); i++ {
-		if yesOrNo[p.words[i]] && p.used[i] && sayVerbs[p.words[i-1]] {
-			p.used[i-1] = true
+		said := yesOrNo[p.words[i]] || slices.ContainsFunc(p.conds, func(c cond) bool { return c.pos == i && isOptionCond(c) })
+		if said && p.used[i] && sayVerbs[p.words[i-1]] {
+			p.used[i-1] = true // "said yes to …", "said workshop or keynote was …"
 		}
 	}
 }
