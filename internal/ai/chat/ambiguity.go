@@ -203,17 +203,17 @@ func (p *parser) beyondFigures() string {
 	switch {
 	case slices.Contains(p.words, "why"):
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
-	case anyPhrase(p.words, responseRate):
+	case text.Any(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
 	case p.twoPeriodsCompared():
 		return "it compares two periods, and I give one figure per question; ask for each period, or for a trend by month"
-	case anyPhrase(p.words, forecastWords) || p.willChange():
+	case text.Any(p.words, forecastWords) || p.willChange():
 		return "it asks about responses to come, and I only have the responses up to today; I don't forecast"
 	case p.otherCurrency() != "":
 		return fmt.Sprintf("the form records amounts in %s, and I don't convert them to %s", p.formCurrency(), p.otherCurrency())
-	case anyPhrase(p.words, netPromoter):
+	case text.Any(p.words, netPromoter):
 		return "I don't compute Net Promoter categories (promoters, passives, detractors) or the score; ask for the share who answered 9 or more instead"
-	case anyPhrase(p.words, timeOfDay):
+	case text.Any(p.words, timeOfDay):
 		return "I group responses by day, week or month, not by time of day or day of the week"
 	case p.word(0) == "which" && groupFillers[p.word(1)] && p.word(2) != "of" && p.whichGroup() == nil:
 		return fmt.Sprintf("I can't tell which question of the form “%s” means", p.word(1))
@@ -272,7 +272,7 @@ func (p *parser) twoPeriodsCompared() bool {
 			n++
 		}
 	}
-	return n >= 2 && (anyWord(p.words, periodCompareWords) && !p.monthRange() || anyPhrase(p.words, periodChangePhrases))
+	return n >= 2 && (anyWord(p.words, periodCompareWords) && !p.monthRange() || text.Any(p.words, periodChangePhrases))
 }
 
 // monthRange reports whether the message's months make one range ("from august
@@ -411,9 +411,4 @@ var whoRanks = text.Set("highest lowest best worst most least longest shortest o
 // phraseAround returns the words from one before i to two after it.
 func (p *parser) phraseAround(i int) string {
 	return strings.Join(p.words[max(0, i-1):min(len(p.words), i+3)], " ")
-}
-
-// anyPhrase reports whether one of phs occurs in words.
-func anyPhrase(words []string, phs []text.Phrase) bool {
-	return slices.ContainsFunc(phs, func(ph text.Phrase) bool { return ph.Index(words) >= 0 })
 }

@@ -185,7 +185,7 @@ func merge(prev, cur *request) *request {
 		out.unknown = nil
 	}
 	if cur.metric == "" && cur.extreme != 0 && out.target != nil && fits(query.Max, out.target.q) && cur.kind == metricIntent {
-		out.metric = map[bool]query.Metric{true: query.Max, false: query.Min}[cur.extreme > 0]
+		out.metric = extremeMetric(cur.extreme > 0)
 	}
 	if ranked && cur.which != nil && cur.which == prev.groupBy && cur.target == cur.which {
 		cur.target = nil // "and which country likes us least?" names the same groups again
@@ -213,7 +213,7 @@ func merge(prev, cur *request) *request {
 		cur.kind == metricIntent && cur.groupBy == nil && cur.rank != 0 &&
 		(cur.target == nil || cur.target == prev.target || prev.target == nil && len(cur.conds) == 0) {
 		// "which department is the most satisfied" – "and the least?" ranks the other way
-		out.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[cur.rank > 0]
+		out.kind = rankIntent(cur.rank > 0)
 		out.metric, out.least, out.extreme, out.target = prev.metric, false, 0, prev.target
 	}
 	if cur.groupBy != nil {

@@ -159,22 +159,12 @@ func filterRecs(rs []aitest.Record, cs []condSpec) []aitest.Record {
 	return out
 }
 
-// numbersOf returns the numeric answers of key.
-func numbersOf(rs []aitest.Record, key string) []float64 {
-	var out []float64
+// answersOf returns the answers of key that are of type T: the numbers
+// (float64) or the texts (string).
+func answersOf[T any](rs []aitest.Record, key string) []T {
+	var out []T
 	for _, r := range rs {
-		if v, ok := r.V[key].(float64); ok {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// textsOf returns the text answers of key.
-func textsOf(rs []aitest.Record, key string) []string {
-	var out []string
-	for _, r := range rs {
-		if v, ok := r.V[key].(string); ok {
+		if v, ok := r.V[key].(T); ok {
 			out = append(out, v)
 		}
 	}
@@ -276,7 +266,7 @@ func expect(sv *aitest.Survey, sp spec) ([]fbWant, error) {
 	case "mode":
 		return modeOf(rs, arg(0))
 	case "earliest", "latest":
-		ds := textsOf(rs, arg(0))
+		ds := answersOf[string](rs, arg(0))
 		slices.Sort(ds)
 		if sp.stat == "earliest" {
 			return []fbWant{fbText(ds[0])}, nil
@@ -298,13 +288,13 @@ func expect(sv *aitest.Survey, sp spec) ([]fbWant, error) {
 	case "trend":
 		return trendOf(rs, arg(0)), nil
 	case "sentiment":
-		return sentimentOf(textsOf(rs, arg(0))), nil
+		return sentimentOf(answersOf[string](rs, arg(0))), nil
 	case "mentions":
 		return []fbWant{fbN(len(filterRecs(rs, []condSpec{{key: arg(0), op: "~", vals: []string{arg(1)}}})))}, nil
 	case "words":
-		return topWords(textsOf(rs, arg(0)), arg(1))
+		return topWords(answersOf[string](rs, arg(0)), arg(1))
 	}
-	vals := numbersOf(rs, arg(0))
+	vals := answersOf[float64](rs, arg(0))
 	if len(vals) == 0 {
 		return nil, fmt.Errorf("no numbers for %s", arg(0))
 	}

@@ -166,7 +166,7 @@ func (p *parser) cues() map[cue]bool {
 	if out[cueBusiest] && !anyWord(p.cueWords, periodWords) {
 		delete(out, cueBusiest)
 	}
-	if out[cueTop] && (out[cueMax] || out[cueMin] || out[cueCount]) && p.topOnlyFrom(favouriteWords) {
+	if out[cueTop] && (out[cueMax] || out[cueMin] || out[cueCount]) && p.cueOnlyFrom(cueTop, favouriteWords) {
 		delete(out, cueTop) // "lowest rating by people whose favourite session was …", "how many chose … as their favourite"
 	}
 	if (mostRecent.Index(p.cueWords) >= 0 || anyWord(p.cueWords, latestWords)) && !anyWord(p.cueWords, listVerbs) &&
@@ -176,7 +176,7 @@ func (p *parser) cues() map[cue]bool {
 	if p.word(0) == "how" && slices.Contains(p.cueWords, "change") {
 		out[cueTrend] = true // "how did the number of responses change?"
 	}
-	if out[cueList] && anyWord(p.cueWords, figureWords) && !anyWord(p.cueWords, listedThings) && p.listedByVerbOnly() {
+	if out[cueList] && anyWord(p.cueWords, figureWords) && !anyWord(p.cueWords, listedThings) && p.cueOnlyFrom(cueList, listVerbs) {
 		delete(out, cueList) // "show me that for every country" asks for the figure again
 	}
 	return out
@@ -376,9 +376,11 @@ var varyWords = text.Set("vary varies variation variability")
 // ask for the most common one.
 var favouriteWords = text.Set("favourite favorite")
 
-// topOnlyFrom reports whether every top cue phrase of the message is one of set.
-func (p *parser) topOnlyFrom(set map[string]bool) bool {
-	for _, ph := range cuePhrases[cueTop] {
+// cueOnlyFrom reports whether every phrase of cue c in the message is a single
+// word of set: the top cue only "favourite", the list cue only a verb such as
+// "show" (no "latest", "examples" or "what did people say").
+func (p *parser) cueOnlyFrom(c cue, set map[string]bool) bool {
+	for _, ph := range cuePhrases[c] {
 		if ph.Index(p.cueWords) >= 0 && !(len(ph) == 1 && set[ph[0]]) {
 			return false
 		}
@@ -388,17 +390,6 @@ func (p *parser) topOnlyFrom(set map[string]bool) bool {
 
 // figureWords make "show me …" ask for a figure, not for a list of answers.
 var figureWords = text.Set("that same figure figures number numbers stats statistics table counts")
-
-// listedByVerbOnly reports whether the list cue of the message is only a verb
-// such as "show", with no "latest", "examples" or "what did people say".
-func (p *parser) listedByVerbOnly() bool {
-	for _, ph := range cuePhrases[cueList] {
-		if ph.Index(p.cueWords) >= 0 && !(len(ph) == 1 && listVerbs[ph[0]]) {
-			return false
-		}
-	}
-	return true
-}
 
 // anyWord reports whether one of the words is in the set.
 func anyWord(words []string, set map[string]bool) bool {
@@ -554,10 +545,7 @@ func (in *request) settle() {
 	}
 	switch {
 	case (in.metric == "" || in.metric == query.Count) && in.extreme != 0 && numeric:
-		in.metric = query.Min
-		if in.extreme > 0 {
-			in.metric = query.Max
-		}
+		in.metric = extremeMetric(in.extreme > 0)
 	case in.metric == "" && in.total && in.target != nil && isNumeric(in.target.q):
 		in.metric = query.Sum
 	case in.metric == query.Count && in.total && !in.howMany && in.target != nil && isNumeric(in.target.q):
@@ -608,6 +596,22 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			}
 		}
 	}
+}
+
+// rankIntent is the group with the highest figure when top, else the lowest.
+func rankIntent(top bool) intent {
+	if top {
+		return highestGroup
+	}
+	return lowestGroup
+}
+
+// extremeMetric is the highest answer when top, else the lowest.
+func extremeMetric(top bool) query.Metric {
+	if top {
+		return query.Max
+	}
+	return query.Min
 }
 
 // rankTopWords and rankBottomWords name the top or the bottom of a ranking.
@@ -1062,7 +1066,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if dir := p.anyoneExtreme(); dir != 0 {
 		in.metric, in.least, in.extreme = "", false, dir // "the most anyone paid", "the fewest years anyone has been here"
 	}
-	if (in.metric == "" || in.metric == query.Count) && anyPhrase(p.cueWords, addUpWords) {
+	if (in.metric == "" || in.metric == query.Count) && text.Any(p.cueWords, addUpWords) {
 		in.metric = query.Sum // "how many years do the London staff add up to"
 	}
 	if in.check != nil && in.check.count && in.metric == "" {
@@ -1102,7 +1106,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.target = p.measuredBy
 	}
 	if dir := p.mostOfTarget(in); dir != 0 {
-		in.metric = map[bool]query.Metric{true: query.Max, false: query.Min}[dir > 0] // "most cups per day for cappuccino drinkers"
+		in.metric = extremeMetric(dir > 0) // "most cups per day for cappuccino drinkers"
 	}
 	if p.crossWith != nil && in.target == nil && (in.metric == "" || in.metric == query.Count) {
 		in.target, in.metric = p.crossWith, query.Distribution // "headcount by department and office"
@@ -1247,12 +1251,12 @@ func (p *parser) argGroup(in *request, scores []float64) {
 	if g := p.topGroups(); g != nil && in.groupBy != nil && g != in.groupBy && isNumeric(in.groupBy.q) && in.kind == metricIntent {
 		// "top 3 departments by satisfaction": the departments ranked by it
 		p.measuredBy, in.groupBy, in.metric = in.groupBy, g, query.Mean
-		in.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[p.word(0) != "bottom"]
+		in.kind = rankIntent(p.word(0) != "bottom")
 		return
 	}
 	if g := p.whichGroup(); p.likely && g != nil && in.groupBy == nil && in.kind == metricIntent && rankOf(p.cueWords) != 0 {
 		in.groupBy, in.metric, in.extreme = g, query.Percent, 0
-		in.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[rankOf(p.cueWords) > 0]
+		in.kind = rankIntent(rankOf(p.cueWords) > 0)
 		return
 	}
 	if g := p.whichGroup(); g != nil && in.groupBy != nil && g != in.groupBy && isNumeric(in.groupBy.q) &&
@@ -1272,10 +1276,7 @@ func (p *parser) argGroup(in *request, scores []float64) {
 		return
 	}
 	in.groupBy = g
-	in.kind = lowestGroup
-	if in.extreme > 0 {
-		in.kind = highestGroup
-	}
+	in.kind = rankIntent(in.extreme > 0)
 	if in.metric == "" || in.metric == query.Top {
 		in.metric, in.rankDefault = query.Mean, true
 	}
@@ -1312,7 +1313,7 @@ func (p *parser) rankCheck(in *request) {
 			in.metric, in.rankDefault = query.Mean, true
 		}
 		in.groupBy = q
-		in.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[dir > 0]
+		in.kind = rankIntent(dir > 0)
 	default:
 		return
 	}
@@ -1405,7 +1406,7 @@ func (p *parser) rankScale(in *request) {
 		(in.metric == query.Mean || in.metric == query.Median || in.metric == query.Percent) &&
 		(anyWord(p.cueWords, rankWords) || p.word(0) == "where") {
 		// "lowest average rating by drink", "where is remote work most common, by department?"
-		in.kind = map[bool]intent{true: highestGroup, false: lowestGroup}[dir > 0]
+		in.kind = rankIntent(dir > 0)
 		in.extreme = 0
 		return
 	}
@@ -1416,10 +1417,7 @@ func (p *parser) rankScale(in *request) {
 	if t := in.target.q.Type; t != form.Rating && t != form.Slider {
 		return
 	}
-	in.kind = lowestGroup
-	if in.metric == query.Max {
-		in.kind = highestGroup
-	}
+	in.kind = rankIntent(in.metric == query.Max)
 	in.metric, in.extreme = query.Mean, 0
 }
 
