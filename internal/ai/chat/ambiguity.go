@@ -210,7 +210,7 @@ func (p *parser) beyondFigures() string {
 	case text.Any(p.words, forecastWords) || p.willChange():
 		return "it asks about responses to come, and I only have the responses up to today; I don't forecast"
 	case p.otherCurrency() != "":
-		return fmt.Sprintf("the form records amounts in %s, and I don't convert them to %s", p.formCurrency(), p.otherCurrency())
+		return fmt.Sprintf("the form records amounts in %s, and I don't convert them to %s", p.cf.currencies, p.otherCurrency())
 	case text.Any(p.words, netPromoter):
 		return "I don't compute Net Promoter categories (promoters, passives, detractors) or the score; ask for the share who answered 9 or more instead"
 	case text.Any(p.words, timeOfDay):
@@ -358,27 +358,15 @@ var currencyWords = map[string]string{"usd": "USD", "dollar": "USD", "dollars": 
 // otherCurrency returns a currency the message names that no currency question
 // of the form records ("avg ticket price in usd" on a form in EUR), or "".
 func (p *parser) otherCurrency() string {
-	have := p.formCurrency()
-	if have == "" {
+	if p.cf.currencies == "" {
 		return ""
 	}
 	for _, w := range p.words {
-		if code, ok := currencyWords[w]; ok && !strings.Contains(have, code) {
+		if code, ok := currencyWords[w]; ok && !strings.Contains(p.cf.currencies, code) {
 			return code
 		}
 	}
 	return ""
-}
-
-// formCurrency lists the currencies of the form's currency questions.
-func (p *parser) formCurrency() string {
-	var codes []string
-	for _, q := range p.cf.qs {
-		if q.q.Type == form.Currency && q.q.Currency != nil && !slices.Contains(codes, q.q.Currency.Currency) {
-			codes = append(codes, q.q.Currency.Currency)
-		}
-	}
-	return strings.Join(codes, ", ")
 }
 
 // singledOut reports whether the message asks about the respondents at the top

@@ -66,10 +66,8 @@ func (p *parser) unknownWords(in *request) []string {
 			named[w] = true
 		}
 	}
-	if p.cf.form != nil {
-		for _, s := range stemsOf(p.cf.form.Title) {
-			named[s] = true // "cups of coffee" on the "Coffee survey"
-		}
+	for _, s := range p.cf.titleStems {
+		named[s] = true // "cups of coffee" on the "Coffee survey"
 	}
 	var out []string
 	p.unknownAt = nil

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"slices"
+	"strings"
 
 	"forma/internal/ai/text"
 	"forma/internal/form"
@@ -16,6 +17,11 @@ type formIndex struct {
 	// slipTargets are the words a typing slip is read as, known the words never
 	// corrected (spelling.go); built on first use.
 	slipTargets, known map[string]bool
+	// titleStems are the stems of the form's title, which a question may use
+	// ("cups of coffee" on the "Coffee survey").
+	titleStems []string
+	// currencies lists the currencies of the form's currency questions ("EUR").
+	currencies string
 }
 
 // question is one question with the words and stems of its text and options.
@@ -55,9 +61,14 @@ func newFormIndex(f *form.Form) *formIndex {
 	if f == nil {
 		return cf
 	}
+	cf.titleStems = stemsOf(f.Title)
+	var codes []string
 	optionUse := map[string]int{}
 	for i := range f.Questions {
 		q := &f.Questions[i]
+		if q.Type == form.Currency && q.Currency != nil && !slices.Contains(codes, q.Currency.Currency) {
+			codes = append(codes, q.Currency.Currency)
+		}
 		ts := tokenize(q.Text)
 		cq := question{q: q, words: wordsOf(ts), stems: unique(stemsOf(q.Text)), bigrams: bigramsOf(ts)}
 		for _, s := range cq.stems {
@@ -72,6 +83,7 @@ func newFormIndex(f *form.Form) *formIndex {
 		}
 		cf.qs = append(cf.qs, cq)
 	}
+	cf.currencies = strings.Join(codes, ", ")
 	cf.markDistinctive(optionUse)
 	return cf
 }
