@@ -182,11 +182,12 @@ func (p *parser) cues() map[cue]bool {
 	return out
 }
 
-// markFormName marks read the word before "form", "survey" or
-// "questionnaire" ("the feedback form" names the form, not a question about
-// feedback) and the "come" of responses that "came in" (arrived) and of words
-// that "come up" (appear): not “Will you come next year?”.
-func (p *parser) markFormName() {
+// markIdioms marks read the words of two idioms that would otherwise name a
+// question: the word before "form", "survey" or "questionnaire" ("the feedback
+// form" names the form, not a question about feedback), and the "come" of
+// responses that "came in" (arrived) and of words that "come up" (appear), not
+// “Will you come next year?”.
+func (p *parser) markIdioms() {
 	for i := 1; i < len(p.ts); i++ {
 		if formWords[p.words[i]] && p.ts[i-1].stem != "" && !p.ts[i-1].isNum {
 			p.used[i-1] = true
@@ -1040,7 +1041,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.words = wordsOf(p.ts)
 	p.used = make([]bool, len(p.ts))
 	p.markOwn()
-	p.markFormName()
+	p.markIdioms()
 	in := &request{limit: p.limit(), percentile: p.percentile()}
 	in.span = p.dates(s.now)
 	in.check = p.statCheck()
