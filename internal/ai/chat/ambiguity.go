@@ -220,7 +220,7 @@ func (p *parser) beyondFigures() string {
 	case p.ageAsked():
 		return "it reads like an age, and the form does not ask people's age"
 	case p.singledOut():
-		return "it asks about one respondent, and I don't single out respondents; ask for a figure over a group instead, e.g. the highest hours in Finance"
+		return "it asks about one respondent, and I don't single out respondents; ask for a figure over a group instead, such as the highest or the average answer of the people who chose one option"
 	}
 	return ""
 }
