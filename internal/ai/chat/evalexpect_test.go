@@ -25,6 +25,7 @@ import (
 //   top F N, bottom F N      the N most (least) common options with counts
 //   by G STAT [F]            STAT for every option of G, labelled
 //   best|worst G STAT [F]    the option of G with the highest (lowest) STAT, and it
+//   bestN|worstN G STAT [F]  the N options of G with the highest (lowest) STAT, and theirs
 //   cross A B                the count of every pair of options of A and B
 //   trend month|week         responses per period
 //   sentiment F              class, mean compound score, answers scored, positive, negative
@@ -252,6 +253,11 @@ func expect(sv *aitest.Survey, sp spec) ([]fbWant, error) {
 		}
 		return ""
 	}
+	if m := rankedGroupsRe.FindStringSubmatch(sp.stat); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		sp.stat = m[1]
+		return grouped(sv, rs, sp, n)
+	}
 	switch sp.stat {
 	case "refuse":
 		return []fbWant{{kind: "refuse"}}, nil
@@ -282,7 +288,7 @@ func expect(sv *aitest.Survey, sp spec) ([]fbWant, error) {
 	case "top", "bottom":
 		return ranked(sv, rs, arg(0), arg(1), sp.stat == "bottom")
 	case "by", "best", "worst":
-		return grouped(sv, rs, sp)
+		return grouped(sv, rs, sp, 1)
 	case "cross":
 		return crossOf(sv, rs, arg(0), arg(1)), nil
 	case "trend":
@@ -359,8 +365,11 @@ func ranked(sv *aitest.Survey, rs []aitest.Record, key, n string, least bool) ([
 	return out, nil
 }
 
-// grouped wants a statistic per option of a group question, or the best or worst.
-func grouped(sv *aitest.Survey, rs []aitest.Record, sp spec) ([]fbWant, error) {
+// rankedGroupsRe reads "best3": the 3 groups with the highest figure.
+var rankedGroupsRe = regexp.MustCompile(`^(best|worst)([1-9]\d*)$`)
+
+// grouped wants a statistic per option of a group question, or the n best or worst.
+func grouped(sv *aitest.Survey, rs []aitest.Record, sp spec, n int) ([]fbWant, error) {
 	g := sp.args[0]
 	inner := spec{stat: sp.args[1], args: sp.args[2:], match: sp.match}
 	type fig struct {
@@ -394,10 +403,14 @@ func grouped(sv *aitest.Survey, rs []aitest.Record, sp spec) ([]fbWant, error) {
 		}
 		return cmpFloat(a.v, b.v)
 	})
-	if len(figs) > 1 && aitest.Fmt(figs[0].v) == aitest.Fmt(figs[1].v) {
-		return nil, fmt.Errorf("%s %s is tied", sp.stat, g)
+	if n > len(figs) || n < len(figs) && aitest.Fmt(figs[n-1].v) == aitest.Fmt(figs[n].v) {
+		return nil, fmt.Errorf("%s %d of %s is tied or too many", sp.stat, n, g)
 	}
-	return append([]fbWant{fbText(figs[0].label)}, figs[0].w[0]), nil
+	var out []fbWant
+	for _, f := range figs[:n] {
+		out = append(out, fbText(f.label), f.w[0])
+	}
+	return out, nil
 }
 
 func cmpFloat(a, b float64) int {

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -133,46 +134,79 @@ func (s *session) figureTitle(in *request, p queryPlan) string {
 	return text.Capitalize(name) + " answer to " + text.Quote(in.target.q.Text)
 }
 
-// replyArg names the group with the highest (or lowest) figure, naming ties.
+// replyArg names the group with the highest (or lowest) figure, naming ties;
+// "top 3 departments by satisfaction" lists the three, ranked.
 func (s *session) replyArg(in *request, p queryPlan, res *query.Result) string {
 	if !scalarMetric(p.q.Metric) || len(res.Groups) == 0 {
 		return s.replyMetric(in, p, res)
 	}
-	var withValue []query.Group
-	for _, g := range res.Groups {
-		if g.Result.Value != nil {
-			withValue = append(withValue, g)
-		}
-	}
-	if len(withValue) == 0 {
+	high := in.kind == highestGroup
+	ranked := rankGroups(res.Groups, high)
+	if len(ranked) == 0 {
 		return s.replyGroups(in, p, res)
 	}
-	high := in.kind == highestGroup
-	best := slices.MaxFunc(withValue, func(a, b query.Group) int {
-		d := *a.Result.Value - *b.Result.Value
-		if !high {
-			d = -d
-		}
-		switch {
-		case d > 0:
-			return 1
-		case d < 0:
-			return -1
-		}
-		return 0
-	})
+	if in.limit > 1 {
+		return s.replyRanked(in, p, res, ranked)
+	}
+	best := ranked[0]
 	var names []string
-	for _, g := range withValue {
+	for _, g := range ranked {
 		if query.Format(*g.Result.Value) == query.Format(*best.Result.Value) {
 			names = append(names, answerLabel(in.groupBy.q, g.Label))
 		}
 	}
-	word := map[bool]string{true: "highest", false: "lowest"}[high]
 	return fmt.Sprintf("Of the answers to %s, %s %s the %s %s%s: %s.",
 		text.Quote(in.groupBy.q.Text), andList(names), map[bool]string{true: "has", false: "have"}[len(names) == 1],
-		word, strings.ToLower(s.figureTitle(in, p)[:1])+s.figureTitle(in, p)[1:], s.scope(p.base, p, res.Matched),
+		extremeWord(high), lowerFirst(s.figureTitle(in, p)), s.scope(p.base, p, res.Matched),
 		s.groupFigure(in, p.q.Metric, best.Result))
 }
+
+// replyRanked lists the in.limit groups with the highest (or lowest) figure in
+// order, with any group tied with the last of them.
+func (s *session) replyRanked(in *request, p queryPlan, res *query.Result, ranked []query.Group) string {
+	n := min(in.limit, len(ranked))
+	for n < len(ranked) && query.Format(*ranked[n].Result.Value) == query.Format(*ranked[n-1].Result.Value) {
+		n++
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The %d answers to %s with the %s %s%s:", n, text.Quote(in.groupBy.q.Text),
+		extremeWord(in.kind == highestGroup), lowerFirst(s.figureTitle(in, p)), s.scope(p.base, p, res.Matched))
+	for i, g := range ranked[:n] {
+		fmt.Fprintf(&b, "\n%d. %s: %s", i+1, answerLabel(in.groupBy.q, g.Label), s.groupFigure(in, p.q.Metric, g.Result))
+	}
+	if n > in.limit {
+		b.WriteString("\nThe last places are tied.")
+	}
+	return b.String()
+}
+
+// rankGroups returns the groups with a figure, the highest (or lowest) first.
+func rankGroups(groups []query.Group, high bool) []query.Group {
+	var out []query.Group
+	for _, g := range groups {
+		if g.Result.Value != nil {
+			out = append(out, g)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b query.Group) int {
+		if high {
+			return cmp.Compare(*b.Result.Value, *a.Result.Value)
+		}
+		return cmp.Compare(*a.Result.Value, *b.Result.Value)
+	})
+	return out
+}
+
+// extremeWord names the end of a ranking.
+func extremeWord(high bool) string {
+	if high {
+		return "highest"
+	}
+	return "lowest"
+}
+
+// lowerFirst lowers the first letter of s.
+func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
 
 // cannot says the question could not be mapped to the data and suggests questions
 // about this form.
