@@ -68,9 +68,7 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 	if in.followUp && lastFailed {
 		return s.cannotFollow()
 	}
-	if prev != nil && in.followUp {
-		in = merge(prev, in)
-	}
+	in = s.follow(prev, in)
 	s.bind(in)
 	s.respellSearches(in)
 	return s.reply(in)
@@ -135,9 +133,7 @@ func (s *session) context(history []ai.Turn) (*request, bool) {
 		if in.followUp && failed {
 			continue // refused too: it follows a question that could not be answered
 		}
-		if prev != nil && in.followUp {
-			in = merge(prev, in)
-		}
+		in = s.follow(prev, in)
 		s.bind(in)
 		failed = !s.answerable(in) || len(in.unknown) > 0 || in.clash != "" || in.ambiguous != ""
 		if !failed {
@@ -145,6 +141,18 @@ func (s *session) context(history []ai.Turn) (*request, bool) {
 		}
 	}
 	return prev, failed
+}
+
+// follow merges a follow-up into the previous request; a period moved from a
+// previous one that is missing ("the week before") can't be answered.
+func (s *session) follow(prev, in *request) *request {
+	switch {
+	case prev != nil && in.followUp:
+		return merge(prev, in, s.today())
+	case in.shift != nil:
+		in.ambiguous = shiftSpan(in, nil, *in.shift, s.today())
+	}
+	return in
 }
 
 // cannotFollow refuses a follow-up of a question that could not be answered: it
@@ -158,7 +166,7 @@ func (s *session) cannotFollow() string {
 
 // merge applies a follow-up to the previous request: what the follow-up names
 // replaces what the previous question had, the rest carries over.
-func merge(prev, cur *request) *request {
+func merge(prev, cur *request, today time.Time) *request {
 	out := *prev
 	out.conds = append([]cond(nil), prev.conds...)
 	ranked := prev.kind == highestGroup || prev.kind == lowestGroup
@@ -206,6 +214,12 @@ func merge(prev, cur *request) *request {
 	} else if cur.span != nil {
 		out.span = cur.span
 	}
+	if cur.shift != nil {
+		out.span = nil
+		if why := shiftSpan(&out, prev.span, *cur.shift, today); why != "" && out.ambiguous == "" {
+			out.ambiguous = why
+		}
+	}
 	if cur.check != nil {
 		out.check = cur.check
 	}
@@ -250,10 +264,44 @@ func merge(prev, cur *request) *request {
 		}
 	}
 	if out.metric == query.Percent && prev.metric != query.Percent {
-		shareOfFirst(out.conds)
+		if cur.addOnly || !shareOfNamed(out.conds, curConds) {
+			shareOfFirst(out.conds)
+		}
 	}
 	out.followUp, out.addOnly, out.about = false, false, true
 	return &out
+}
+
+// shiftSpan gives out the period "the week before that" names, moved from the
+// previous question's; it returns why it can't, or "".
+func shiftSpan(out *request, from *dateRange, sh shift, today time.Time) string {
+	if from == nil {
+		return fmt.Sprintf("the previous question names no period, so I can't tell which %s is %s it; please name the dates", sh.unit, shiftWord(sh))
+	}
+	r, why := from.shifted(sh, today)
+	out.span = r
+	return why
+}
+
+// today is the UTC day of now.
+func (s *session) today() time.Time {
+	return time.Date(s.now.Year(), s.now.Month(), s.now.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// shareOfNamed makes a count turned into a share of the answers the follow-up
+// names ("how many Germans recommend us" – "what % of Germans is that") the share
+// of the other conditions among those; false when that leaves nothing to share.
+func shareOfNamed(conds, named []cond) bool {
+	isNamed := func(c cond) bool {
+		return c.q != nil && slices.ContainsFunc(named, func(n cond) bool { return n.q == c.q })
+	}
+	if len(named) == 0 || !slices.ContainsFunc(conds, func(c cond) bool { return !isNamed(c) }) {
+		return false
+	}
+	for i := range conds {
+		conds[i].base = isNamed(conds[i])
+	}
+	return true
 }
 
 // shareOfFirst makes a count turned into a share ("how many VIPs will come

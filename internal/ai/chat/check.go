@@ -267,6 +267,28 @@ func (p *parser) thanGroups() bool {
 	return p.thanOthers(c, i)
 }
 
+// comparedPair reads "do tea or espresso drinkers rate us higher?" and "tea vs
+// espresso, who rates us higher?": a comparison word with no "than", in a message
+// naming two options of one question, compares them. Its word is marked used.
+func (p *parser) comparedPair() bool {
+	if slices.Contains(p.words, "than") {
+		return false
+	}
+	c := slices.IndexFunc(p.words, func(w string) bool { return comparativeWords[w] })
+	if c < 0 || p.used[c] {
+		return false
+	}
+	for _, a := range p.conds {
+		for _, b := range p.conds {
+			if a.q != nil && a.q == b.q && a.pos < b.pos && a.f.Op == query.Equals && b.f.Op == query.Equals && len(a.q.options) > 0 {
+				p.used[c], p.cueWords[c] = true, ""
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // othersWords name the respondents a group is compared with ("than the others").
 var othersWords = text.Set("others rest else")
 

@@ -33,7 +33,8 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"rank ranked ranking sort sorted order ordered up table same instead fan fans lover lovers counting considering " +
 	"gives giving counts reported report reports reporting bought buy buys sold quick " +
 	"one general plan plans planning intend intends kindly yo analyze analyse make together " +
-	"anyone anybody someone somebody gets vary varies variation variability")
+	"anyone anybody someone somebody gets vary varies variation variability " +
+	"lol haha sorry bother btw")
 
 // cueVocabulary holds every word of the cue phrases, the words the parser reads
 // as what is asked.

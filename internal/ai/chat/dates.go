@@ -663,3 +663,86 @@ func yearPair(words []string, used []bool, i int, first time.Time) (*dateRange, 
 	last := time.Date(y2, 12, 31, 0, 0, 0, 0, time.UTC)
 	return &dateRange{from: first, to: last, label: "between " + words[i] + " and " + words[i+2]}, i + 3
 }
+
+// shift moves a period by one unit: "the week before that" is dir -1, unit "week".
+type shift struct {
+	dir  int
+	unit string
+}
+
+// shiftUnits are the periods a follow-up moves by.
+var shiftUnits = text.Set("day week month year")
+
+// periodShift reads "the week before (that)", "the month after", "a week
+// earlier" and marks their words used; nil when the message has none.
+func (p *parser) periodShift() *shift {
+	for i := 1; i+1 < len(p.words); i++ {
+		unit, way := p.words[i], p.words[i+1]
+		dir := map[string]int{"before": -1, "earlier": -1, "prior": -1, "after": 1, "later": 1}[way]
+		if !shiftUnits[unit] || dir == 0 || !(p.words[i-1] == "the" || p.words[i-1] == "a" || p.words[i-1] == "one") {
+			continue
+		}
+		end := i + 2
+		if end < len(p.words) && (p.words[end] == "that" || p.words[end] == "this" || p.words[end] == "it") {
+			end++
+		}
+		for k := i - 1; k < end; k++ {
+			p.used[k] = true
+		}
+		return &shift{dir: dir, unit: unit}
+	}
+	return nil
+}
+
+// shifted returns r moved by one s.unit in s.dir, when r is one whole such unit
+// (a calendar week may be this week, up to today), with "" or why it can't be.
+func (r *dateRange) shifted(s shift, today time.Time) (*dateRange, string) {
+	if r.from.IsZero() || r.to.IsZero() {
+		return nil, fmt.Sprintf("%s is open-ended, so I can't tell which %s is %s it", r.label, s.unit, shiftWord(s))
+	}
+	var from, to time.Time
+	switch {
+	case s.unit == "day" && r.from.Equal(r.to):
+		from = r.from.AddDate(0, 0, s.dir)
+		to = from
+	case s.unit == "week" && r.from.Weekday() == time.Monday && r.to.Sub(r.from) <= 6*24*time.Hour:
+		from = r.from.AddDate(0, 0, 7*s.dir)
+		to = from.AddDate(0, 0, 6)
+	case s.unit == "month" && r.from.Day() == 1 && r.to.Before(r.from.AddDate(0, 1, 0)):
+		from = r.from.AddDate(0, s.dir, 0)
+		to = from.AddDate(0, 1, -1)
+	case s.unit == "year" && r.from.YearDay() == 1 && r.to.Before(r.from.AddDate(1, 0, 0)):
+		from = r.from.AddDate(s.dir, 0, 0)
+		to = from.AddDate(1, 0, -1)
+	default:
+		return nil, fmt.Sprintf("%s is not one calendar %s, so I can't tell which %s is %s it", r.describe(), s.unit, s.unit, shiftWord(s))
+	}
+	if from.After(today) {
+		return nil, fmt.Sprintf("the %s %s %s has not begun, and I only have the responses up to today; I don't forecast", s.unit, shiftWord(s), r.label)
+	}
+	if to.After(today) {
+		to = today
+	}
+	return &dateRange{from: from, to: to, label: shiftedLabel(s.unit, from), pos: r.pos}, ""
+}
+
+// shiftedLabel names a period a shift gives.
+func shiftedLabel(unit string, from time.Time) string {
+	switch unit {
+	case "day":
+		return "on " + dayText(from)
+	case "month":
+		return "in " + from.Format("January 2006")
+	case "year":
+		return "in " + from.Format("2006")
+	}
+	return "in the " + unit
+}
+
+// shiftWord says which way a shift goes.
+func shiftWord(s shift) string {
+	if s.dir < 0 {
+		return "before"
+	}
+	return "after"
+}

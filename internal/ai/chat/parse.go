@@ -31,6 +31,7 @@ type request struct {
 	target    *question
 	conds     []cond
 	span      *dateRange // submission dates
+	shift     *shift     // "the week before that": the previous question's period, moved
 	groupBy   *question
 	compare   []string  // options of groupBy to compare; all when empty
 	every     bool      // the message asks for every group ("for each ticket type")
@@ -250,15 +251,21 @@ func (p *parser) submissionsBefore(i int) bool {
 // answerAuxiliaries end a follow-up about those who said yes: "and those who will?".
 var answerAuxiliaries = text.Set("will would do did does are is have has can")
 
-// endsWithThat reports whether the message ends "is that" or "was this": it
-// points at the previous answer.
-func (p *parser) endsWithThat() bool {
-	n := len(p.words)
-	if n > 0 && p.words[n-1] == "?" {
-		n--
+// pointsAtThat reports whether the message says "is that" or "was this" at its
+// end or before the population it is a share of ("what % is that of all the milk
+// people"): it points at the previous answer.
+func (p *parser) pointsAtThat() bool {
+	for k := 1; k < len(p.words); k++ {
+		if (p.words[k] == "that" || p.words[k] == "this") && (p.words[k-1] == "is" || p.words[k-1] == "was") &&
+			(k+1 == len(p.words) || p.words[k+1] == "?" || shareOfWords[p.words[k+1]]) {
+			return true
+		}
 	}
-	return n >= 2 && (p.words[n-1] == "that" || p.words[n-1] == "this") && (p.words[n-2] == "is" || p.words[n-2] == "was")
+	return false
 }
+
+// shareOfWords introduce the population after "what % is that".
+var shareOfWords = text.Set("of among amongst from out in for")
 
 // unitCounted reports whether "how many" counts a word of q ("how many cups"),
 // not respondents.
@@ -366,6 +373,10 @@ func (p *parser) bareByGroup(in *request) {
 // priceWords rank amounts of money: they point at the form's currency question.
 var priceWords = text.Set("expensive cheapest cheaper pricier priciest")
 
+// weEarned ask for what the respondents paid together ("did we make" is written
+// "did we earn").
+var weEarned = phrases("we earn", "we earned")
+
 // addUpWords ask for a sum whatever else the message says.
 var addUpWords = phrases("add up", "adds up", "added up", "sum up", "sum")
 
@@ -433,7 +444,7 @@ func (in *request) setMetric(cues map[cue]bool, words []string) {
 	if in.metric == query.Trend {
 		in.interval = intervalOf(words, "")
 	}
-	in.total = cues[cueTotal]
+	in.total = cues[cueTotal] || text.Any(words, weEarned) // "how much did we make": the takings
 	if cues[cueMax] {
 		in.extreme = 1
 	} else if cues[cueMin] {
@@ -992,9 +1003,11 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 	}
 	pronoun := anyWord(p.words, pronouns)
 	switch {
+	case in.shift != nil:
+		return true // "and the week before that?"
 	case pronoun && own == 0:
 		return true
-	case in.metric == query.Percent && p.endsWithThat():
+	case in.metric == query.Percent && p.pointsAtThat():
 		return true // "what share of uk respondents is that": the previous figure, among them
 	case in.target == nil && in.metric == query.Percent && own == 0 && in.groupBy == nil && in.span == nil:
 		return true // "in percent?"
@@ -1044,12 +1057,15 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.markIdioms()
 	in := &request{limit: p.limit(), percentile: p.percentile()}
 	in.span = p.dates(s.now)
+	if in.span == nil {
+		in.shift = p.periodShift()
+	}
 	in.check = p.statCheck()
 	p.ratedSubject()
 	p.numbers()
 	mentions := p.options()
 	p.yesNo()
-	compared := p.thanGroups()
+	compared := p.thanGroups() || p.comparedPair()
 	p.noneChosen()
 	p.answeredText()
 	if v, ok := p.unboundYesNo(); ok && !p.hasYesNoCond() {
