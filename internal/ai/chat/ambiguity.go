@@ -305,11 +305,26 @@ func (p *parser) ageAsked() bool {
 		if !t.isNum || i < 2 {
 			continue
 		}
-		if ageComparisons[p.word(i-1)] && (peopleNouns[p.word(i-2)] || groupNouns[p.word(i-2)]) {
+		if ageComparisons[p.word(i-1)] && (peopleNouns[p.word(i-2)] || groupNouns[p.word(i-2)]) && !p.numericUnit(i+1) {
 			return true
 		}
 	}
 	return slices.Contains(p.words, "aged")
+}
+
+// numericUnit reports whether the word at i is a word of a numeric question's
+// text and not "years old": "people over 10 years at the company" counts years
+// of “Years at the company”.
+func (p *parser) numericUnit(i int) bool {
+	if i >= len(p.ts) || p.ts[i].stem == "" || p.word(i+1) == "old" {
+		return false
+	}
+	for _, q := range p.cf.qs {
+		if isNumeric(q.q) && slices.Contains(q.stems, p.ts[i].stem) {
+			return true
+		}
+	}
+	return false
 }
 
 // ageComparisons put an age after a people noun.

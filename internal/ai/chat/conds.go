@@ -191,16 +191,24 @@ func (p *parser) rangeAround(i int) ([4]float64, bool) {
 
 // numbers turns the comparisons of numbers with numeric questions into conditions.
 func (p *parser) numbers() {
+	var last *question // the question of the comparison before, and where it ended
+	lastEnd := 0
 	for i := 0; i < len(p.ts); i++ {
 		t := p.ts[i]
 		if !t.isNum || p.used[i] || yearOf(t.low) > 0 && !currencySigns[p.word(i-1)] {
 			continue
 		}
 		q := p.numberQuestion(i)
+		if q == nil && last != nil {
+			q = last // "more than 2 cups but less than 5": the second bound is on cups too
+		}
 		if q == nil {
 			continue
 		}
 		op, lo, hi, start, end := p.comparison(i, q)
+		if q == last && p.numberQuestion(i) == nil && (op == query.Equals || !p.joinedBounds(lastEnd, start)) {
+			continue
+		}
 		if inv, ok := inverse[op]; ok && p.negatedBefore(start, 2) {
 			op = inv // "don't drink more than 2 cups"
 		}
@@ -219,7 +227,18 @@ func (p *parser) numbers() {
 		p.cf.absorb(p.ts, p.used, q, start, end, 4)
 		p.markQuantityVerb(start)
 		i = end - 1
+		last, lastEnd = q, end
 	}
+}
+
+// joinedBounds reports whether only "but" or "and", after words already read,
+// stands between the end of one comparison and the start of the next.
+func (p *parser) joinedBounds(from, to int) bool {
+	k := from
+	for k < to && p.used[k] {
+		k++ // "cups"
+	}
+	return k == to-1 && (p.words[k] == "but" || p.words[k] == "and")
 }
 
 // relativeWords open a clause about the respondents.
