@@ -119,7 +119,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueLeast:        phrases("least common", "least popular", "least used", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
 	cueCount:        phrases("how many", "number of", "count", "headcount"),
 	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
-	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "examples", "quotes", "recent", "latest", "newest"),
+	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "what did they say", "what do they say", "what are they saying", "what did people write", "what did they write", "examples", "quotes", "recent", "latest", "newest"),
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
 	cueMode:         phrases("mode", "modal"),
 	cueWords:        phrases("words", "word", "keywords", "themes", "theme", "terms", "topics"),

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,7 +48,7 @@ func (p *parser) percentile() float64 {
 // ("talk about the price").
 var (
 	mentionVerbs = text.Set("mention mentions mentioned mentioning contain contains containing")
-	talkVerbs    = text.Set("talk talks talked talking complain complains complained speak speaks")
+	talkVerbs    = text.Set("talk talks talked talking complain complains complained speak speaks say says said write wrote written")
 )
 
 // mentions turns "comments that mention support" into a contains condition on the
@@ -66,7 +67,7 @@ func (p *parser) mentions(scores []float64) {
 			p.used[i] = true
 			continue
 		}
-		if about && (questionWords[p.word(k)] || k < len(p.ts) && p.cf.namesAQuestion(p.ts[k].stem)) {
+		if (about || p.word(i+1) == "about") && (questionWords[p.word(k)] || k < len(p.ts) && p.aboutTheForm(k)) {
 			continue // "answers about what they liked" name a question, not a word to search
 		}
 		q := p.freeTextQuestion(scores)
@@ -80,6 +81,12 @@ func (p *parser) mentions(scores []float64) {
 		p.cf.absorb(p.ts, p.used, q, 0, i, i)
 		return
 	}
+}
+
+// aboutTheForm reports whether the word at k names a question of the form, an
+// option or the form itself ("what did people say about the conference").
+func (p *parser) aboutTheForm(k int) bool {
+	return p.cf.namesAQuestion(p.ts[k].stem) || slices.Contains(p.cf.titleStems, p.ts[k].stem) || p.cf.optionStem(p.ts[k].stem)
 }
 
 // wordNouns ask for the words of answers.
