@@ -239,6 +239,10 @@ func merge(prev, cur *request, today time.Time) *request {
 			out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.q == cur.groupBy })
 		}
 	}
+	if g, labels := versusPrevious(prev, cur); g != nil {
+		out.groupBy, out.compare, cur.conds = g, labels, nil
+		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.q == g })
+	}
 	if cur.limit > 0 {
 		out.limit = cur.limit
 	}
@@ -270,6 +274,31 @@ func merge(prev, cur *request, today time.Time) *request {
 	}
 	out.followUp, out.addOnly, out.about = false, false, true
 	return &out
+}
+
+// versusPrevious reads a follow-up that sets one answer against the previous
+// question's ("avg cups for latte people" – "vs espresso people", "… remote
+// people" – "vs the non remote ones"): the question to break down by and the two
+// answers compared (none for a yes/no question, whose two answers are all).
+func versusPrevious(prev, cur *request) (*question, []string) {
+	if !cur.compares || cur.groupBy != nil || len(cur.conds) != 1 {
+		return nil, nil
+	}
+	c := cur.conds[0]
+	if c.q == nil || c.f.Op != query.Equals || c.q.q.Type != form.Select && c.q.q.Type != form.YesNo {
+		return nil, nil
+	}
+	if prev.groupBy == c.q && len(prev.compare) > 0 && c.q.q.Type == form.Select {
+		return c.q, append(slices.Clone(prev.compare), c.f.Value.(string)) // "and compared to tea"
+	}
+	at := slices.IndexFunc(prev.conds, func(o cond) bool { return o.q == c.q && o.f.Op == query.Equals && o.f.Value != c.f.Value })
+	if at < 0 {
+		return nil, nil
+	}
+	if c.q.q.Type == form.YesNo {
+		return c.q, nil
+	}
+	return c.q, []string{prev.conds[at].f.Value.(string), c.f.Value.(string)}
 }
 
 // shiftSpan gives out the period "the week before that" names, moved from the

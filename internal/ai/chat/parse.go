@@ -116,7 +116,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueMax:          phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best", "longest", "most recent", "newest"),
 	cueMin:          phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest", "oldest"),
 	cueTop:          phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people"),
-	cueLeast:        phrases("least common", "least popular", "least used", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
+	cueLeast:        phrases("least common", "least popular", "least used", "less used", "less chosen", "less selected", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
 	cueCount:        phrases("how many", "number of", "count", "headcount"),
 	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
 	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "what did they say", "what do they say", "what are they saying", "what did people write", "what did they write", "examples", "quotes", "recent", "latest", "newest"),
@@ -877,6 +877,8 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i // "of people adding sugar", "of the people rating satisfaction 2 or less"
 		case (w == "in" || w == "from") && !copulas[p.word(i-1)] && p.condAfter(i) && p.condBefore(i):
 			return i // "what % recommend us in spain"
+		case (w == "in" || w == "from") && shareWords[p.word(i-1)] && p.condAfter(i):
+			return i // "what percent from early bird will come again"
 		}
 	}
 	return -1
@@ -1268,7 +1270,13 @@ func (p *parser) argGroup(in *request, scores []float64) {
 	if g := p.topGroups(); g != nil && in.groupBy != nil && g != in.groupBy && isNumeric(in.groupBy.q) && in.kind == metricIntent {
 		// "top 3 departments by satisfaction": the departments ranked by it
 		p.measuredBy, in.groupBy, in.metric = in.groupBy, g, query.Mean
-		in.kind = rankIntent(p.word(0) != "bottom")
+		in.kind = rankIntent(p.leadHigh())
+		return
+	}
+	if g := p.topGroups(); g != nil && !isNumeric(g.q) && in.groupBy == nil && in.kind == metricIntent && p.yesNoMeasure() {
+		// "worst ticket type for coming back next year": ranked by the share of yes
+		in.groupBy, in.metric, in.extreme, p.likely = g, query.Percent, 0, true
+		in.kind = rankIntent(p.leadHigh())
 		return
 	}
 	if g := p.whichGroup(); p.likely && g != nil && in.groupBy == nil && in.kind == metricIntent && rankOf(p.cueWords) != 0 {
@@ -1347,7 +1355,7 @@ var checkVerbs = text.Set("does do is are did was were has have")
 // numericAfterBy returns the numeric question the four words after "by" name
 // most, or nil (none, or a tie).
 func (p *parser) numericAfterBy() *question {
-	i := slices.Index(p.words, "by")
+	i := slices.IndexFunc(p.words, func(w string) bool { return w == "by" || w == "for" })
 	if i < 0 {
 		return nil
 	}
@@ -1398,10 +1406,10 @@ func (p *parser) mostOfTarget(in *request) int {
 // topGroups returns the groupable question named right after a leading "top"
 // or "bottom" (and its number): "top 3 departments by satisfaction".
 func (p *parser) topGroups() *question {
-	if p.word(0) != "top" && p.word(0) != "bottom" {
+	k := p.rankLead() + 1
+	if k == 0 {
 		return nil
 	}
-	k := 1
 	if k < len(p.ts) && p.ts[k].isNum {
 		k++
 	}
@@ -1409,6 +1417,32 @@ func (p *parser) topGroups() *question {
 		return nil
 	}
 	return p.groupableAt(k)
+}
+
+// rankLead returns where the word opening a ranking stands ("top 3 …", "the
+// worst …"), or -1.
+func (p *parser) rankLead() int {
+	k := 0
+	if p.word(0) == "the" {
+		k = 1
+	}
+	if _, ok := leadRanks[p.word(k)]; ok {
+		return k
+	}
+	return -1
+}
+
+// leadRanks open a ranking of groups: true for the top, false for the bottom.
+var leadRanks = map[string]bool{"top": true, "best": true, "highest": true, "bottom": false, "worst": false, "lowest": false}
+
+// leadHigh reports whether the ranking the message opens with is a top.
+func (p *parser) leadHigh() bool { return leadRanks[p.word(p.rankLead())] }
+
+// yesNoMeasure reports whether the only condition is a yes/no answer named after
+// "for" or "by" ("… for coming back next year").
+func (p *parser) yesNoMeasure() bool {
+	i := slices.IndexFunc(p.words, func(w string) bool { return w == "by" || w == "for" })
+	return i >= 0 && len(p.conds) == 1 && p.conds[0].q != nil && p.conds[0].q.q.Type == form.YesNo && p.conds[0].pos > i
 }
 
 // rankWords rank groups; the figure they rank on a scale is its average.
