@@ -43,6 +43,16 @@ func (p *parser) ambiguity(in *request) string {
 	if w := p.comparativeWithoutFigure(in); w != "" {
 		return fmt.Sprintf("I can't tell which question “%s” is measured on; name it, e.g. the average hours", w)
 	}
+	if in.metric == query.Count && in.target != nil && in.target.q.Type == form.MultiSelect && p.unitCounted(in.target) && !p.conditioned(in.target) {
+		return fmt.Sprintf("I count respondents, not how many answers of %s each chose; ask how many chose one of them, or for the breakdown", text.Quote(in.target.q.Text))
+	}
+	if c, verbOf := p.optionOfOtherVerb(); c != nil {
+		return fmt.Sprintf("%v is an answer to %s, and “%s” belongs to %s; the form does not record who %s %v",
+			c.f.Value, text.Quote(c.q.q.Text), p.words[verbOf.at], text.Quote(verbOf.q.q.Text), p.words[verbOf.at], c.f.Value)
+	}
+	if f := p.unmatchedFrequency(in); f != "" {
+		return fmt.Sprintf("“%s” asks how often, and the form does not record how often people do something; I can count responses per day, week or month", f)
+	}
 	if w := p.unmatchedStat(in); w != "" {
 		return fmt.Sprintf("I read “%s” but could not tie it to the figure the rest of the question asks for", w)
 	}
@@ -53,6 +63,60 @@ func (p *parser) ambiguity(in *request) string {
 	}
 	return ""
 }
+
+// verbAt is a verb of the message at position at, from the text of question q.
+type verbAt struct {
+	q  *question
+	at int
+}
+
+// optionOfOtherVerb returns an option the message names as the object of a verb
+// of another choice question's text ("attended the workshop": Workshop answers
+// “Which session did you enjoy most?”, "attend" is “Which tracks did you
+// attend?”), with that verb; nil when there is none.
+func (p *parser) optionOfOtherVerb() (*cond, verbAt) {
+	for i := range p.conds {
+		c := &p.conds[i]
+		if !isOptionCond(*c) {
+			continue
+		}
+		k := c.pos - 1
+		for k > 0 && articles[p.words[k]] {
+			k--
+		}
+		if k < 0 || p.ts[k].stem == "" || slices.Contains(c.q.stems, p.ts[k].stem) {
+			continue
+		}
+		for qi := range p.cf.qs {
+			other := &p.cf.qs[qi]
+			if other != c.q && len(other.options) > 0 && other.q.Type != form.YesNo && slices.Contains(other.stems, p.ts[k].stem) {
+				return c, verbAt{q: other, at: k}
+			}
+		}
+	}
+	return nil, verbAt{}
+}
+
+// articles stand between a verb and its object.
+var articles = text.Set("the a an")
+
+// unmatchedFrequency returns a frequency the message names ("come in every day")
+// that no question's text holds, when the request is not responses per period;
+// else "".
+func (p *parser) unmatchedFrequency(in *request) string {
+	if in.metric == query.Trend || in.kind == busiestPeriod {
+		return ""
+	}
+	for _, ph := range frequencies {
+		if i := ph.Index(p.cueWords); i >= 0 {
+			return strings.Join(p.words[i:i+len(ph)], " ")
+		}
+	}
+	return ""
+}
+
+// frequencies say how often something happens.
+var frequencies = phrases("every day", "each day", "every week", "each week", "every month", "each month", "daily", "weekly", "monthly")
 
 // statCount counts the statistic words of the message ("average rating and
 // average cups" names two).

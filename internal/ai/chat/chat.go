@@ -189,7 +189,7 @@ func merge(prev, cur *request, today time.Time) *request {
 	if cur.compares && cur.groupBy == nil && len(cur.conds) == 0 && out.ambiguous == "" {
 		out.ambiguous = "I can't tell which groups to compare; please name them, e.g. “compare Sales and Support”"
 	}
-	if cur.lone != nil && renumber(out.conds, *cur.lone, cur.loneOp) {
+	if cur.lone != nil && renumber(out.conds, *cur.lone) {
 		out.unknown = nil
 	}
 	if cur.metric == "" && cur.extreme != 0 && out.target != nil && fits(query.Max, out.target.q) && cur.kind == metricIntent {
@@ -267,6 +267,13 @@ func merge(prev, cur *request, today time.Time) *request {
 			out.groupBy = nil // "and for Spain?" after a breakdown by country: Spain alone
 		}
 	}
+	if cur.metric == query.Percent && splitsShare(curConds) {
+		for i := range out.conds { // "and what % of gym users are in london?" names its own population and share
+			if k := slices.IndexFunc(curConds, func(c cond) bool { return c.q == out.conds[i].q }); k >= 0 {
+				out.conds[i].base = curConds[k].base
+			}
+		}
+	}
 	if out.metric == query.Percent && prev.metric != query.Percent {
 		if cur.addOnly || !shareOfNamed(out.conds, curConds) {
 			shareOfFirst(out.conds)
@@ -315,6 +322,11 @@ func shiftSpan(out *request, from *dateRange, sh shift, today time.Time) string 
 // today is the UTC day of now.
 func (s *session) today() time.Time {
 	return time.Date(s.now.Year(), s.now.Month(), s.now.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// splitsShare reports whether conds name both a population and a share.
+func splitsShare(conds []cond) bool {
+	return slices.ContainsFunc(conds, func(c cond) bool { return c.base }) && slices.ContainsFunc(conds, func(c cond) bool { return !c.base })
 }
 
 // shareOfNamed makes a count turned into a share of the answers the follow-up
@@ -376,21 +388,22 @@ func isOptionCond(c cond) bool {
 }
 
 // renumber gives the only comparison of a numeric question among conds the value
-// v ("how many rated 3" – "and 4?"), and the comparison op when not ""; false
-// when there is not exactly one.
-func renumber(conds []cond, v float64, op query.Op) bool {
+// of f ("how many rated 3" – "and 4?"), and f's comparison when it has one ("and
+// 7 or 8?"); false when there is not exactly one, or a range gets a lone number.
+func renumber(conds []cond, f query.Filter) bool {
 	at := onlyCond(conds, func(c cond) bool { return c.q != nil && isNumeric(c.q.q) })
 	if at < 0 {
 		return false
 	}
-	switch conds[at].f.Op {
-	case query.Equals, query.GT, query.GTE, query.LT, query.LTE:
-	default:
+	switch old := conds[at].f.Op; {
+	case old == query.Between && f.Op == "":
+		return false
+	case old != query.Equals && old != query.GT && old != query.GTE && old != query.LT && old != query.LTE && old != query.Between:
 		return false
 	}
-	conds[at].f.Value = v
-	if op != "" {
-		conds[at].f.Op = op
+	conds[at].f.Value = f.Value
+	if f.Op != "" {
+		conds[at].f.Op, conds[at].f.To = f.Op, f.To
 	}
 	return true
 }

@@ -70,11 +70,10 @@ type request struct {
 	ambiguous string
 	// check is the number a yes/no question compares its figure with, or nil.
 	check *figureCheck
-	// lone is the only thing a follow-up names, a number ("and 4?", "and 3+?"):
-	// the new value of the previous question's numeric condition, with loneOp its
-	// comparison when the follow-up gives one.
-	lone   *float64
-	loneOp query.Op
+	// lone is the only thing a follow-up names, a number or a range ("and 4?",
+	// "and 3+?", "and 7 or 8?"): the new value of the previous question's numeric
+	// condition, with its comparison when the follow-up gives one (Op "" keeps it).
+	lone *query.Filter
 }
 
 // cue is a word or phrase of a message that points at what it asks.
@@ -493,6 +492,30 @@ func fits(m query.Metric, q *form.Question) bool {
 	return true
 }
 
+// namedOnlyByPeriod reports whether the only words of the message that name q
+// are periods like "every day", which say how often, not which question ("how
+// many customers come in every day", "how many responses per day" do not name
+// “Cups per day”).
+func (p *parser) namedOnlyByPeriod(q *question) bool {
+	found := false
+	for i, t := range p.ts {
+		if p.used[i] || t.stem == "" || !slices.Contains(q.stems, t.stem) {
+			continue
+		}
+		if !unitsOfTime[t.low] || !everyWords[p.word(i-1)] && !(p.word(i-1) == "per" && p.countsResponses()) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// countsResponses reports whether the message asks how many responses.
+func (p *parser) countsResponses() bool {
+	i := howMany.Index(p.words)
+	return i >= 0 && submissionWords[p.word(i+2)]
+}
+
 // chooseTarget picks the question the metric is about: the best-scoring question it
 // fits, preferring questions no condition already names.
 func (p *parser) chooseTarget(in *request, scores []float64) *question {
@@ -511,7 +534,7 @@ func (p *parser) chooseTarget(in *request, scores []float64) *question {
 		if p.conditioned(q) {
 			s -= 1
 		}
-		if q == in.groupBy {
+		if q == in.groupBy || p.namedOnlyByPeriod(q) {
 			continue
 		}
 		if m != "" && !fits(m, q.q) {
@@ -860,8 +883,8 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i
 		case (w == "of" || w == "for" || w == "among") && everyoneWords[next]:
 			return i
-		case (w == "of" || w == "for") && peopleNouns[next] && clauseWords[after]:
-			return i
+		case (w == "of" || w == "for") && peopleNouns[next] && (clauseWords[after] || exceptWords[after] && (p.condAfter(i+2) || p.word(i+3) == "in" && p.condAfter(i+3))):
+			return i // "of people who …", "of people outside Germany"
 		case (w == "of" || w == "for") && next == "the" && peopleNouns[after] && clauseWords[p.word(i+3)]:
 			return i
 		case w == "of" && p.mentionAt(mentions, i+1, i+2):
@@ -883,6 +906,9 @@ func (p *parser) baseStart(mentions []mention) int {
 	}
 	return -1
 }
+
+// exceptWords set a group apart: "people outside Germany".
+var exceptWords = text.Set("outside except excluding besides not")
 
 // onlyWords restrict the population to the clause after them.
 var onlyWords = text.Set("only counting considering")
@@ -1118,8 +1144,11 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, s.cf.scores(p.ts, p.used))
-	if in.metric == query.Count && in.total && in.target != nil && isNumeric(in.target.q) && p.unitCounted(in.target) {
-		in.metric = query.Sum // "how many cups per day in total"
+	if in.metric == query.Count && in.extreme == 0 && in.target != nil && isNumeric(in.target.q) && p.unitCounted(in.target) && !p.conditioned(in.target) {
+		in.metric = query.Mean // "how many hours do people work": the typical number, not how many answered
+		if in.total {
+			in.metric = query.Sum // "how many cups per day in total"
+		}
 	}
 	if p.measuredBy != nil {
 		in.target = p.measuredBy
@@ -1171,7 +1200,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if in.looseClass = p.looseClass; in.looseClass != "" {
 		in.unknown = p.withClassWord(in.unknown) // unless a follow-up ties it to written answers
 	}
-	in.lone, in.loneOp = p.loneNumber(in)
+	in.lone = p.loneNumber(in)
 	in.ambiguous = p.ambiguity(in)
 	return in, p
 }
@@ -1179,26 +1208,28 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 // loneNumber returns the number of a follow-up that names nothing else ("and
 // 4?", "and more than 45?"), or nil, and the comparison around it when there is
 // one, whose words it marks read.
-func (p *parser) loneNumber(in *request) (*float64, query.Op) {
-	if !in.followUp || len(in.unknown) != 1 || in.target != nil || len(in.conds) > 0 {
-		return nil, ""
+func (p *parser) loneNumber(in *request) *query.Filter {
+	if !in.followUp || len(in.unknown) == 0 || len(in.unknown) > 2 || in.target != nil || len(in.conds) > 0 {
+		return nil
 	}
 	for i, t := range p.ts {
-		if t.isNum && !p.used[i] && t.low == in.unknown[0] {
-			op, _, _, start, end := p.comparison(i, &question{})
-			if op == query.Between {
-				return nil, ""
-			}
-			for k := start; k < end; k++ {
-				p.used[k] = k != i
-			}
-			if op == query.Equals {
-				op = ""
-			}
-			return &t.num, op
+		if !t.isNum || p.used[i] || t.low != in.unknown[0] {
+			continue
 		}
+		op, lo, hi, start, end := p.comparison(i, &question{})
+		if (op == query.Between) != (len(in.unknown) == 2) || op == query.Between && p.ts[end-1].low != in.unknown[1] {
+			return nil
+		}
+		for k := start; k < end; k++ {
+			p.used[k] = !p.ts[k].isNum
+		}
+		f := &query.Filter{Op: op, Value: lo, To: hi}
+		if op == query.Equals {
+			f.Op = ""
+		}
+		return f
 	}
-	return nil, ""
+	return nil
 }
 
 // indexOf returns the position of the first word in the set, or 0.
