@@ -177,7 +177,8 @@ var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt", "
 	"testdata/eval_dev57.txt", "testdata/eval_dev58.txt", "testdata/eval_dev59.txt",
 	"testdata/eval_dev60.txt", "testdata/eval_dev61.txt", "testdata/eval_dev62.txt",
 	"testdata/eval_dev63.txt", "testdata/eval_dev64.txt", "testdata/eval_dev65.txt",
-	"testdata/eval_dev66.txt", "testdata/eval_dev67.txt", "testdata/eval_dev68.txt"}
+	"testdata/eval_dev66.txt", "testdata/eval_dev67.txt", "testdata/eval_dev68.txt",
+	"testdata/eval_dev69.txt", "testdata/eval_dev70.txt", "testdata/eval_dev71.txt"}
 
 // TestChatDevBatches runs the development batches alone, fails on any wrong
 // reply (they were all brought to none: a wrong one is a regression) and, with
