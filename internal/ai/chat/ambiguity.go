@@ -50,6 +50,9 @@ func (p *parser) ambiguity(in *request) string {
 		return fmt.Sprintf("%v is an answer to %s, and “%s” belongs to %s; the form does not record who %s %v",
 			c.f.Value, text.Quote(c.q.q.Text), p.words[verbOf.at], text.Quote(verbOf.q.q.Text), p.words[verbOf.at], c.f.Value)
 	}
+	if w := p.unreadNegation(in); w != "" {
+		return fmt.Sprintf("I read “%s” but could not tie it to an answer, so I won't give the figure without it", w)
+	}
 	if f := p.unmatchedFrequency(in); f != "" {
 		return fmt.Sprintf("“%s” asks how often, and the form does not record how often people do something; I can count responses per day, week or month", f)
 	}
@@ -62,6 +65,32 @@ func (p *parser) ambiguity(in *request) string {
 			"please name what to rank by", p.rankWord(), text.Quote(in.groupBy.q.Text), text.Quote(in.target.q.Text))
 	}
 	return ""
+}
+
+// unreadNegation returns the negation of a message none of whose conditions
+// excludes anything ("how many didn't go to any track" is not how many
+// answered), or "".
+func (p *parser) unreadNegation(in *request) string {
+	i := slices.IndexFunc(p.words, func(w string) bool { return negators[w] })
+	switch {
+	case i < 0:
+		return ""
+	case in.check != nil && !p.used[i]:
+		return p.words[i] // "is the average not above 4?"
+	case slices.ContainsFunc(in.conds, negative) || in.blank || in.check != nil || in.kind != metricIntent && in.groupBy != nil:
+		return ""
+	}
+	return p.words[i]
+}
+
+// negative reports whether c excludes answers: another answer, a blank, a no.
+func negative(c cond) bool {
+	switch c.f.Op {
+	case query.NotEquals, query.IsEmpty, query.LT, query.LTE:
+		return true
+	}
+	v, ok := c.f.Value.(bool)
+	return ok && !v
 }
 
 // verbAt is a verb of the message at position at, from the text of question q.

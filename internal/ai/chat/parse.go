@@ -889,6 +889,8 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i
 		case w == "of" && p.mentionAt(mentions, i+1, i+2):
 			return i
+		case w == "of" && (next == "non" || next == "not") && p.condAfter(i+1):
+			return i // "share of non vip who will return"
 		case w == "of" && p.peopleClauseAt(i+2, i+4):
 			return i
 		case w == "of" && p.kindOfPeopleAt(i):
