@@ -50,6 +50,9 @@ func (p *parser) ambiguity(in *request) string {
 		return fmt.Sprintf("%v is an answer to %s, and “%s” belongs to %s; the form does not record who %s %v",
 			c.f.Value, text.Quote(c.q.q.Text), p.words[verbOf.at], text.Quote(verbOf.q.q.Text), p.words[verbOf.at], c.f.Value)
 	}
+	if p.crossWith != nil && in.target != p.crossWith {
+		return fmt.Sprintf("I break a figure down by one question at a time; ask for it by %s, then by %s", text.Quote(in.groupBy.q.Text), text.Quote(p.crossWith.q.Text))
+	}
 	if w := p.unreadNegation(in); w != "" {
 		return fmt.Sprintf("I read “%s” but could not tie it to an answer, so I won't give the figure without it", w)
 	}

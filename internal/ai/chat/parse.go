@@ -678,6 +678,10 @@ func (p *parser) crossAnd(k int) {
 	if q := p.groupableAt(k + 2); q != nil {
 		p.crossWith = q
 		p.used[k+1], p.used[k+2] = true, true
+		return
+	}
+	if slices.ContainsFunc(p.conds, func(c cond) bool { return c.pos == k+2 && c.q != nil && c.q.q.Type == form.YesNo }) && p.unsure == "" {
+		p.unsure = fmt.Sprintf("I can't tell whether “%s” is a second breakdown or keeps only those who said yes; ask for one breakdown at a time", p.words[k+2])
 	}
 }
 
