@@ -80,7 +80,8 @@ func (p *parser) unreadNegation(in *request) string {
 		return ""
 	case in.check != nil && !p.used[i]:
 		return p.words[i] // "is the average not above 4?"
-	case slices.ContainsFunc(in.conds, negative) || in.blank || in.check != nil || in.kind != metricIntent && in.groupBy != nil:
+	case slices.ContainsFunc(in.conds, negative) || in.blank || in.check != nil || in.kind != metricIntent && in.groupBy != nil,
+		in.groupBy != nil && in.groupBy.q.Type == form.YesNo: // "remote and non-remote staff" sets no against yes
 		return ""
 	}
 	return p.words[i]
@@ -492,6 +493,9 @@ func (p *parser) singledOut() bool {
 		}
 		if onePerson[w] && clauseWords[p.word(i+1)] && (p.word(i-1) == "the" || p.word(i-2) == "the") {
 			return true // "the person from Finance who started in March 2020", "the finance person with 11 years"
+		}
+		if onePerson[w] && (p.word(i+1) == "number" || p.word(i+1) == "#" || p.word(i+1) == "no") && i+2 < len(p.ts) && p.ts[i+2].isNum {
+			return true // "respondent number 12"
 		}
 	}
 	return false

@@ -21,6 +21,7 @@ package chat
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -495,7 +496,7 @@ func keepFirstOf(conds, replacing []cond) []cond {
 func replaceCond(conds []cond, c cond, addOnly bool) []cond {
 	for i, old := range conds {
 		same := (c.q != nil && old.q == c.q) || (c.q == nil && old.q != nil && old.q.q.Type == form.YesNo)
-		if same && !addOnly {
+		if same && (!addOnly || disjoint(old.f, c.f)) { // "40 hours or less" – "and of those working more than 40?" swaps
 			c.base = old.base || c.base
 			if c.q == nil {
 				c.q = old.q
@@ -507,6 +508,44 @@ func replaceCond(conds []cond, c cond, addOnly bool) []cond {
 	}
 	c.base = !addOnly
 	return append(conds, c)
+}
+
+// disjoint reports whether no number passes both numeric comparisons a and b.
+func disjoint(a, b query.Filter) bool {
+	alo, ahi, aok := interval(a)
+	blo, bhi, bok := interval(b)
+	return aok && bok && (ahi.v < blo.v || bhi.v < alo.v || ahi.v == blo.v && (ahi.open || blo.open) || bhi.v == alo.v && (bhi.open || alo.open))
+}
+
+// bound is one end of an interval of numbers; open excludes v.
+type bound struct {
+	v    float64
+	open bool
+}
+
+// interval returns the numbers a numeric comparison lets through.
+func interval(f query.Filter) (lo, hi bound, ok bool) {
+	v, isNum := f.Value.(float64)
+	if !isNum {
+		return lo, hi, false
+	}
+	inf := math.Inf(1)
+	switch f.Op {
+	case query.Equals:
+		return bound{v: v}, bound{v: v}, true
+	case query.GT:
+		return bound{v: v, open: true}, bound{v: inf}, true
+	case query.GTE:
+		return bound{v: v}, bound{v: inf}, true
+	case query.LT:
+		return bound{v: -inf}, bound{v: v, open: true}, true
+	case query.LTE:
+		return bound{v: -inf}, bound{v: v}, true
+	case query.Between:
+		to, ok := f.To.(float64)
+		return bound{v: v}, bound{v: to}, ok
+	}
+	return lo, hi, false
 }
 
 // bind gives bare yes/no answers their question: the yes_no question the request is

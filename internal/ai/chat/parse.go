@@ -1215,16 +1215,18 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 // 4?", "and more than 45?"), or nil, and the comparison around it when there is
 // one, whose words it marks read.
 func (p *parser) loneNumber(in *request) *query.Filter {
-	if !in.followUp || len(in.unknown) == 0 || len(in.unknown) > 2 || in.target != nil || len(in.conds) > 0 {
+	if !in.followUp || len(in.unknown) == 0 || in.target != nil || len(in.conds) > 0 {
 		return nil
 	}
-	for i, t := range p.ts {
-		if !t.isNum || p.used[i] || t.low != in.unknown[0] {
+	for _, i := range p.unknownAt {
+		if !p.ts[i].isNum {
 			continue
 		}
 		op, lo, hi, start, end := p.comparison(i, &question{})
-		if (op == query.Between) != (len(in.unknown) == 2) || op == query.Between && p.ts[end-1].low != in.unknown[1] {
-			return nil
+		for _, k := range p.unknownAt {
+			if k < start || k >= end {
+				return nil // "and 6 or lower?" has no other unknown word
+			}
 		}
 		for k := start; k < end; k++ {
 			p.used[k] = !p.ts[k].isNum
