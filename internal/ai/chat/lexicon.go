@@ -166,7 +166,7 @@ var shorthands = map[string]string{
 	"ppl": "people", "pct": "percent", "perc": "percent", "gimme": "give me",
 	"n": "count", "fav": "favourite", "favs": "favourites", "tix": "tickets", "sat": "satisfaction", "mnay": "many",
 	"xtab": "breakdown", "theyll": "they", "youll": "you", "conf": "conference", "thx": "thanks", "thnx": "thanks",
-	"rn": "now", "q": "question",
+	"rn": "now", "q": "question", "r": "are",
 	"happiest": "most satisfied", "unhappiest": "least satisfied", "happier": "more satisfied", "unhappier": "less satisfied",
 }
 

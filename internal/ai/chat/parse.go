@@ -173,6 +173,9 @@ func (p *parser) cues() map[cue]bool {
 		!anyWord(p.cueWords, listedThings) && p.limit() == 0 {
 		delete(out, cueList) // "the most recent start date" is the latest answer
 	}
+	if p.word(0) == "how" && (slices.Contains(p.cueWords, "feel") || slices.Contains(p.cueWords, "felt")) {
+		out[cueSentiment] = true // "how do the french feel in their comments"
+	}
 	if p.word(0) == "how" && slices.Contains(p.cueWords, "change") {
 		out[cueTrend] = true // "how did the number of responses change?"
 	}
@@ -916,6 +919,32 @@ func (p *parser) baseStart(mentions []mention) int {
 // exceptWords set a group apart: "people outside Germany".
 var exceptWords = text.Set("outside except excluding besides not")
 
+// ofTheAnswers makes "what % of the comments are positive" a share of the written
+// answers: those who answered the free-text question its condition is on.
+func (p *parser) ofTheAnswers(in *request) {
+	if in.metric != query.Percent || slices.ContainsFunc(p.conds, func(c cond) bool { return c.base }) {
+		return
+	}
+	i := slices.Index(p.words, "of")
+	k := i + 1
+	for p.word(k) == "the" || p.word(k) == "all" {
+		k++
+	}
+	if i < 0 || !writtenNouns[p.word(k)] {
+		return
+	}
+	at := slices.IndexFunc(p.conds, func(c cond) bool {
+		return c.q != nil && isFreeText(c.q.q) && (c.f.Op == query.SentimentOp || c.f.Op == query.Contains)
+	})
+	if at >= 0 {
+		q := p.conds[at].q
+		p.conds = append(p.conds, cond{q: q, f: query.Filter{Question: q.q.ID, Op: query.IsNotEmpty}, pos: k, base: true})
+	}
+}
+
+// writtenNouns name the written answers.
+var writtenNouns = text.Set("comments comment answers reviews remarks feedback")
+
 // onlyWords restrict the population to the clause after them.
 var onlyWords = text.Set("only counting considering")
 
@@ -1177,9 +1206,13 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if compared && in.metric == "" && in.target != nil && isNumeric(in.target.q) {
 		in.metric = query.Mean
 	}
+	if compared && (in.metric == "" || in.metric == query.Distribution) && in.target != nil && in.target.q.Type == form.YesNo && in.groupBy != nil {
+		in.metric = query.Percent // "latte vs flat white drinkers, who recommends us more": the share of yes
+	}
 	p.rankScale(in)
 	in.blank = p.blankAsked(in)
 	p.markBase(mentions)
+	p.ofTheAnswers(in)
 	if majority >= 0 && in.metric == query.Percent {
 		p.majorityBase(majority)
 	}
@@ -1395,8 +1428,8 @@ var checkVerbs = text.Set("does do is are did was were has have")
 // most, or nil (none, or a tie).
 func (p *parser) numericAfterBy() *question {
 	i := slices.IndexFunc(p.words, func(w string) bool { return w == "by" || w == "for" })
-	if i < 0 {
-		return nil
+	if i < 0 || p.words[i] == "for" && p.condAfter(i) {
+		return nil // "top 2 tracks for regular tickets" filters
 	}
 	var best *question
 	bestN, tie := 0, false
