@@ -178,7 +178,8 @@ var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt", "
 	"testdata/eval_dev60.txt", "testdata/eval_dev61.txt", "testdata/eval_dev62.txt",
 	"testdata/eval_dev63.txt", "testdata/eval_dev64.txt", "testdata/eval_dev65.txt",
 	"testdata/eval_dev66.txt", "testdata/eval_dev67.txt", "testdata/eval_dev68.txt",
-	"testdata/eval_dev69.txt", "testdata/eval_dev70.txt", "testdata/eval_dev71.txt"}
+	"testdata/eval_dev69.txt", "testdata/eval_dev70.txt", "testdata/eval_dev71.txt",
+	"testdata/eval_dev72.txt", "testdata/eval_dev73.txt", "testdata/eval_dev74.txt"}
 
 // TestChatDevBatches runs the development batches alone, fails on any wrong
 // reply (they were all brought to none: a wrong one is a regression) and, with
