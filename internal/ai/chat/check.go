@@ -256,13 +256,9 @@ func (p *parser) thanGroups() bool {
 	if c < 0 {
 		return false
 	}
-	for _, a := range p.conds {
-		for _, b := range p.conds {
-			if a.q != nil && a.q == b.q && a.pos < i && b.pos > i && a.f.Op == query.Equals && b.f.Op == query.Equals && len(a.q.options) > 0 {
-				p.used[c], p.used[i], p.cueWords[c] = true, true, ""
-				return true
-			}
-		}
+	if p.optionPair(i) {
+		p.used[c], p.used[i], p.cueWords[c] = true, true, ""
+		return true
 	}
 	return p.thanOthers(c, i)
 }
@@ -278,10 +274,20 @@ func (p *parser) comparedPair() bool {
 	if c < 0 || p.used[c] {
 		return false
 	}
+	if p.optionPair(-1) {
+		p.used[c], p.cueWords[c] = true, ""
+		return true
+	}
+	return false
+}
+
+// optionPair reports whether the message names two options of one question,
+// one before split and one after it (anywhere when split is negative).
+func (p *parser) optionPair(split int) bool {
 	for _, a := range p.conds {
 		for _, b := range p.conds {
-			if a.q != nil && a.q == b.q && a.pos < b.pos && a.f.Op == query.Equals && b.f.Op == query.Equals && len(a.q.options) > 0 {
-				p.used[c], p.cueWords[c] = true, ""
+			if a.q != nil && a.q == b.q && a.pos < b.pos && (split < 0 || a.pos < split && b.pos > split) &&
+				a.f.Op == query.Equals && b.f.Op == query.Equals && len(a.q.options) > 0 {
 				return true
 			}
 		}
