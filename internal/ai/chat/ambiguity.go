@@ -43,8 +43,14 @@ func (p *parser) ambiguity(in *request) string {
 	if w := p.comparativeWithoutFigure(in); w != "" {
 		return fmt.Sprintf("I can't tell which question “%s” is measured on; name it, e.g. the average hours", w)
 	}
-	if in.metric == query.Count && in.target != nil && in.target.q.Type == form.MultiSelect && p.unitCounted(in.target) && !p.conditioned(in.target) {
+	if in.metric == query.Count && in.target != nil && in.target.q.Type == form.MultiSelect && p.unitsCounted(in.target) && !p.conditioned(in.target) {
 		return fmt.Sprintf("I count respondents, not how many answers of %s each chose; ask how many chose one of them, or for the breakdown", text.Quote(in.target.q.Text))
+	}
+	if w := p.moodCounted(in); w != "" {
+		return fmt.Sprintf("I can't tell which answers count as “%s”; ask with a number, e.g. how many answered 4 or more", w)
+	}
+	if in.metric == query.Count && in.target != nil && !p.conditioned(in.target) && !in.blank && !p.answeringNamed(in.target) {
+		return fmt.Sprintf("I can only count who answered %s, and I can't tell that this is what is asked", text.Quote(in.target.q.Text))
 	}
 	if c, verbOf := p.optionOfOtherVerb(); c != nil {
 		return fmt.Sprintf("%v is an answer to %s, and “%s” belongs to %s; the form does not record who %s %v",
@@ -96,6 +102,59 @@ func negative(c cond) bool {
 	v, ok := c.f.Value.(bool)
 	return ok && !v
 }
+
+// answeringNamed reports whether a count of the responses that answered q is
+// what the message asks: it says answering ("how many answered", "filled in",
+// "rated") or names q by a plural of its own words or a quote ("how many
+// comments", "how many ratings").
+func (p *parser) answeringNamed(q *question) bool {
+	fillersOnly := true // "how many responses overall": every response, whatever “Overall rating” says
+	for _, t := range p.ts {
+		if t.stem != "" && slices.Contains(q.stems, t.stem) && !fillerWords[t.low] {
+			fillersOnly = false
+		}
+	}
+	if fillersOnly {
+		return true
+	}
+	for i, t := range p.ts {
+		if answeringWords[t.low] || t.quoted {
+			return true
+		}
+		if strings.HasSuffix(t.low, "s") && t.stem != "" && slices.Contains(q.stems, t.stem) && !p.own[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// answeringWords say that a question was answered.
+var answeringWords = text.Set("answered answer answers answering responded replied filled completed skipped gave given provided " +
+	"wrote written entered submitted rated rate rating ratings said commented comments comment chose picked selected ticked checked paid spent bought")
+
+// moodCounted returns the mood word of a count of respondents by how they feel
+// ("how many people are satisfied", "how many customers like us") when no
+// number says which answers that is, or "".
+func (p *parser) moodCounted(in *request) string {
+	if in.metric != query.Count || in.target != nil && p.conditioned(in.target) {
+		return ""
+	}
+	for i, w := range p.words {
+		switch {
+		case likeWords[w] && p.word(i+1) == "us":
+			return w + " us"
+		case moodWords[w] && in.target != nil:
+			return w
+		}
+	}
+	return ""
+}
+
+// moodWords say how respondents feel; likeWords with "us" do too.
+var (
+	moodWords = text.Set("satisfied dissatisfied unsatisfied content")
+	likeWords = text.Set("like likes liked love loves loved")
+)
 
 // verbAt is a verb of the message at position at, from the text of question q.
 type verbAt struct {

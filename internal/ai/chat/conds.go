@@ -225,7 +225,7 @@ func (p *parser) numbers() {
 			p.cueWords[k] = "" // "at least 4" asks for no least common answer
 		}
 		p.cf.absorb(p.ts, p.used, q, start, end, 4)
-		p.markQuantityVerb(start)
+		p.markQuantityVerb(start, q)
 		i = end - 1
 		last, lastEnd = q, end
 	}
@@ -247,7 +247,7 @@ var relativeWords = text.Set("who that which")
 // markQuantityVerb marks the verb of a clause that a comparison ends ("people who
 // *drink* more than 3 cups", "people *drinking* 2 or 3 cups", "people *drink*
 // more than 3"): it says how the quantity was counted, nothing more.
-func (p *parser) markQuantityVerb(start int) {
+func (p *parser) markQuantityVerb(start int, q *question) {
 	k := start - 1
 	for k > 0 && verbTails[p.words[k]] {
 		k-- // "worked *here* more than 5 years", "worked *for* more than 5 years"
@@ -256,11 +256,12 @@ func (p *parser) markQuantityVerb(start int) {
 		return
 	}
 	j := k - 1
-	for j > 0 && perfectAux[p.words[j]] {
-		j-- // "people *have* worked …"
+	for j > 0 && (perfectAux[p.words[j]] || negatedAux[p.words[j]]) {
+		j-- // "people *have* worked …", "people *do not* drink …"
 	}
-	if relativeWords[p.words[j]] || strings.HasSuffix(p.words[k], "ing") || (peopleNouns[p.words[j]] || p.words[j] == "many") && !p.cf.optionStem(p.ts[k].stem) {
-		p.used[k] = true
+	borrowed := !p.cf.optionStem(p.ts[k].stem) && !slices.Contains(q.stems, p.ts[k].stem) && p.cf.namesAQuestion(p.ts[k].stem)
+	if relativeWords[p.words[j]] || strings.HasSuffix(p.words[k], "ing") || (peopleNouns[p.words[j]] || p.words[j] == "many") && !p.cf.optionStem(p.ts[k].stem) || borrowed {
+		p.used[k] = true // borrowed: "Italians *drink* more than 2 cups" does not name “Favourite drink”
 	}
 }
 
@@ -269,6 +270,7 @@ func (p *parser) markQuantityVerb(start int) {
 var (
 	verbTails  = text.Set("here there for")
 	perfectAux = text.Set("have has had")
+	negatedAux = text.Set("do does did not never")
 )
 
 // numberQuestion picks the numeric question a number at i is about: the one whose

@@ -32,7 +32,7 @@ var (
 	wholeContractions = strings.NewReplacer(text.Expansions("won't", "can't")...)
 	contractions      = strings.NewReplacer(append(text.Expansions("n't", "'d"),
 		"’", "'", "'s", "", "'re", "", "'ve", "", "'ll", "",
-		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
+		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
 		"higher then", "higher than", "lower then", "lower than", "greater then", "greater than", "rather then", "rather than", "≥", " at least ", "≤", " at most ", "≠", " not ")...)
 )
 
@@ -274,7 +274,7 @@ var foldedVerbs = func() map[string]string {
 // family of "easy", and words that only look inflected.
 var stemExceptions = map[string]string{
 	"better": "better", "best": "good", "worse": "bad", "worst": "bad", "easier": "easy", "easiest": "easy",
-	"easily": "easy", "ease": "easy", "easy": "easy", "likelihood": "likely", "media": "media", "news": "news", "api": "api", "apis": "api",
+	"easily": "easy", "ease": "easy", "easy": "easy", "likelihood": "likely", "likely": "likely", "media": "media", "news": "news", "api": "api", "apis": "api",
 }
 
 // synonymGroups lists, for a canonical word, words of the same meaning.

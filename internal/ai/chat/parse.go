@@ -276,6 +276,14 @@ func (p *parser) unitCounted(q *question) bool {
 	return i >= 0 && i+2 < len(p.ts) && p.ts[i+2].stem != "" && slices.Contains(q.stems, p.ts[i+2].stem)
 }
 
+// unitsCounted reports whether "how many" counts a plural noun of q's own text
+// ("how many hours do people work"), not respondents ("how many rate us", "how
+// many paid").
+func (p *parser) unitsCounted(q *question) bool {
+	i := howMany.Index(p.words)
+	return i >= 0 && strings.HasSuffix(p.word(i+2), "s") && slices.Contains(q.words, p.word(i+2))
+}
+
 // numberCount counts the numbers of the message.
 func (p *parser) numberCount() int {
 	n := 0
@@ -511,6 +519,21 @@ func (p *parser) namedOnlyByPeriod(q *question) bool {
 		found = true
 	}
 	return found
+}
+
+// moodAsSatisfaction reads "how happy" as "how satisfied" when the message names
+// no written answers: "how happy are people in sales" asks for their
+// satisfaction, "how happy are the comments" for a sentiment.
+func (p *parser) moodAsSatisfaction() {
+	words := wordsOf(p.ts)
+	if anyWord(words, writtenNouns) || anyWord(words, listedThings) {
+		return
+	}
+	for i, t := range p.ts {
+		if t.low == "happy" && !t.quoted && i > 0 && p.ts[i-1].low == "how" {
+			p.ts[i] = makeToken("satisfied", false)
+		}
+	}
 }
 
 // countsResponses reports whether the message asks how many responses.
@@ -1114,6 +1137,7 @@ func (s *session) parse(msg string) *request {
 // parseTokens reads the tokens of one message into a request.
 func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p := &parser{cf: s.cf, ts: ts}
+	p.moodAsSatisfaction()
 	p.words = wordsOf(p.ts)
 	p.used = make([]bool, len(p.ts))
 	p.markOwn()
@@ -1179,7 +1203,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	p.argGroup(in, scores)
 	in.target = p.chooseTarget(in, s.cf.scores(p.ts, p.used))
-	if in.metric == query.Count && in.extreme == 0 && in.target != nil && isNumeric(in.target.q) && p.unitCounted(in.target) && !p.conditioned(in.target) {
+	if in.metric == query.Count && in.extreme == 0 && in.target != nil && isNumeric(in.target.q) && p.unitsCounted(in.target) && !p.conditioned(in.target) {
 		in.metric = query.Mean // "how many hours do people work": the typical number, not how many answered
 		if in.total {
 			in.metric = query.Sum // "how many cups per day in total"
