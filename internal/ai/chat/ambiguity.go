@@ -59,6 +59,9 @@ func (p *parser) ambiguity(in *request) string {
 	if p.crossWith != nil && in.target != p.crossWith {
 		return fmt.Sprintf("I break a figure down by one question at a time; ask for it by %s, then by %s", text.Quote(in.groupBy.q.Text), text.Quote(p.crossWith.q.Text))
 	}
+	if i := p.byWhat(); i >= 0 && in.groupBy == nil {
+		return fmt.Sprintf("I can't tell which question “%s” breaks the figure down by; name it, e.g. by %s", p.phraseAround(i+1), text.Quote(p.cf.qs[0].q.Text))
+	}
 	if w := p.unreadNegation(in); w != "" {
 		return fmt.Sprintf("I read “%s” but could not tie it to an answer, so I won't give the figure without it", w)
 	}
@@ -74,6 +77,17 @@ func (p *parser) ambiguity(in *request) string {
 			"please name what to rank by", p.rankWord(), text.Quote(in.groupBy.q.Text), text.Quote(in.target.q.Text))
 	}
 	return ""
+}
+
+// byWhat returns where "by" is followed by a clause rather than a question ("by
+// where they're from"), or -1.
+func (p *parser) byWhat() int {
+	for i, w := range p.words {
+		if w == "by" && !p.own[i+1] && (questionWords[p.word(i+1)] || p.word(i+1) == "where") {
+			return i
+		}
+	}
+	return -1
 }
 
 // unreadNegation returns the negation of a message none of whose conditions
@@ -241,6 +255,13 @@ func (p *parser) howManyCount() int {
 // first one: "what's the average rating and how many VIP tickets were sold?".
 func (p *parser) secondQuestion() bool {
 	for i, w := range p.words {
+		next := i + 1
+		if w == "?" && (p.word(next) == "and" || p.word(next) == "also") {
+			next++
+		}
+		if w == "?" && next < len(p.words) && questionWords[p.word(next)] {
+			return true // "how many use the gym? also which office is happiest?"
+		}
 		asked := (w == "and" || w == "also") && (questionWords[p.word(i+1)] || p.word(i+1) == "the" && figureNouns[p.word(i+2)])
 		if asked && i > 0 && slices.ContainsFunc(p.cueWords[:i], func(c string) bool { return statCueWords[c] }) {
 			return true // "average satisfaction in September and the number of remote workers in October"

@@ -187,7 +187,7 @@ func merge(prev, cur *request, today time.Time) *request {
 		out.conds = append(out.conds, cond{q: q, f: query.Filter{Question: q.q.ID, Op: query.SentimentOp, Value: cur.looseClass}})
 		out.unknown = slices.DeleteFunc(slices.Clone(out.unknown), func(w string) bool { return sentimentClasses[w] == cur.looseClass })
 	}
-	if cur.compares && cur.groupBy == nil && len(cur.conds) == 0 && out.ambiguous == "" {
+	if cur.compares && cur.groupBy == nil && len(cur.conds) == 0 && cur.span == nil && out.ambiguous == "" { // "vs last month" asks for that period
 		out.ambiguous = "I can't tell which groups to compare; please name them, e.g. “compare Sales and Support”"
 	}
 	if cur.lone != nil && renumber(out.conds, *cur.lone) {
@@ -224,7 +224,10 @@ func merge(prev, cur *request, today time.Time) *request {
 	if cur.check != nil {
 		out.check = cur.check
 	}
-	if byGroup := prev.kind == metricIntent && prev.groupBy != nil && len(prev.compare) == 0 && cur.asksWhich; (ranked || byGroup) &&
+	if cur.total && cur.metric == query.Count && !cur.howMany && out.target != nil && isNumeric(out.target.q) {
+		out.metric = query.Sum // "avg ticket price" – "total?"
+	}
+	if byGroup := prev.kind == metricIntent && prev.groupBy != nil && len(prev.compare) == 0 && (cur.asksWhich || cur.cuesOnly); (ranked || byGroup) &&
 		cur.kind == metricIntent && cur.groupBy == nil && cur.rank != 0 &&
 		(cur.target == nil || cur.target == prev.target || prev.target == nil && len(cur.conds) == 0) {
 		// "which department is the most satisfied" – "and the least?" ranks the other way

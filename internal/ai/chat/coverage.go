@@ -99,7 +99,7 @@ func (p *parser) withoutChatter() []token {
 	}
 	for i, t := range p.ts {
 		if drop[t.sentence] && (p.used[i] || t.isNum || t.quoted || restrictWords[t.low] || statCueWords[t.low] && (t.stem != "" || t.low == "%") ||
-			months[t.low] != 0 || t.stem != "" && p.cf.optionStem(t.stem)) {
+			months[t.low] != 0 || t.stem != "" && p.cf.optionStem(t.stem) || questionWords[t.low] && t.sentence > 0) {
 			delete(drop, t.sentence)
 		}
 	}

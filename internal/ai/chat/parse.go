@@ -45,6 +45,7 @@ type request struct {
 	rankDefault bool
 	compares    bool // the message asks to compare ("compare them")
 	same        bool // the message asks the same question again ("same question but …")
+	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
 	// looseClass is a sentiment class named with no written answers, which a
 	// follow-up gives the previous question's ("… mention support" – "and how
 	// many of those are negative?").
@@ -148,7 +149,7 @@ var (
 	unitsOfTime   = text.Set("day days week weeks month months year years")
 	listedThings  = text.Set("comments answers responses examples reviews entries quotes")
 	listVerbs     = text.Set("show list give see display read")
-	beforeLimit   = text.Set("top bottom first last latest recent newest which")
+	beforeLimit   = text.Set("top bottom first last latest recent newest which common frequent popular")
 	afterLimit    = text.Set("most least latest recent newest")
 )
 
@@ -534,6 +535,21 @@ func (p *parser) moodAsSatisfaction() {
 			p.ts[i] = makeToken("satisfied", false)
 		}
 	}
+}
+
+// onlyCues reports whether the message holds nothing but what it asks for: cue
+// words, stop words and signs ("the lowest?", "total?").
+func (p *parser) onlyCues() bool {
+	cue := false
+	for i, t := range p.ts {
+		switch {
+		case p.cueWords[i] != "" && statCueWords[t.low]:
+			cue = true
+		case t.stem != "" || t.isNum:
+			return false
+		}
+	}
+	return cue
 }
 
 // countsResponses reports whether the message asks how many responses.
@@ -1099,6 +1115,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true // "in percent?"
 	case in.target == nil && own == 0 && in.groupBy == nil && slices.Contains(p.words, "which") && rankOf(p.cueWords) != 0:
 		return true // "which is best?"
+	case in.target == nil && own == 0 && in.groupBy == nil && in.span == nil && in.cuesOnly:
+		return true // "the lowest?", "total?"
 	case (in.kind == highestGroup || in.kind == lowestGroup) && in.target == nil && (in.rankDefault || in.metric == query.Percent && own == 0):
 		return true // "which department is lowest", "which department has the highest share?" after a figure
 	case in.target == nil && own == 0 && in.groupBy == nil && len(p.ts) <= 5 && p.numberCount() == 1:
@@ -1249,6 +1267,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 			in.answer = "yes" // "and those who will?"
 		}
 	}
+	in.cuesOnly = p.onlyCues()
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
 	in.narrows = anyWord(p.words, narrowWords)
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
@@ -1367,6 +1386,12 @@ func (p *parser) argGroup(in *request, scores []float64) {
 		// "top 3 departments by satisfaction": the departments ranked by it
 		p.measuredBy, in.groupBy, in.metric = in.groupBy, g, query.Mean
 		in.kind = rankIntent(p.leadHigh())
+		return
+	}
+	if g, m, high := p.rankedByWord(); g != nil && in.groupBy == nil && in.kind == metricIntent {
+		// "lowest rated country", "happiest dept": the groups ranked by the average the word names
+		p.measuredBy, in.groupBy, in.metric, in.extreme = m, g, query.Mean, 0
+		in.kind = rankIntent(high)
 		return
 	}
 	if g := p.topGroups(); g != nil && !isNumeric(g.q) && in.groupBy == nil && in.kind == metricIntent && p.yesNoMeasure() {
@@ -1527,6 +1552,45 @@ func (p *parser) rankLead() int {
 	}
 	return -1
 }
+
+// rankedByWord reads "lowest rated country", "most satisfied department": a
+// ranking word opening the message, a word of one numeric question and a
+// groupable question. It returns the group, the numeric question and whether the
+// top is asked; nil when the message does not open so.
+func (p *parser) rankedByWord() (*question, *question, bool) {
+	k := 0
+	if p.word(0) == "the" {
+		k = 1
+	}
+	high, ok := leadRanks[p.word(k)]
+	if !ok {
+		high, ok = moreRanks[p.word(k)]
+	}
+	if !ok || k+2 >= len(p.ts) || p.ts[k+1].stem == "" {
+		return nil, nil, false
+	}
+	g := p.groupableAt(k + 2)
+	if g == nil || isNumeric(g.q) {
+		return nil, nil, false
+	}
+	var m *question
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		if isNumeric(q.q) && slices.Contains(q.stems, p.ts[k+1].stem) {
+			if m != nil {
+				return nil, nil, false // two numeric questions share the word
+			}
+			m = q
+		}
+	}
+	if m == nil {
+		return nil, nil, false
+	}
+	return g, m, high
+}
+
+// moreRanks open a ranking by an adjective: "most satisfied department".
+var moreRanks = map[string]bool{"most": true, "least": false}
 
 // leadRanks open a ranking of groups: true for the top, false for the bottom.
 var leadRanks = map[string]bool{"top": true, "best": true, "highest": true, "bottom": false, "worst": false, "lowest": false}

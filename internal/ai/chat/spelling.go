@@ -8,6 +8,8 @@ package chat
 // word is never corrected into filler: an unknown word must stay unknown, so the
 // chat refuses rather than guesses.
 
+import "strings"
+
 // minSlipLen is the length from which a word may be read as a slip.
 const minSlipLen = 5
 
@@ -54,15 +56,43 @@ func (cf *formIndex) respell(ts []token) []token {
 	if cf.slipTargets == nil {
 		cf.slipTargets, cf.known = cf.vocabulary()
 	}
-	for i, t := range ts {
-		if t.stem == "" || t.isNum || len(t.low) < minSlipLen || cf.known[t.low] || cf.known[t.stem] {
+	var out []token
+	for _, t := range ts {
+		if words := cf.joinedOption(t.low); words != nil && !cf.known[t.low] {
+			for _, w := range words { // "flatwhite": “Flat white”
+				out = append(out, withWord(t, w))
+			}
 			continue
 		}
-		if w, ok := cf.oneSlipFrom(t.low); ok {
-			ts[i] = makeToken(w, t.quoted)
+		if !(t.stem == "" || t.isNum || len(t.low) < minSlipLen || cf.known[t.low] || cf.known[t.stem]) {
+			if w, ok := cf.oneSlipFrom(t.low); ok {
+				t = withWord(t, w)
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// withWord returns t spelled w, in the same sentence.
+func withWord(t token, w string) token {
+	nt := makeToken(w, t.quoted)
+	nt.sentence = t.sentence
+	return nt
+}
+
+// joinedOption returns the words of the option of several words w writes as
+// one ("flatwhite", "earlybird"), or nil.
+func (cf *formIndex) joinedOption(w string) []string {
+	for _, q := range cf.qs {
+		for _, o := range q.options {
+			words := strings.Fields(strings.ToLower(o.label))
+			if len(words) > 1 && strings.Join(words, "") == w {
+				return words
+			}
 		}
 	}
-	return ts
+	return nil
 }
 
 // oneSlipFrom returns the only target word one slip away from w.

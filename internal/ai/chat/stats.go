@@ -56,7 +56,8 @@ var (
 func (p *parser) mentions(scores []float64) {
 	for i, w := range p.words {
 		about := w == "about" && listedThings[p.word(i-1)] // "any comments about the reports?"
-		if !(mentionVerbs[w] || talkVerbs[w] && p.word(i+1) == "about" || about) || p.used[i] {
+		said := (w == "say" || w == "says") && listedThings[p.word(i-1)] && !fillerWords[p.word(i+1)] // "how many comments say slow"
+		if !(mentionVerbs[w] || talkVerbs[w] && p.word(i+1) == "about" || about || said) || p.used[i] {
 			continue
 		}
 		k := i + 1
