@@ -179,7 +179,8 @@ var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt", "
 	"testdata/eval_dev63.txt", "testdata/eval_dev64.txt", "testdata/eval_dev65.txt",
 	"testdata/eval_dev66.txt", "testdata/eval_dev67.txt", "testdata/eval_dev68.txt",
 	"testdata/eval_dev69.txt", "testdata/eval_dev70.txt", "testdata/eval_dev71.txt",
-	"testdata/eval_dev72.txt", "testdata/eval_dev73.txt", "testdata/eval_dev74.txt"}
+	"testdata/eval_dev72.txt", "testdata/eval_dev73.txt", "testdata/eval_dev74.txt",
+	"testdata/eval_dev75.txt", "testdata/eval_dev76.txt", "testdata/eval_dev77.txt"}
 
 // TestChatDevBatches runs the development batches alone, fails on any wrong
 // reply (they were all brought to none: a wrong one is a regression) and, with
