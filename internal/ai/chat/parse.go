@@ -873,8 +873,9 @@ var peopleNouns = text.Set("people persons respondents customers users clients m
 
 // markBase marks the conditions of a clause like "among those who …", "of people
 // who …" or "of Pro users" as narrowing the population; the others are what a
-// percentage is a share of.
-func (p *parser) markBase(mentions []mention) {
+// percentage is a share of. A period in the clause after its only condition is
+// what the share is of.
+func (p *parser) markBase(mentions []mention, span *dateRange) {
 	start, end := p.baseStart(mentions), len(p.words)
 	if start < 0 {
 		start, end = p.leadingClause()
@@ -902,6 +903,9 @@ func (p *parser) markBase(mentions []mention) {
 		}
 		return
 	}
+	if matches == 0 && len(p.conds) == 1 && span != nil && span.pos > p.conds[0].pos && span.pos < end && submitVerbs[p.word(span.pos-1)] {
+		return // "% of germans who answered in october": the period is the share
+	}
 	if matches == 0 && len(p.conds) >= 1 {
 		last := 0
 		for i := range p.conds {
@@ -918,6 +922,12 @@ func (p *parser) baseStart(mentions []mention) int {
 	for i, w := range p.words {
 		if onlyWords[w] && (themWords[p.word(i+1)] || peopleNouns[p.word(i+1)]) {
 			return i // "…, counting only those who drink two cups or more"
+		}
+	}
+	for i, w := range p.words {
+		if (w == "in" || w == "from") && !copulas[p.word(i-1)] && p.condAfter(i) && p.condBefore(i) && slices.Contains(p.words[:i], "of") &&
+			!p.verbBetween(i) && p.endsAfterCond(i) {
+			return i // "percentage of tea drinkers in the UK": the UK's, not the tea drinkers'
 		}
 	}
 	for i, w := range p.words {
@@ -983,6 +993,31 @@ func (p *parser) ofTheAnswers(in *request) {
 
 // writtenNouns name the written answers.
 var writtenNouns = text.Set("comments comment answers reviews remarks feedback")
+
+// endsAfterCond reports whether the condition right after i ends the message.
+func (p *parser) endsAfterCond(i int) bool {
+	k := i + 2
+	if p.word(i+1) == "the" {
+		k++
+	}
+	return k >= len(p.words) || k == len(p.words)-1 && p.words[k] == "?"
+}
+
+// verbBetween reports whether a word that is neither read, a stop word nor a
+// noun of the respondents stands between "of" and i: "of people who drink
+// latte in Germany" has a clause of its own.
+func (p *parser) verbBetween(i int) bool {
+	of := slices.Index(p.words, "of")
+	for k := of + 1; k < i; k++ {
+		if !p.used[k] && p.ts[k].stem != "" && !groupNouns[p.words[k]] && !peopleNouns[p.words[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// submitVerbs say when a response was given ("who answered in October").
+var submitVerbs = text.Set("answered responded replied submitted filled came wrote")
 
 // onlyWords restrict the population to the clause after them.
 var onlyWords = text.Set("only counting considering")
@@ -1253,7 +1288,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	p.rankScale(in)
 	in.blank = p.blankAsked(in)
-	p.markBase(mentions)
+	p.markBase(mentions, in.span)
 	p.ofTheAnswers(in)
 	if majority >= 0 && in.metric == query.Percent {
 		p.majorityBase(majority)

@@ -14,6 +14,9 @@ type queryPlan struct {
 	base  []cond     // conditions of the population
 	match []cond     // percent: the conditions whose share is asked
 	span  *dateRange // submission dates of the population
+	// matchSpan is the period whose share a percent asks ("what % of responses
+	// came in October"), or nil.
+	matchSpan *dateRange
 }
 
 // plan turns a request into an engine query; false when it names nothing the
@@ -71,6 +74,11 @@ func (s *session) plan(in *request) (queryPlan, bool) {
 	}
 	p.q.Filters = filtersOf(p.base)
 	p.q.Match = filtersOf(p.match)
+	if p.matchSpan != nil {
+		f := p.matchSpan.filter()
+		f.Field = query.FieldSubmittedAt
+		p.q.Match = append(p.q.Match, f)
+	}
 	return p, ok
 }
 
@@ -143,6 +151,10 @@ func (s *session) planPercent(in *request, p *queryPlan) bool {
 		}
 	}
 	if len(p.match) > 0 {
+		return true
+	}
+	if in.span != nil && in.target == nil {
+		p.matchSpan, p.span, p.q.From, p.q.To = in.span, nil, "", "" // "what % of responses came in October"
 		return true
 	}
 	if in.target != nil && in.blank { // "what % didn't answer cups per day"

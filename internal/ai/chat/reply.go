@@ -247,7 +247,7 @@ func (s *session) replyCount(p queryPlan, res *query.Result) string {
 
 // replyPercent words a share.
 func (s *session) replyPercent(p queryPlan, res *query.Result) string {
-	base, match := s.preds(p.base, p), s.preds(p.match, queryPlan{})
+	base, match := s.preds(p.base, p), s.preds(p.match, queryPlan{span: p.matchSpan})
 	if res.Value == nil {
 		return fmt.Sprintf("No responses %s, so there is no percentage to give.", andList(base))
 	}
