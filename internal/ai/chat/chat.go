@@ -148,12 +148,41 @@ func (s *session) context(history []ai.Turn) (*request, bool) {
 // previous one that is missing ("the week before") can't be answered.
 func (s *session) follow(prev, in *request) *request {
 	switch {
+	case prev != nil && in.followUp && in.atFigure && singleFigure[prev.metric] && prev.groupBy == nil && prev.target != nil:
+		return s.countAtFigure(prev, in)
+	case prev != nil && in.followUp && in.atFigure && summaryFigure[prev.metric] && len(in.conds) == 0:
+		out := merge(prev, in, s.today())
+		out.ambiguous = "“that” is a figure computed over many answers, not an answer respondents gave; ask for a number, e.g. how many answered 4"
+		return out
 	case prev != nil && in.followUp:
 		return merge(prev, in, s.today())
 	case in.shift != nil:
 		in.ambiguous = shiftSpan(in, nil, *in.shift, s.today())
 	}
 	return in
+}
+
+// singleFigure are the metrics whose figure is an answer some respondents gave.
+var singleFigure = map[query.Metric]bool{query.Max: true, query.Min: true, query.Mode: true}
+
+// summaryFigure are the metrics whose figure no respondent need have given, or
+// that name several answers.
+var summaryFigure = map[query.Metric]bool{query.Mean: true, query.Median: true, query.Sum: true, query.StdDev: true,
+	query.Percentile: true, query.Top: true, query.Mode: true, query.Distribution: true}
+
+// countAtFigure counts the respondents who gave the previous answer's figure
+// ("the highest ticket price" – "how many paid that"), among the same responses.
+func (s *session) countAtFigure(prev, in *request) *request {
+	out := *prev
+	out.metric, out.kind, out.unknown, out.ambiguous = query.Count, metricIntent, in.unknown, in.ambiguous
+	p, ok := s.plan(prev)
+	res, err := s.eng.Run(p.q)
+	if !ok || err != nil || res.Value == nil {
+		out.ambiguous = "I can't tell which figure “that” is; please give the number"
+		return &out
+	}
+	out.conds = append(slices.Clone(prev.conds), cond{q: prev.target, f: query.Filter{Question: prev.target.q.ID, Op: query.Equals, Value: *res.Value}})
+	return &out
 }
 
 // cannotFollow refuses a follow-up of a question that could not be answered: it

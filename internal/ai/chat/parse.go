@@ -46,6 +46,7 @@ type request struct {
 	compares    bool // the message asks to compare ("compare them")
 	same        bool // the message asks the same question again ("same question but …")
 	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
+	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
 	// looseClass is a sentiment class named with no written answers, which a
 	// follow-up gives the previous question's ("… mention support" – "and how
 	// many of those are negative?").
@@ -551,6 +552,9 @@ func (p *parser) onlyCues() bool {
 	}
 	return cue
 }
+
+// figurePronouns point at the figure of the previous answer: "how many paid that".
+var figurePronouns = text.Set("that it this")
 
 // countsResponses reports whether the message asks how many responses.
 func (p *parser) countsResponses() bool {
@@ -1303,6 +1307,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		}
 	}
 	in.cuesOnly = p.onlyCues()
+	in.atFigure = in.metric == query.Count && anyWord(p.words, figurePronouns)
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
 	in.narrows = anyWord(p.words, narrowWords)
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
@@ -1555,6 +1560,13 @@ func (p *parser) mostOfTarget(in *request) int {
 		case "least", "fewest":
 			return -1
 		}
+	}
+	lead := p.word(0)
+	if lead == "the" {
+		lead = p.word(1)
+	}
+	if (lead == "most" || lead == "least") && anyWord(p.words, typeCues[in.target.q.Type]) {
+		return map[string]int{"most": 1, "least": -1}[lead] // "most an early bird paid"
 	}
 	return 0
 }
