@@ -83,7 +83,7 @@ func (p *parser) ambiguity(in *request) string {
 // where they're from"), or -1.
 func (p *parser) byWhat() int {
 	for i, w := range p.words {
-		if w == "by" && !p.own[i+1] && (questionWords[p.word(i+1)] || p.word(i+1) == "where") {
+		if w == "by" && i+1 < len(p.own) && !p.own[i+1] && (questionWords[p.word(i+1)] || p.word(i+1) == "where") {
 			return i
 		}
 	}

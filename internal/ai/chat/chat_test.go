@@ -131,7 +131,8 @@ func TestChatDates(t *testing.T) {
 
 func FuzzAnswer(f *testing.F) {
 	for _, s := range []string{"", "?", "how many", "average rating by plan", "and for those who said no?",
-		"between 2025-13-40 and 2025-01-01", "top 0 features", "rated 999999999999999999999 or more", "“Other”'"} {
+		"between 2025-13-40 and 2025-01-01", "top 0 features", "rated 999999999999999999999 or more", "“Other”'",
+		"average rating by", "by", "and the cheapest of each", "vs", "the week before"} {
 		f.Add(s)
 	}
 	ds := aitest.Dataset(aitest.Generate(50, 9))
@@ -140,6 +141,25 @@ func FuzzAnswer(f *testing.F) {
 			t.Error("empty reply")
 		}
 	})
+}
+
+// TestChatMessagesEndingInAConnective asks messages cut short after a word that
+// expects another ("by", "each", "vs"), alone and as follow-ups: each gets a reply,
+// none panics (two did: "avg price per ticket type" – "and the cheapest of each").
+func TestChatMessagesEndingInAConnective(t *testing.T) {
+	for _, sv := range aitest.Surveys() {
+		ds := sv.Dataset()
+		first := "average " + sv.Form.Questions[1].Text + " by " + sv.Form.Questions[0].Text
+		history := []ai.Turn{{Role: ai.RoleUser, Content: first}, {Role: ai.RoleAssistant, Content: Answer(ds, nil, first, sv.Now)}}
+		for _, q := range []string{"and the cheapest of each", "average rating by", "by", "break down by", "vs", "per", "top 3 by",
+			"which is best by", "what % of", "how many more than", "the week before", "and the", "who"} {
+			for _, h := range [][]ai.Turn{nil, history} {
+				if reply := Answer(ds, h, q, sv.Now); reply == "" {
+					t.Errorf("%s %q: empty reply", sv.Name, q)
+				}
+			}
+		}
+	}
 }
 
 // evRow is one generated registration of a second, differently worded form.

@@ -658,7 +658,7 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			p.unsure = fmt.Sprintf("I can't tell what “%s” is set against in “%s”; compare the two answers, e.g. “%s vs not”", p.words[i-1], p.phraseAround(i), p.words[i-1])
 			return
 		}
-		if q := p.groupableAt(i + 1); q != nil && i+1 < len(p.ts) {
+		if q := p.groupableAt(i + 1); q != nil {
 			in.groupBy = q // "% of each country that would recommend us": the country, not the yes/no after it
 			p.used[i+1] = true
 			p.crossAnd(i + 1)
@@ -750,6 +750,9 @@ func (p *parser) bareYesNoAfter(i int) *question {
 
 // groupableAt returns the choice, yes_no or rating question the word at k names.
 func (p *parser) groupableAt(k int) *question {
+	if k < 0 || k >= len(p.ts) {
+		return nil
+	}
 	t := p.ts[k]
 	if t.stem == "" || p.used[k] {
 		return nil
