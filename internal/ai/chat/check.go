@@ -161,6 +161,9 @@ func (p *parser) checkAfter(from, stat int) *figureCheck {
 	return nil
 }
 
+// majorityOf asks whether most of a group do something.
+var majorityOf = phrase("majority of")
+
 // majorityAsked returns the position of the respondents' noun in "are most
 // attendees …", "did most VIP attendees …": a share of them; -1 when the
 // message does not ask so.
@@ -172,6 +175,10 @@ func (p *parser) majorityAsked(check *figureCheck) int {
 		for p.word(from) == "of" || p.word(from) == "the" || p.word(from) == "our" || p.word(from) == "all" {
 			from++
 		}
+	case auxiliaries[p.word(0)] && majorityOf.Index(p.words) > 0 && majorityOf.Index(p.words) <= 3:
+		m := majorityOf.Index(p.words) // "does the majority of Italians recommend us", "is it the majority of UK customers who …"
+		from = m + 2
+		p.used[m], p.cueWords[m] = true, ""
 	case !auxiliaries[p.word(0)] || p.word(1) != "most":
 		return -1
 	}
