@@ -29,7 +29,7 @@ var auxiliaries = text.Set("is are was were does do did has have")
 
 // checkStats are the statistics a yes/no question can check.
 // "rate" checks a share given as a percentage ("is the recommendation rate over 50%?").
-var checkStats = text.Set("average avg mean median total sum percentage percent share rate")
+var checkStats = text.Set("average avg mean median total sum percentage percent share rate highest lowest max min maximum minimum")
 
 // checkStops end the span between a statistic and its check: a clause there
 // ("the average of people with more than 3 cups") makes the number a filter.
@@ -107,27 +107,48 @@ func (p *parser) shareCheck() *figureCheck {
 	return nil
 }
 
-// countCheck reads "are there more than 50 responses?": a count checked against
-// the number, which must be followed by a word for the respondents.
+// countCheck reads "are there more than 50 responses?", "did more than 10 people
+// start before 2016?": a count checked against the number, which must be followed
+// by a word for the respondents or their answers.
 func (p *parser) countCheck() *figureCheck {
-	if !auxiliaries[p.word(0)] || p.word(1) != "there" {
+	if !auxiliaries[p.word(0)] {
 		return nil
 	}
-	for i := 2; i < len(p.ts) && i <= 5; i++ {
+	start := 1
+	if trueThat.At(p.words, 1) {
+		start += len(trueThat) // "is it true that fewer than 20 people use childcare?"
+	}
+	if p.word(start) == "we" && gotWords[p.word(start+1)] {
+		start += 2 // "did we get more than 20 responses in October?"
+	}
+	there := p.word(start) == "there"
+	if there {
+		start++
+	}
+	if !there && !slices.ContainsFunc(cmpBefore, func(c cmpPhrase) bool { return c.phrase.At(p.words, start) }) {
+		return nil // "did more than 10 people start before 2016?" opens with the comparison
+	}
+	for i := start; i < len(p.ts) && i <= start+3; i++ {
 		if !p.ts[i].isNum {
 			continue
 		}
-		if w := p.word(i + 1); !aboutWords[w] && !groupNouns[w] {
+		if w := p.word(i + 1); !aboutWords[w] && !groupNouns[w] && !listedThings[w] {
 			return nil
 		}
-		c := p.checkAfter(1, 1)
+		c := p.checkAfter(start-1, start-1)
 		if c != nil {
-			p.used[0], p.used[1], c.count = true, true, true
+			for k := 0; k < start; k++ {
+				p.used[k] = true
+			}
+			c.count = true
 		}
 		return c
 	}
 	return nil
 }
+
+// gotWords say responses came in: "did we get …".
+var gotWords = text.Set("get got have had receive received")
 
 // itWords stand for the figure asked in "… and is it below 3?".
 var itWords = text.Set("it that this")

@@ -92,11 +92,14 @@ func (p *parser) word(i int) string {
 	return p.words[i]
 }
 
-// cmpBefore are comparisons written before a number, longest first.
-var cmpBefore = []struct {
+// cmpPhrase is a comparison written as words.
+type cmpPhrase struct {
 	phrase text.Phrase
 	op     query.Op
-}{
+}
+
+// cmpBefore are comparisons written before a number, longest first.
+var cmpBefore = []cmpPhrase{
 	{phrase("no more than"), query.LTE}, {phrase("no less than"), query.GTE}, {phrase("not more than"), query.LTE},
 	{phrase("more than"), query.GT}, {phrase("greater than"), query.GT}, {phrase("higher than"), query.GT}, {phrase("bigger than"), query.GT},
 	{phrase("larger than"), query.GT}, {phrase("over"), query.GT}, {phrase("above"), query.GT}, {phrase("exceeding"), query.GT},
@@ -108,10 +111,7 @@ var cmpBefore = []struct {
 }
 
 // cmpAfter are comparisons written after a number.
-var cmpAfter = []struct {
-	phrase text.Phrase
-	op     query.Op
-}{
+var cmpAfter = []cmpPhrase{
 	{phrase("or more"), query.GTE}, {phrase("or higher"), query.GTE}, {phrase("or above"), query.GTE}, {phrase("or better"), query.GTE},
 	{phrase("or greater"), query.GTE}, {phrase("or over"), query.GTE}, {phrase("+"), query.GTE}, {phrase("and up"), query.GTE},
 	{phrase("and above"), query.GTE}, {phrase("plus"), query.GTE}, {phrase("or less"), query.LTE}, {phrase("or lower"), query.LTE},
@@ -294,6 +294,9 @@ func (p *parser) numberQuestion(i int) *question {
 		if q.q.Type == form.Currency && currencySigns[p.word(i-1)] {
 			score += 2
 		}
+		if p.namedAfterOn(i, q) {
+			score += 2 // "gave 9 or 10 on recommending": the question after "on" takes the number
+		}
 		switch {
 		case score > bestScore:
 			best, bestScore, tie = q, score, false
@@ -401,6 +404,22 @@ func (p *parser) nearScore(i int, q *question) float64 {
 		}
 	}
 	return score
+}
+
+// namedAfterOn reports whether "on", "for" or "to" follows the number at i within
+// four words and is followed by a word of q ("9 or 10 on the recommend scale").
+func (p *parser) namedAfterOn(i int, q *question) bool {
+	for k := i + 1; k < len(p.ts) && k <= i+4; k++ {
+		if w := p.words[k]; w == "on" || w == "for" || w == "to" {
+			for j := k + 1; j < len(p.ts) && j <= k+2; j++ {
+				if p.ts[j].stem != "" {
+					return slices.Contains(q.stems, p.ts[j].stem)
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // abs returns |n|.

@@ -556,6 +556,24 @@ func (p *parser) onlyCues() bool {
 // figurePronouns point at the figure of the previous answer: "how many paid that".
 var figurePronouns = text.Set("that it this")
 
+// contrastComparative marks read the comparison of a contrast of the two answers
+// of a yes/no question ("do remote workers report a better balance than people
+// who don't work remotely?"): the averages of the numeric question asked about
+// answer it.
+func (p *parser) contrastComparative(in *request) {
+	than := slices.Index(p.words, "than")
+	if in.groupBy == nil || in.groupBy.q.Type != form.YesNo || than < 0 || in.target == nil || !isNumeric(in.target.q) ||
+		in.metric != "" && in.metric != query.Mean {
+		return
+	}
+	in.metric = query.Mean
+	for i, w := range p.words[:than] {
+		if comparativeWords[w] {
+			p.used[i], p.used[than], p.cueWords[i] = true, true, ""
+		}
+	}
+}
+
 // countsResponses reports whether the message asks how many responses.
 func (p *parser) countsResponses() bool {
 	i := howMany.Index(p.words)
@@ -1287,6 +1305,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	p.rankCheck(in)
 	in.settle()
+	p.contrastComparative(in)
 	if compared && in.metric == "" && in.target != nil && isNumeric(in.target.q) {
 		in.metric = query.Mean
 	}
