@@ -226,6 +226,7 @@ func (p *parser) numbers() {
 		}
 		p.cf.absorb(p.ts, p.used, q, start, end, 4)
 		p.markQuantityVerb(start, q)
+		p.shareRate(end) // "5 star rate by country": the share of them
 		i = end - 1
 		last, lastEnd = q, end
 	}
@@ -686,6 +687,19 @@ func (p *parser) answerBefore(i int) bool {
 // rateWords after a yes_no question's word ask for the share that said yes
 // ("recommend rate", "return ratio").
 var rateWords = text.Set("rate rates ratio")
+
+// shareRate reads "rate" right after a comparison ("5 star rate", "4+ rate") as
+// the share of the responses it keeps, even when the rating question took the
+// word.
+func (p *parser) shareRate(end int) {
+	k := end
+	if p.word(k) == "star" || p.word(k) == "stars" {
+		k++
+	}
+	if rateWords[p.word(k)] {
+		p.used[k], p.rate = true, true
+	}
+}
 
 // rateOf reads "<yes_no word> rate" (within the next two words) as the share of
 // yes answers, marking the rate word used so it does not name a rating question.
