@@ -102,7 +102,7 @@ type cmpPhrase struct {
 var cmpBefore = []cmpPhrase{
 	{phrase("no more than"), query.LTE}, {phrase("no less than"), query.GTE}, {phrase("not more than"), query.LTE},
 	{phrase("more than"), query.GT}, {phrase("greater than"), query.GT}, {phrase("higher than"), query.GT}, {phrase("bigger than"), query.GT},
-	{phrase("larger than"), query.GT}, {phrase("over"), query.GT}, {phrase("above"), query.GT}, {phrase("exceeding"), query.GT},
+	{phrase("larger than"), query.GT}, {phrase("cheaper than"), query.LT}, {phrase("pricier than"), query.GT}, {phrase("over"), query.GT}, {phrase("above"), query.GT}, {phrase("exceeding"), query.GT},
 	{phrase("at least"), query.GTE}, {phrase("minimum of"), query.GTE}, {phrase("> ="), query.GTE}, {phrase(">"), query.GT},
 	{phrase("less than"), query.LT}, {phrase("fewer than"), query.LT}, {phrase("lower than"), query.LT}, {phrase("smaller than"), query.LT},
 	{phrase("under"), query.LT}, {phrase("below"), query.LT}, {phrase("at most"), query.LTE}, {phrase("maximum of"), query.LTE},

@@ -31,7 +31,7 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"mostly mainly largely buyer buyers purchaser purchasers " +
 	"peoples pls plz need needs needed report arithmetic receive received scale " +
 	"rank ranked ranking sort sorted order ordered up table same instead fan fans lover lovers counting considering " +
-	"gives giving counts reported report reports reporting bought buy buys sold quick " +
+	"gives giving counts reported report reports reporting bought buy buys sold sell sells selling quick " +
 	"one general plan plans planning intend intends kindly yo analyze analyse make together " +
 	"anyone anybody someone somebody gets vary varies variation variability " +
 	"lol haha sorry bother btw box boxes field fields section crowd")

@@ -171,6 +171,10 @@ func (p *parser) cues() map[cue]bool {
 	if out[cueTop] && (out[cueMax] || out[cueMin] || out[cueCount]) && p.cueOnlyFrom(cueTop, favouriteWords) {
 		delete(out, cueTop) // "lowest rating by people whose favourite session was …", "how many chose … as their favourite"
 	}
+	if out[cueTop] && !out[cueLeast] && p.cueOnlyFrom(cueTop, favouriteWords) && p.pluralAfterFavourite() && p.limit() == 0 {
+		delete(out, cueTop) // "fave sessions": every session, with its count
+		out[cueDistribution] = true
+	}
 	if (mostRecent.Index(p.cueWords) >= 0 || anyWord(p.cueWords, latestWords)) && !anyWord(p.cueWords, listVerbs) &&
 		!anyWord(p.cueWords, listedThings) && p.limit() == 0 {
 		delete(out, cueList) // "the most recent start date" is the latest answer
@@ -399,6 +403,14 @@ var varyWords = text.Set("vary varies variation variability")
 // favouriteWords describe an answer ("favourite session") more often than they
 // ask for the most common one.
 var favouriteWords = text.Set("favourite favorite")
+
+// pluralAfterFavourite reports whether a plural noun follows "favourite"
+// ("favourite sessions").
+func (p *parser) pluralAfterFavourite() bool {
+	i := slices.IndexFunc(p.words, func(w string) bool { return favouriteWords[w] })
+	next := p.word(i + 1)
+	return i >= 0 && strings.HasSuffix(next, "s") && !strings.HasSuffix(next, "ss")
+}
 
 // cueOnlyFrom reports whether every phrase of cue c in the message is a single
 // word of set: the top cue only "favourite", the list cue only a verb such as
@@ -1495,8 +1507,15 @@ func (p *parser) argGroup(in *request, scores []float64) {
 // least satisfied department?" as the ranking of the option's question, whose
 // top (or bottom) group answers them.
 func (p *parser) rankCheck(in *request) {
+	if in.groupBy != nil || in.kind != metricIntent || !checkVerbs[p.word(0)] {
+		return
+	}
 	dir := rankOf(p.cueWords)
-	if in.groupBy != nil || in.kind != metricIntent || dir == 0 || !checkVerbs[p.word(0)] {
+	favourite := dir == 0 && anyWord(p.words, favouriteWords) && (in.metric == "" || in.metric == query.Count)
+	if favourite {
+		dir = 1 // "is espresso the favourite drink?" on a “Favourite drink” question
+	}
+	if dir == 0 {
 		return
 	}
 	var opt *cond
@@ -1510,6 +1529,9 @@ func (p *parser) rankCheck(in *request) {
 	}
 	if opt == nil {
 		return
+	}
+	if favourite {
+		in.metric = query.Top
 	}
 	q := opt.q
 	switch {
