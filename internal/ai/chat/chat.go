@@ -200,6 +200,18 @@ func merge(prev, cur *request, today time.Time) *request {
 	out := *prev
 	out.conds = append([]cond(nil), prev.conds...)
 	ranked := prev.kind == highestGroup || prev.kind == lowestGroup
+	mergeFigure(&out, prev, cur, ranked)
+	mergePeriod(&out, prev, cur, today)
+	mergeGroups(&out, prev, cur, ranked)
+	mergeConds(&out, prev, cur)
+	out.followUp, out.addOnly, out.about = false, false, true
+	return &out
+}
+
+// mergeFigure applies what a follow-up says of the figure: its metric, the
+// question it is about, a new number for the previous condition, the words it
+// could not read.
+func mergeFigure(out, prev, cur *request, ranked bool) {
 	if cur.metric != "" || cur.kind != metricIntent {
 		out.metric, out.kind, out.least, out.interval = cur.metric, cur.kind, cur.least, cur.interval
 		out.extreme, out.total, out.percentile = cur.extreme, cur.total, cur.percentile
@@ -211,7 +223,7 @@ func merge(prev, cur *request, today time.Time) *request {
 		out.metric = prev.metric // "which department is lowest" ranks the figure asked before
 	}
 	out.unknown, out.clash, out.ambiguous = cur.unknown, cur.clash, cur.ambiguous
-	if q := textOf(&out); cur.looseClass != "" && q != nil {
+	if q := textOf(out); cur.looseClass != "" && q != nil {
 		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.q == q && c.f.Op == query.SentimentOp })
 		out.conds = append(out.conds, cond{q: q, f: query.Filter{Question: q.q.ID, Op: query.SentimentOp, Value: cur.looseClass}})
 		out.unknown = slices.DeleteFunc(slices.Clone(out.unknown), func(w string) bool { return sentimentClasses[w] == cur.looseClass })
@@ -238,6 +250,16 @@ func merge(prev, cur *request, today time.Time) *request {
 	} else if out.target != nil && out.metric != "" && !fits(out.metric, out.target.q) {
 		out.target = nil
 	}
+	if cur.check != nil {
+		out.check = cur.check
+	}
+	if cur.total && cur.metric == query.Count && !cur.howMany && out.target != nil && isNumeric(out.target.q) {
+		out.metric = query.Sum // "avg ticket price" – "total?"
+	}
+}
+
+// mergePeriod applies the period a follow-up names or moves.
+func mergePeriod(out, prev, cur *request, today time.Time) {
 	if i := dateCond(out.conds); cur.span != nil && i >= 0 && prev.span == nil {
 		out.conds[i].f = cur.span.filter() // "how many started before 2018" – "and after 2023?"
 		out.conds[i].f.Question = out.conds[i].q.q.ID
@@ -246,16 +268,14 @@ func merge(prev, cur *request, today time.Time) *request {
 	}
 	if cur.shift != nil {
 		out.span = nil
-		if why := shiftSpan(&out, prev.span, *cur.shift, today); why != "" && out.ambiguous == "" {
+		if why := shiftSpan(out, prev.span, *cur.shift, today); why != "" && out.ambiguous == "" {
 			out.ambiguous = why
 		}
 	}
-	if cur.check != nil {
-		out.check = cur.check
-	}
-	if cur.total && cur.metric == query.Count && !cur.howMany && out.target != nil && isNumeric(out.target.q) {
-		out.metric = query.Sum // "avg ticket price" – "total?"
-	}
+}
+
+// mergeGroups applies a follow-up's ranking and breakdown.
+func mergeGroups(out, prev, cur *request, ranked bool) {
 	if byGroup := prev.kind == metricIntent && prev.groupBy != nil && len(prev.compare) == 0 && (cur.asksWhich || cur.cuesOnly); (ranked || byGroup) &&
 		cur.kind == metricIntent && cur.groupBy == nil && cur.rank != 0 &&
 		(cur.target == nil || cur.target == prev.target || prev.target == nil && len(cur.conds) == 0) {
@@ -279,6 +299,11 @@ func merge(prev, cur *request, today time.Time) *request {
 	if cur.limit > 0 {
 		out.limit = cur.limit
 	}
+}
+
+// mergeConds applies a follow-up's conditions: they replace those on the same
+// question, narrow the population, or turn a count into a share.
+func mergeConds(out, prev, cur *request) {
 	if out.ambiguous == "" && !cur.addOnly && !cur.narrows && prev.metric != query.Count {
 		out.ambiguous = otherGroup(prev.conds, cur.conds)
 	}
@@ -312,8 +337,6 @@ func merge(prev, cur *request, today time.Time) *request {
 			shareOfFirst(out.conds)
 		}
 	}
-	out.followUp, out.addOnly, out.about = false, false, true
-	return &out
 }
 
 // versusPrevious reads a follow-up that sets one answer against the previous
