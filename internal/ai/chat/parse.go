@@ -204,8 +204,17 @@ func (p *parser) markIdioms() {
 		if arriveWords[p.words[i-1]] && (p.words[i] == "in" || p.words[i] == "through" || p.words[i] == "up") {
 			p.used[i-1] = true
 		}
+		if reportVerbs[p.words[i-1]] && subjectPronouns[p.words[i]] {
+			p.used[i-1] = true // "people who said they drink 5 cups": what they said, not a comment
+		}
 	}
 }
+
+// reportVerbs before a subject pronoun report what was answered elsewhere.
+var (
+	reportVerbs     = text.Set("said say says told")
+	subjectPronouns = text.Set("they i we he she")
+)
 
 // arriveWords before "in" say that responses arrived.
 var arriveWords = text.Set("come comes came coming")
@@ -585,6 +594,28 @@ func (p *parser) contrastComparative(in *request) {
 		}
 	}
 }
+
+// yesVersusNo reads "how many said yes vs no to coming back" as both answers of
+// the yes/no question named: its breakdown.
+func (p *parser) yesVersusNo() {
+	for i := 0; i+2 < len(p.words); i++ {
+		a, mid, b := p.words[i], p.words[i+1], p.words[i+2]
+		if !(a == "yes" && b == "no" || a == "no" && b == "yes") || !yesNoJoins[mid] {
+			continue
+		}
+		at := slices.IndexFunc(p.conds, func(c cond) bool { return c.q != nil && c.q.q.Type == form.YesNo })
+		if at < 0 || slices.ContainsFunc(p.conds[at+1:], func(c cond) bool { return c.q != nil && c.q.q.Type == form.YesNo }) {
+			return
+		}
+		p.others = p.conds[at].q
+		p.conds = slices.Delete(p.conds, at, at+1)
+		p.used[i], p.used[i+1], p.used[i+2] = true, true, true
+		return
+	}
+}
+
+// yesNoJoins set yes against no.
+var yesNoJoins = text.Set("vs versus or and against")
 
 // countsResponses reports whether the message asks how many responses.
 func (p *parser) countsResponses() bool {
@@ -1245,6 +1276,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	compared := p.thanGroups() || p.comparedPair()
 	p.noneChosen()
 	p.answeredText()
+	p.yesVersusNo()
 	if v, ok := p.unboundYesNo(); ok && !p.hasYesNoCond() {
 		p.conds = append(p.conds, cond{f: query.Filter{Op: query.Equals, Value: v}, pos: indexOf(p.words, yesOrNo)})
 	} else if ok {
