@@ -94,11 +94,17 @@ func (p *parser) byWhat() int {
 // excludes anything ("how many didn't go to any track" is not how many
 // answered), or "".
 func (p *parser) unreadNegation(in *request) string {
-	i := slices.IndexFunc(p.words, func(w string) bool { return negators[w] })
+	i := -1
+	for k, w := range p.words {
+		if negators[w] && !p.used[k] {
+			i = k // "yes or no" reads its "no"
+			break
+		}
+	}
 	switch {
 	case i < 0:
 		return ""
-	case in.check != nil && !p.used[i]:
+	case in.check != nil:
 		return p.words[i] // "is the average not above 4?"
 	case slices.ContainsFunc(in.conds, negative) || in.blank || in.check != nil || in.kind != metricIntent && in.groupBy != nil,
 		in.groupBy != nil && in.groupBy.q.Type == form.YesNo: // "remote and non-remote staff" sets no against yes

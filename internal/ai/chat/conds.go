@@ -47,6 +47,8 @@ type parser struct {
 	crossWith *question
 	// likely is set by "likely to <yes/no answer>": the share of yes.
 	likely bool
+	// bothAnswers is set by "yes vs no": both answers of a yes/no question.
+	bothAnswers bool
 	// measuredBy is the numeric question a ranking is measured by ("which ticket
 	// type is the happiest, by overall rating?"), or nil.
 	measuredBy *question

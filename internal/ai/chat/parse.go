@@ -604,11 +604,14 @@ func (p *parser) yesVersusNo() {
 			continue
 		}
 		at := slices.IndexFunc(p.conds, func(c cond) bool { return c.q != nil && c.q.q.Type == form.YesNo })
-		if at < 0 || slices.ContainsFunc(p.conds[at+1:], func(c cond) bool { return c.q != nil && c.q.q.Type == form.YesNo }) {
+		if at >= 0 && slices.ContainsFunc(p.conds[at+1:], func(c cond) bool { return c.q != nil && c.q.q.Type == form.YesNo }) {
 			return
 		}
-		p.others = p.conds[at].q
-		p.conds = slices.Delete(p.conds, at, at+1)
+		if at >= 0 {
+			p.others = p.conds[at].q
+			p.conds = slices.Delete(p.conds, at, at+1)
+		}
+		p.bothAnswers = true // "how did people answer the remote question, yes vs no"
 		p.used[i], p.used[i+1], p.used[i+2] = true, true, true
 		return
 	}
@@ -712,8 +715,8 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 		return // "sales vs support satisfaction" compares two departments
 	}
 	for i, w := range p.words {
-		if !(groupWords[w] || crossWords[w] || rankVerbs[w]) || p.own[i] {
-			continue
+		if !(groupWords[w] || crossWords[w] || rankVerbs[w]) || p.own[i] || p.used[i] {
+			continue // a word read already ("yes vs no") breaks nothing down
 		}
 		if crossWords[w] && p.yesNoNamed(i-1) && p.unsure == "" {
 			p.unsure = fmt.Sprintf("I can't tell what “%s” is set against in “%s”; compare the two answers, e.g. “%s vs not”", p.words[i-1], p.phraseAround(i), p.words[i-1])
@@ -1334,6 +1337,12 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if p.measuredBy != nil {
 		in.target = p.measuredBy
 	}
+	if p.bothAnswers && p.others != nil && in.target == nil {
+		if in.groupBy == p.others {
+			in.groupBy = nil // "how did people answer the remote question, yes vs no"
+		}
+		in.target = p.others // "table of remote yes/no per department": the two answers in each department
+	}
 	if dir := p.mostOfTarget(in); dir != 0 {
 		in.metric = extremeMetric(dir > 0) // "most cups per day for cappuccino drinkers"
 	}
@@ -1348,6 +1357,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.target = s.cf.firstOfType(form.Currency) // "the most expensive early bird ticket"
 	}
 	p.rankCheck(in)
+	if p.bothAnswers && in.target != nil && in.target.q.Type == form.YesNo && (in.metric == "" || in.metric == query.Count) {
+		in.metric = query.Distribution
+	}
 	in.settle()
 	p.contrastComparative(in)
 	if compared && in.metric == "" && in.target != nil && isNumeric(in.target.q) {
