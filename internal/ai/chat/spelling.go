@@ -19,8 +19,12 @@ const minSlipLen = 5
 func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 	targets, known = map[string]bool{}, map[string]bool{}
 	defer func() {
+		var stems []string // collected first: a map grown while ranged over visits its new keys or not, at random
 		for w := range known {
-			known[stemOf(w)] = true
+			stems = append(stems, stemOf(w))
+		}
+		for _, s := range stems {
+			known[s] = true
 		}
 	}()
 	addAll := func(dst map[string]bool, s string) {

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -46,6 +47,24 @@ func TestSameSqueezed(t *testing.T) {
 	} {
 		if got := sameSqueezed(c.a, c.b); got != c.want {
 			t.Errorf("sameSqueezed(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+}
+
+// TestVocabularyIsTheSameEachTime builds each survey's vocabulary many times:
+// the words it knows were once grown while ranged over, so a typing slip
+// ("respones") was corrected in some runs and refused in others.
+func TestVocabularyIsTheSameEachTime(t *testing.T) {
+	for _, sv := range aitest.Surveys() {
+		_, first := newFormIndex(sv.Form).vocabulary()
+		for range 30 {
+			if _, known := newFormIndex(sv.Form).vocabulary(); !maps.Equal(known, first) {
+				t.Fatalf("%s: the known words differ between two builds (%d and %d words)", sv.Name, len(first), len(known))
+			}
+		}
+		ts := newFormIndex(sv.Form).respell(tokenize("respones"))
+		if ts[0].low != "response" {
+			t.Errorf("%s: “respones” read as %q, want response", sv.Name, ts[0].low)
 		}
 	}
 }
