@@ -221,18 +221,41 @@ func (p *parser) numbers() {
 		if op == query.Between {
 			f.To = hi
 		}
-		p.add(q, f, start)
 		for k := start; k < end; k++ {
 			p.used[k] = true
 			p.cueWords[k] = "" // "at least 4" asks for no least common answer
 		}
+		if wholeScale(q.q, op, lo, hi) {
+			i = end - 1 // "each rating, from 1 to 5 stars" describes the scale, filters nothing
+			continue
+		}
+		p.add(q, f, start)
 		p.cf.absorb(p.ts, p.used, q, start, end, 4)
 		p.markQuantityVerb(start, q)
+		p.markRatingVerb(start)
 		p.shareRate(end) // "5 star rate by country": the share of them
 		i = end - 1
 		last, lastEnd = q, end
 	}
 }
+
+// markRatingVerb marks the verb of "rated their work-life balance 4": a rating
+// verb before the words of the question the comparison is on.
+func (p *parser) markRatingVerb(start int) {
+	k := start - 1
+	for k > 0 && (p.used[k] || possessives[p.words[k]]) {
+		k--
+	}
+	if k >= 0 && k < start-1 && ratingVerbs[p.words[k]] {
+		p.used[k] = true
+	}
+}
+
+// possessives and ratingVerbs: "rated *their* balance", "*scored* the event".
+var (
+	possessives = text.Set("their the our its his her my")
+	ratingVerbs = text.Set("rated rate rates rating scored score scores gave give gives")
+)
 
 // joinedBounds reports whether only "but" or "and", after words already read,
 // stands between the end of one comparison and the start of the next.
@@ -385,6 +408,19 @@ func offScale(q *form.Question, v float64) bool {
 		return v < form.MinRating || v > form.MaxRating
 	case q.Type == form.Slider && q.Slider != nil:
 		return v < q.Slider.Min || v > q.Slider.Max
+	}
+	return false
+}
+
+// wholeScale reports whether a range covers every answer q's scale allows.
+func wholeScale(q *form.Question, op query.Op, lo, hi float64) bool {
+	switch {
+	case op != query.Between:
+		return false
+	case q.Type == form.Rating:
+		return lo <= form.MinRating && hi >= form.MaxRating
+	case q.Type == form.Slider && q.Slider != nil:
+		return lo <= q.Slider.Min && hi >= q.Slider.Max
 	}
 	return false
 }
@@ -753,8 +789,8 @@ var answerVerbs = text.Set("left leave leaving gave give giving provided provide
 // is_empty conditions on text-like questions.
 func (p *parser) answeredText() {
 	for i, w := range p.words {
-		if !answerVerbs[w] || p.used[i] {
-			continue
+		if !answerVerbs[w] || p.used[i] || p.optionAfter(i) {
+			continue // "said the Workshop was …" reports a choice
 		}
 		for k := i + 1; k < len(p.ts) && k <= i+4; k++ {
 			q := p.textQuestionAt(k)
@@ -770,6 +806,13 @@ func (p *parser) answeredText() {
 			break
 		}
 	}
+}
+
+// optionAfter reports whether an option is named right after i, or after "the".
+func (p *parser) optionAfter(i int) bool {
+	return slices.ContainsFunc(p.conds, func(c cond) bool {
+		return isOptionCond(c) && (c.pos == i+1 || c.pos == i+2 && p.word(i+1) == "the")
+	})
 }
 
 // textQuestionAt returns the text-like question the word at k names, if any.

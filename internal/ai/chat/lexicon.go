@@ -56,7 +56,8 @@ func tokenize(msg string) []token {
 	var out []token
 	quoted := false
 	last, sentence := 0, 0
-	for _, loc := range tokenRe.FindAllStringIndex(msg, -1) {
+	locs := tokenRe.FindAllStringIndex(msg, -1)
+	for _, loc := range locs {
 		gap := msg[last:loc[0]]
 		quoted = quoted != oddQuotes(gap)
 		if len(out) > 0 && (sentenceEndRe.MatchString(gap) || out[len(out)-1].low == "?") {
@@ -67,8 +68,8 @@ func tokenize(msg string) []token {
 		if c, ok := demonyms[word]; ok {
 			word = c
 		}
-		if c, ok := shorthands[word]; ok {
-			word = c
+		if c, ok := shorthands[word]; ok && !(word == "n" && len(out) == 0 && len(locs) <= 3) {
+			word = c // a lone "n vip" may be "and VIP" as well as a count: it stays unread
 		}
 		for _, w := range strings.Fields(word) {
 			t := makeToken(w, quoted)

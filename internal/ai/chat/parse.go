@@ -47,6 +47,9 @@ type request struct {
 	same        bool // the message asks the same question again ("same question but …")
 	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
+	// answersTarget is set when the message says the target was answered ("how
+	// many Germans answered the comments question"), not only names it.
+	answersTarget bool
 	// looseClass is a sentiment class named with no written answers, which a
 	// follow-up gives the previous question's ("… mention support" – "and how
 	// many of those are negative?").
@@ -119,7 +122,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueTop:          phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people"),
 	cueLeast:        phrases("least common", "least popular", "least used", "less used", "less chosen", "less selected", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
 	cueCount:        phrases("how many", "number of", "count", "headcount"),
-	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
+	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "counts", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
 	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "what did they say", "what do they say", "what are they saying", "what did people write", "what did they write", "examples", "quotes", "recent", "latest", "newest"),
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
 	cueMode:         phrases("mode", "modal"),
@@ -574,6 +577,35 @@ func (p *parser) onlyCues() bool {
 	return cue
 }
 
+// answeredNamed reports whether a word saying that something was answered names
+// q or is followed by q's words ("rated", "answered the comments", "answered what
+// they liked most"), or a plural names q's answers ("how many comments").
+func (p *parser) answeredNamed(q *question) bool {
+	names := func(t token) bool {
+		return t.quoted || t.stem != "" && slices.Contains(q.stems, t.stem) || typeCues[q.q.Type][t.low]
+	}
+	for i, t := range p.ts {
+		if strings.HasSuffix(t.low, "s") && typeCues[q.q.Type][t.low] {
+			return true // "how many comments came from …" counts the comments
+		}
+		if !answeringWords[t.low] {
+			continue
+		}
+		if slices.Contains(q.stems, t.stem) {
+			return true // "how many Germans rated us"
+		}
+		for k := i + 1; k < len(p.ts) && k <= i+4; k++ {
+			if p.ts[k].stem != "" || p.ts[k].quoted {
+				if names(p.ts[k]) {
+					return true
+				}
+				break // "answered joined the company": the first word after the verb is another's
+			}
+		}
+	}
+	return false
+}
+
 // figurePronouns point at the figure of the previous answer: "how many paid that".
 var figurePronouns = text.Set("that it this")
 
@@ -717,6 +749,9 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 	for i, w := range p.words {
 		if !(groupWords[w] || crossWords[w] || rankVerbs[w]) || p.own[i] || p.used[i] {
 			continue // a word read already ("yes vs no") breaks nothing down
+		}
+		if w == "by" && (peopleNouns[p.word(i+1)] || groupNouns[p.word(i+1)]) {
+			continue // "hours worked by people who …" names who, not a breakdown
 		}
 		if crossWords[w] && p.yesNoNamed(i-1) && p.unsure == "" {
 			p.unsure = fmt.Sprintf("I can't tell what “%s” is set against in “%s”; compare the two answers, e.g. “%s vs not”", p.words[i-1], p.phraseAround(i), p.words[i-1])
@@ -1385,6 +1420,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		}
 	}
 	in.cuesOnly = p.onlyCues()
+	in.answersTarget = in.target != nil && p.answeredNamed(in.target)
 	in.atFigure = in.metric == query.Count && anyWord(p.words, figurePronouns)
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
 	in.narrows = anyWord(p.words, narrowWords)

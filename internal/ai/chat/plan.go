@@ -131,6 +131,9 @@ func (s *session) planCount(in *request, p *queryPlan) {
 			return
 		}
 	}
+	if len(in.conds) > 0 && !in.answersTarget && !in.blank {
+		return // "how many attendees said the Workshop was …" counts the Workshop's, whoever wrote a comment
+	}
 	op := query.IsNotEmpty
 	if in.blank {
 		op = query.IsEmpty

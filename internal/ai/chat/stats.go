@@ -56,11 +56,14 @@ var (
 func (p *parser) mentions(scores []float64) {
 	for i, w := range p.words {
 		about := w == "about" && listedThings[p.word(i-1)]                                            // "any comments about the reports?"
-		said := (w == "say" || w == "says") && listedThings[p.word(i-1)] && !fillerWords[p.word(i+1)] // "how many comments say slow"
+		said := (w == "say" || w == "says") && listedThings[p.word(i-1)] && (!fillerWords[p.word(i+1)] || vagueThings[p.word(i+1)]) // "how many comments say slow"
 		if !(mentionVerbs[w] || talkVerbs[w] && p.word(i+1) == "about" || about || said) || p.used[i] {
 			continue
 		}
 		k := i + 1
+		if said && vagueThings[p.word(k)] && p.word(k+1) == "about" {
+			k += 2 // "comments say something about the reports"
+		}
 		for k < len(p.ts) && p.ts[k].stem == "" && !p.ts[k].isNum {
 			k++
 		}
@@ -83,6 +86,9 @@ func (p *parser) mentions(scores []float64) {
 		return
 	}
 }
+
+// vagueThings stand for what is said: "say something about …".
+var vagueThings = text.Set("something anything things stuff")
 
 // aboutTheForm reports whether the word at k names a question of the form, an
 // option or the form itself ("what did people say about the conference").
