@@ -55,7 +55,7 @@ var (
 // free-text question named (or the form's first), with the next content word.
 func (p *parser) mentions(scores []float64) {
 	for i, w := range p.words {
-		about := w == "about" && listedThings[p.word(i-1)]                                            // "any comments about the reports?"
+		about := w == "about" && listedThings[p.word(i-1)]                                                                          // "any comments about the reports?"
 		said := (w == "say" || w == "says") && listedThings[p.word(i-1)] && (!fillerWords[p.word(i+1)] || vagueThings[p.word(i+1)]) // "how many comments say slow"
 		if !(mentionVerbs[w] || talkVerbs[w] && p.word(i+1) == "about" || about || said) || p.used[i] {
 			continue
