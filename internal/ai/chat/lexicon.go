@@ -40,19 +40,22 @@ var (
 func tokenize(msg string) []token {
 	msg = wholeContractions.Replace(strings.ToLower(msg))
 	msg = contractions.Replace(msg)
-	msg = apostropheRe.ReplaceAllString(msg, "$1$2")
-	msg = crossTabRe.ReplaceAllString(msg, "breakdown")
-	msg = numberRangeRe.ReplaceAllString(msg, "$1$2 to $3$4")
-	msg = startOfMonthRe.ReplaceAllString(msg, "$1")
-	msg = endOfMonthRe.ReplaceAllString(msg, "until $1")
-	msg = firstHalfRe.ReplaceAllString(msg, "between the 1st and the 15th of $1")
+	msg = replaceWith(msg, "'", apostropheRe, "$1$2")
+	msg = replaceWith(msg, "cross", crossTabRe, "breakdown")
+	msg = replaceWith(msg, "-", numberRangeRe, "$1$2 to $3$4")
+	msg = replaceWith(msg, "–", numberRangeRe, "$1$2 to $3$4")
+	msg = replaceWith(msg, " of ", startOfMonthRe, "$1")
+	msg = replaceWith(msg, "end of", endOfMonthRe, "until $1")
+	msg = replaceWith(msg, "half", firstHalfRe, "between the 1st and the 15th of $1")
 	msg = periodPhrases.Replace(msg)
-	msg = scoreSlashRe.ReplaceAllString(msg, "$1 $2 out of $3")
-	msg = slashScoreRe.ReplaceAllString(msg, "$1 out of $2 $3")
+	msg = replaceWith(msg, "/", scoreSlashRe, "$1 $2 out of $3")
+	msg = replaceWith(msg, "/", slashScoreRe, "$1 out of $2 $3")
 	msg = givenBar(signWords.Replace(msg))
-	msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string {
-		return map[string]string{"w/o": "without ", "w/": "with "}[strings.TrimSpace(w)]
-	})
+	if strings.Contains(msg, "w/") {
+		msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string {
+			return map[string]string{"w/o": "without ", "w/": "with "}[strings.TrimSpace(w)]
+		})
+	}
 	var out []token
 	quoted := false
 	last, sentence := 0, 0
@@ -78,6 +81,15 @@ func tokenize(msg string) []token {
 		}
 	}
 	return spellNumbers(crossX(out))
+}
+
+// replaceWith applies re to msg when msg holds needle, which every match of re
+// holds: most messages hold none, and the regular expressions cost.
+func replaceWith(msg, needle string, re *regexp.Regexp, repl string) string {
+	if !strings.Contains(msg, needle) {
+		return msg
+	}
+	return re.ReplaceAllString(msg, repl)
 }
 
 // crossX reads an "x" between two words as "vs" ("drink x country"); after a
@@ -214,7 +226,7 @@ var shareBeforeBar = regexp.MustCompile(`(%|\bpercent|\bpct\b|\bshare\b|\bpropor
 // givenBar reads "|" after a share as "among" ("% recommend | UK", the share
 // among the UK's); any other "|" stays a sign the chat does not know.
 func givenBar(msg string) string {
-	if shareBeforeBar.MatchString(msg) {
+	if strings.Contains(msg, "|") && shareBeforeBar.MatchString(msg) {
 		return strings.ReplaceAll(msg, "|", " among ")
 	}
 	return msg

@@ -8,7 +8,10 @@ package chat
 // word is never corrected into filler: an unknown word must stay unknown, so the
 // chat refuses rather than guesses.
 
-import "strings"
+import (
+	"maps"
+	"strings"
+)
 
 // minSlipLen is the length from which a word may be read as a slip.
 const minSlipLen = 5
@@ -17,30 +20,28 @@ const minSlipLen = 5
 // every word the chat knows as it is (the form's, the cues', the fillers, the stop
 // words) with their stems, which are never corrected.
 func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
-	targets, known = map[string]bool{}, map[string]bool{}
-	defer func() {
-		var stems []string // collected first: a map grown while ranged over visits its new keys or not, at random
-		for w := range known {
-			stems = append(stems, stemOf(w))
+	targets, known = maps.Clone(chatTargets), maps.Clone(chatKnown)
+	for _, q := range cf.qs {
+		words := []string{q.q.Text}
+		for _, o := range q.options {
+			words = append(words, o.label)
 		}
-		for _, s := range stems {
-			known[s] = true
-		}
-	}()
-	addAll := func(dst map[string]bool, s string) {
-		for _, t := range tokenize(s) {
-			if t.stem != "" {
-				dst[t.low] = true
-				known[t.low] = true
+		for _, s := range words {
+			for _, t := range tokenize(s) {
+				if t.stem != "" {
+					targets[t.low], known[t.low], known[stemOf(t.low)] = true, true, true
+				}
 			}
 		}
 	}
-	for _, q := range cf.qs {
-		addAll(targets, q.q.Text)
-		for _, o := range q.options {
-			addAll(targets, o.label)
-		}
-	}
+	return targets, known
+}
+
+// chatTargets and chatKnown are the part of every form's vocabulary that is the
+// chat's own: the cue words, and those with the fillers, stop words and months
+// and their stems. Built once.
+var chatTargets, chatKnown = func() (targets, known map[string]bool) {
+	targets, known = map[string]bool{}, map[string]bool{}
 	for w := range cueVocabulary {
 		targets[w], known[w] = true, true
 	}
@@ -52,8 +53,15 @@ func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 	for w := range months {
 		known[w] = true
 	}
+	var stems []string // collected first: a map grown while ranged over visits its new keys or not, at random
+	for w := range known {
+		stems = append(stems, stemOf(w))
+	}
+	for _, s := range stems {
+		known[s] = true
+	}
 	return targets, known
-}
+}()
 
 // respell reads the slips of ts as the words meant.
 func (cf *formIndex) respell(ts []token) []token {
