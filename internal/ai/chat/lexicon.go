@@ -71,8 +71,11 @@ func tokenize(msg string) []token {
 		if c, ok := demonyms[word]; ok {
 			word = c
 		}
-		if c, ok := shorthands[word]; ok && !(word == "n" && len(out) == 0 && len(locs) <= 3) {
-			word = c // a lone "n vip" may be "and VIP" as well as a count: it stays unread
+		if c, ok := shorthands[word]; ok {
+			word = c
+		}
+		if msg[loc[0]:loc[1]] == "n" && len(out) == 0 && !strings.HasPrefix(msg[loc[1]:], " by ") && !strings.HasPrefix(msg[loc[1]:], " per ") {
+			word = "and" // "n the max?", "n vip" continue the conversation; "n by dept" counts
 		}
 		for _, w := range strings.Fields(word) {
 			t := makeToken(w, quoted)
@@ -180,7 +183,9 @@ var shorthands = map[string]string{
 	"n": "count", "fav": "favourite", "favs": "favourites", "tix": "tickets", "sat": "satisfaction", "mnay": "many",
 	"xtab": "breakdown", "theyll": "they", "youll": "you", "conf": "conference", "thx": "thanks", "thnx": "thanks",
 	"rn": "now", "q": "question", "r": "are", "fave": "favourite", "faves": "favourites", "wk": "week", "wks": "weeks",
-	"wfh":      "remotely",
+	"wfh": "remotely", "mny": "many", "frm": "from", "wud": "would", "abt": "about", "avrg": "average", "totl": "total",
+	"mnth": "month", "mnths": "months", "wrds": "words", "abve": "above", "thier": "their",
+	"negativ": "negative", "positiv": "positive", "percentil": "percentile",
 	"happiest": "most satisfied", "unhappiest": "least satisfied", "happier": "more satisfied", "unhappier": "less satisfied",
 }
 
@@ -234,7 +239,7 @@ func givenBar(msg string) string {
 
 // crossTabRe finds "cross tab", "cross-tab", "cross table" and their plurals:
 // a breakdown.
-var crossTabRe = regexp.MustCompile(`\bcross[- ]?tab(le)?s?\b`)
+var crossTabRe = regexp.MustCompile(`\bcross[- ]?tab(le|ulate|ulation)?s?\b`)
 
 // withSlashRe finds the shorthands "w/" (with) and "w/o" (without) as words.
 var withSlashRe = regexp.MustCompile(`\bw/o?\b|\bw/`)

@@ -759,7 +759,7 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 		}
 		if q := p.groupableAt(i + 1); q != nil {
 			in.groupBy = q // "% of each country that would recommend us": the country, not the yes/no after it
-			p.used[i+1] = true
+			p.used[i], p.used[i+1] = true, true
 			p.crossAnd(i + 1)
 			return
 		}
@@ -770,7 +770,7 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 		for k := i + 1; k <= i+3 && k < len(p.ts); k++ {
 			if q := p.groupableAt(k); q != nil {
 				in.groupBy = q
-				p.used[k] = true
+				p.used[i], p.used[k] = true, true
 				p.crossAnd(k)
 				return
 			}
@@ -1144,7 +1144,7 @@ func (p *parser) condBefore(i int) bool {
 
 // groupNouns name the respondents, or a kind of them ("remote workers").
 var groupNouns = text.Set("people persons respondents customers users clients members folks employees staff workers " +
-	"attendees guests participants drinkers holders buyers fans lovers")
+	"attendees guests participants drinkers holders buyers fans lovers raters reviewers")
 
 // peopleClauseAt reports whether a noun of respondents followed by a relative
 // word starts at a position from lo to hi ("of remote *workers who* …").

@@ -33,7 +33,8 @@ func (s *session) plan(in *request) (queryPlan, bool) {
 	if p.q.Metric == query.Distribution && in.limit > 0 {
 		p.q.Metric = query.Top // "which 3 departments have the most responses": the 3 largest
 	}
-	if in.target == nil && in.groupBy != nil && len(in.conds) == 0 && p.q.Metric == query.Percent {
+	if in.target == nil && in.groupBy != nil && len(in.conds) == 0 && (p.q.Metric == query.Percent || p.q.Metric == query.Distribution) {
+		// "% by country", "breakdown by ticket type": the answers of the question named
 		in.target, in.groupBy, p.q.GroupBy, p.q.Metric = in.groupBy, nil, 0, query.Distribution
 	}
 	if in.target != nil {

@@ -11,6 +11,8 @@ package chat
 import (
 	"maps"
 	"strings"
+
+	"forma/internal/ai/text"
 )
 
 // minSlipLen is the length from which a word may be read as a slip.
@@ -43,6 +45,19 @@ func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 	targets, known = map[string]bool{}, map[string]bool{}
 	for w := range cueVocabulary {
+		targets[w], known[w] = true, true
+	}
+	for _, set := range typeCues { // "ratng", "coments" on any form
+		for w := range set {
+			targets[w], known[w] = true, true
+		}
+	}
+	for _, set := range []map[string]bool{skipVerbs, text.Set("percentile percentiles")} {
+		for w := range set {
+			targets[w], known[w] = true, true
+		}
+	}
+	for w := range sentimentClasses {
 		targets[w], known[w] = true, true
 	}
 	for _, set := range []map[string]bool{fillerWords, stopWords} {
