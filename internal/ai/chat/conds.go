@@ -323,6 +323,9 @@ func (p *parser) numberQuestion(i int) *question {
 		if p.namedAfterOn(i, q) {
 			score += 2 // "gave 9 or 10 on recommending": the question after "on" takes the number
 		}
+		if q.q.Type == form.Rating && p.ratedBefore(i) {
+			score++ // "rated the event 3": a rating, whatever else "event" names
+		}
 		switch {
 		case score > bestScore:
 			best, bestScore, tie = q, score, false
@@ -443,6 +446,17 @@ func (p *parser) nearScore(i int, q *question) float64 {
 		}
 	}
 	return score
+}
+
+// ratedBefore reports whether "rated" or "rate" stands among the three words
+// before i.
+func (p *parser) ratedBefore(i int) bool {
+	for k := max(0, i-3); k < i; k++ {
+		if w := p.words[k]; w == "rated" || w == "rate" || w == "rating" {
+			return true
+		}
+	}
+	return false
 }
 
 // namedAfterOn reports whether "on", "for" or "to" follows the number at i within

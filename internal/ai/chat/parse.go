@@ -174,6 +174,9 @@ func (p *parser) cues() map[cue]bool {
 	if out[cueTop] && (out[cueMax] || out[cueMin] || out[cueCount]) && p.cueOnlyFrom(cueTop, favouriteWords) {
 		delete(out, cueTop) // "lowest rating by people whose favourite session was …", "how many chose … as their favourite"
 	}
+	if out[cueTop] && p.cueOnlyFrom(cueTop, favouriteWords) && p.favouriteOfOption() {
+		delete(out, cueTop) // "respondents whose favourite session was the Keynote" describes them
+	}
 	if out[cueTop] && !out[cueLeast] && p.cueOnlyFrom(cueTop, favouriteWords) && p.pluralAfterFavourite() && p.limit() == 0 {
 		delete(out, cueTop) // "fave sessions": every session, with its count
 		out[cueDistribution] = true
@@ -415,6 +418,18 @@ var varyWords = text.Set("vary varies variation variability")
 // favouriteWords describe an answer ("favourite session") more often than they
 // ask for the most common one.
 var favouriteWords = text.Set("favourite favorite")
+
+// favouriteOfOption reports whether "favourite" qualifies a question the message
+// names an option of ("whose favourite session was the Keynote").
+func (p *parser) favouriteOfOption() bool {
+	i := slices.IndexFunc(p.words, func(w string) bool { return favouriteWords[w] })
+	if i < 0 || i+1 >= len(p.ts) {
+		return false
+	}
+	return slices.ContainsFunc(p.conds, func(c cond) bool {
+		return isOptionCond(c) && c.pos > i+1 && slices.Contains(c.q.stems, p.ts[i+1].stem)
+	})
+}
 
 // pluralAfterFavourite reports whether a plural noun follows "favourite"
 // ("favourite sessions").
@@ -1754,8 +1769,8 @@ func (p *parser) rankedByWord() (*question, *question, bool) {
 			m = q
 		}
 	}
-	if m == nil {
-		return nil, nil, false
+	if m == nil || p.own[k+2] || slices.Contains(m.stems, p.ts[k+2].stem) {
+		return nil, nil, false // "most hours worked in a week": "worked" is the hours' own word
 	}
 	return g, m, high
 }
