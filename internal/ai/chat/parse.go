@@ -112,7 +112,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueCompletion:   phrases("completion rate", "completion", "complete rate", "dropoff", "abandon", "abandonment", "finish rate"),
 	cueTrend:        phrases("trend", "trends", "trended", "trending", "over time", "change over", "changes over", "change from", "change between", "change since", "grow", "grew", "growing", "per month", "per week", "per day", "each month", "each week", "each day", "every month", "monthly", "weekly", "daily", "by month", "by week", "by day", "month by month", "week by week", "changed", "evolved"),
 	cueBusiest:      phrases("busiest", "quietest", "most responses", "fewest responses", "most submissions"),
-	cueSentiment:    phrases("sentiment", "mood", "tone", "feel about", "feeling about", "people feel", "positive or negative", "how positive", "how negative", "people think", "think of", "think about", "opinion of", "opinions"),
+	cueSentiment:    phrases("sentiment", "mood", "tone", "feeling", "feelings", "feel about", "feeling about", "people feel", "positive or negative", "how positive", "how negative", "people think", "think of", "think about", "opinion of", "opinions"),
 	cuePercent:      phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio"),
 	cueMean:         phrases("average", "avg", "mean", "typical", "typically"),
 	cueMedian:       phrases("median", "middle value", "midpoint"),
@@ -187,6 +187,10 @@ func (p *parser) cues() map[cue]bool {
 	}
 	if p.word(0) == "how" && (slices.Contains(p.cueWords, "feel") || slices.Contains(p.cueWords, "felt")) {
 		out[cueSentiment] = true // "how do the french feel in their comments"
+	}
+	figure := out[cueMin] || out[cueMax] || out[cueMean] || out[cueMedian] || out[cueTotal] || out[cuePercent] || out[cueStdDev]
+	if last := len(p.words) - 1; !figure && last > 0 && (p.words[last] == "each" || p.words[last] == "?" && p.word(last-1) == "each") {
+		out[cueDistribution] = true // "sessions people enjoyed most, count for each"
 	}
 	if p.word(0) == "how" && slices.Contains(p.cueWords, "change") {
 		out[cueTrend] = true // "how did the number of responses change?"
