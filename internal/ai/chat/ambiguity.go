@@ -92,7 +92,8 @@ func (p *parser) byWhat() int {
 
 // unreadNegation returns the negation of a message none of whose conditions
 // excludes anything ("how many didn't go to any track" is not how many
-// answered), or "".
+// answered), or "". A follow-up's "and those who wouldn't?" turns the previous
+// yes around.
 func (p *parser) unreadNegation(in *request) string {
 	i := -1
 	for k, w := range p.words {
@@ -106,7 +107,7 @@ func (p *parser) unreadNegation(in *request) string {
 		return ""
 	case in.check != nil:
 		return p.words[i] // "is the average not above 4?"
-	case slices.ContainsFunc(in.conds, negative) || in.blank || in.check != nil || in.kind != metricIntent && in.groupBy != nil,
+	case slices.ContainsFunc(in.conds, negative) || in.blank || in.check != nil || in.kind != metricIntent && in.groupBy != nil || in.answer == "no",
 		in.groupBy != nil && in.groupBy.q.Type == form.YesNo: // "remote and non-remote staff" sets no against yes
 		return ""
 	}
@@ -220,11 +221,28 @@ func (p *parser) unmatchedFrequency(in *request) string {
 		return ""
 	}
 	for _, ph := range frequencies {
-		if i := ph.Index(p.cueWords); i >= 0 {
-			return strings.Join(p.words[i:i+len(ph)], " ")
+		i := ph.Index(p.cueWords)
+		if i < 0 {
+			continue
 		}
+		f := strings.Join(p.words[i:i+len(ph)], " ")
+		if in.target != nil && strings.Contains(strings.ToLower(in.target.q.Text), frequencyUnit(f)) {
+			return "" // "standard deviation of hours worked weekly": the question's own unit
+		}
+		return f
 	}
 	return ""
+}
+
+// frequencyUnit returns the period of a frequency ("every day", "weekly": "day",
+// "week").
+func frequencyUnit(f string) string {
+	for _, u := range []string{"day", "week", "month"} {
+		if strings.Contains(f, u) || strings.Contains(f, strings.TrimSuffix(u, "y")+"i") {
+			return u
+		}
+	}
+	return f
 }
 
 // frequencies say how often something happens.

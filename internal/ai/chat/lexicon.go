@@ -74,8 +74,8 @@ func tokenize(msg string) []token {
 		if c, ok := shorthands[word]; ok {
 			word = c
 		}
-		if msg[loc[0]:loc[1]] == "n" && len(out) == 0 && !strings.HasPrefix(msg[loc[1]:], " by ") && !strings.HasPrefix(msg[loc[1]:], " per ") {
-			word = "and" // "n the max?", "n vip" continue the conversation; "n by dept" counts
+		if msg[loc[0]:loc[1]] == "n" && len(out) == 0 && !countAfterN[firstWord(msg[loc[1]:])] {
+			word = "and" // "n the max?", "n vip" continue the conversation; "n by dept", "n last month" count
 		}
 		for _, w := range strings.Fields(word) {
 			t := makeToken(w, quoted)
@@ -84,6 +84,17 @@ func tokenize(msg string) []token {
 		}
 	}
 	return spellNumbers(crossX(out))
+}
+
+// countAfterN follow a leading "n" that is a count: "n by dept", "n last month".
+var countAfterN = text.Set("by per last this past in since for of during over each")
+
+// firstWord returns the first word of s.
+func firstWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }
 
 // replaceWith applies re to msg when msg holds needle, which every match of re

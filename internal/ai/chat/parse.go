@@ -628,6 +628,20 @@ func (p *parser) answeredNamed(q *question) bool {
 // figurePronouns point at the figure of the previous answer: "how many paid that".
 var figurePronouns = text.Set("that it this")
 
+// figurePronoun reports whether a pronoun points at the previous figure, not at a
+// group ("how many people are in it?").
+func (p *parser) figurePronoun() bool {
+	for i, w := range p.words {
+		if figurePronouns[w] && !(w == "it" && groupPrepositions[p.word(i-1)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupPrepositions before "it" make it a group: "in it", "from it".
+var groupPrepositions = text.Set("in from of at within")
+
 // contrastComparative marks read the comparison of a contrast of the two answers
 // of a yes/no question ("do remote workers report a better balance than people
 // who don't work remotely?"): the averages of the numeric question asked about
@@ -1440,7 +1454,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	in.cuesOnly = p.onlyCues()
 	in.answersTarget = in.target != nil && p.answeredNamed(in.target)
-	in.atFigure = in.metric == query.Count && anyWord(p.words, figurePronouns)
+	in.atFigure = in.metric == query.Count && p.figurePronoun()
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
 	in.narrows = anyWord(p.words, narrowWords)
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
