@@ -154,7 +154,7 @@ func (cf *formIndex) countOfType(t form.QuestionType) int {
 // typeCues are words that point at questions of a type.
 var typeCues = map[form.QuestionType]map[string]bool{
 	form.Rating:   text.Set("rating ratings rated rate rates stars star satisfaction satisfied"),
-	form.Currency: text.Set("spend spent spending cost costs paid pay money $ € £ revenue earn earned earnings income takings dollars dollar usd eur gbp euro euros pound pounds"),
+	form.Currency: text.Set("spend spent spending cost costs paid pay money $ € £ revenue earn earned earnings income takings charge charged charges dollars dollar usd eur gbp euro euros pound pounds"),
 	form.Textarea: text.Set("comment comments commented feedback said saying say wrote written suggestions complaints reviews remarks opinions"),
 	form.Text:     text.Set("comment comments feedback said saying wrote written remarks"),
 	form.Email:    text.Set("email emails"),

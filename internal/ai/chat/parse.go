@@ -412,8 +412,12 @@ var priceWords = text.Set("expensive cheapest cheaper pricier priciest")
 // "did we earn").
 var weEarned = phrases("we earn", "we earned")
 
-// addUpWords ask for a sum whatever else the message says.
-var addUpWords = phrases("add up", "adds up", "added up", "sum up", "sum")
+// addUpWords ask for a sum whatever else the message says; addedUp do even among
+// a question's own words ("if you add up everyone's cups" on “What do you add …”).
+var (
+	addUpWords = phrases("add up", "adds up", "added up", "sum up", "sum")
+	addedUp    = phrases("add up", "adds up", "added up")
+)
 
 // varyWords ask how spread out answers are; with a group named ("vary by
 // country") they ask for each group's figure instead.
@@ -684,6 +688,22 @@ func (p *parser) yesVersusNo() {
 
 // yesNoJoins set yes against no.
 var yesNoJoins = text.Set("vs versus or and against")
+
+// onlyPluralOf reports whether the message says nothing but q's words, one of
+// them plural ("overall ratings").
+func (p *parser) onlyPluralOf(q *question) bool {
+	plural := false
+	for _, t := range p.ts {
+		switch {
+		case t.stem == "":
+		case !slices.Contains(q.stems, t.stem) && !typeCues[q.q.Type][t.low]:
+			return false
+		case strings.HasSuffix(t.low, "s"):
+			plural = true
+		}
+	}
+	return plural
+}
 
 // countsResponses reports whether the message asks how many responses.
 func (p *parser) countsResponses() bool {
@@ -1007,7 +1027,7 @@ func (p *parser) whichGroup() *question {
 var narrowWords = text.Set("among amongst only within also too")
 
 // peopleNouns name the respondents.
-var peopleNouns = text.Set("people persons respondents customers users clients members ones those them folks " +
+var peopleNouns = text.Set("people persons respondents customers users clients members ones those them folks guys " +
 	"employees staff workers attendees participants guests")
 
 // markBase marks the conditions of a clause like "among those who …", "of people
@@ -1363,7 +1383,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if dir := p.anyoneExtreme(); dir != 0 {
 		in.metric, in.least, in.extreme = "", false, dir // "the most anyone paid", "the fewest years anyone has been here"
 	}
-	if (in.metric == "" || in.metric == query.Count) && text.Any(p.cueWords, addUpWords) {
+	if (in.metric == "" || in.metric == query.Count) && (text.Any(p.cueWords, addUpWords) || text.Any(p.words, addedUp)) {
 		in.metric = query.Sum // "how many years do the London staff add up to"
 	}
 	if in.check != nil && in.check.count && in.metric == "" {
@@ -1427,6 +1447,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.rankCheck(in)
 	if p.bothAnswers && in.target != nil && in.target.q.Type == form.YesNo && (in.metric == "" || in.metric == query.Count) {
 		in.metric = query.Distribution
+	}
+	if in.metric == "" && in.target != nil && in.target.q.Type == form.Rating && in.groupBy == nil && len(p.conds) == 0 && p.onlyPluralOf(in.target) {
+		in.metric = query.Distribution // "overall ratings": how many gave each
 	}
 	in.settle()
 	p.contrastComparative(in)
