@@ -200,6 +200,10 @@ func (p *parser) numbers() {
 		if !t.isNum || p.used[i] || yearOf(t.low) > 0 && !currencySigns[p.word(i-1)] {
 			continue
 		}
+		if p.word(i-1) == "of" && p.word(i-2) == "out" && p.cf.scaleTop(t.num) {
+			p.used[i-2], p.used[i-1], p.used[i] = true, true, true // "median satisfaction out of 5" names the scale
+			continue
+		}
 		q := p.numberQuestion(i)
 		if q == nil && last != nil {
 			q = last // "more than 2 cups but less than 5": the second bound is on cups too
@@ -411,6 +415,17 @@ func offScale(q *form.Question, v float64) bool {
 		return v < form.MinRating || v > form.MaxRating
 	case q.Type == form.Slider && q.Slider != nil:
 		return v < q.Slider.Min || v > q.Slider.Max
+	}
+	return false
+}
+
+// scaleTop reports whether v is the top of a rating or slider scale of the form.
+func (cf *formIndex) scaleTop(v float64) bool {
+	for _, q := range cf.qs {
+		switch {
+		case q.q.Type == form.Rating && v == form.MaxRating, q.q.Type == form.Slider && q.q.Slider != nil && v == q.q.Slider.Max:
+			return true
+		}
 	}
 	return false
 }

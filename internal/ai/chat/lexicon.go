@@ -32,7 +32,7 @@ var (
 	wholeContractions = strings.NewReplacer(text.Expansions("won't", "can't")...)
 	contractions      = strings.NewReplacer(append(text.Expansions("n't", "'d"),
 		"’", "'", "'s", "", "'re", "", "'ve", "", "'ll", "",
-		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "yes/no", "yes or no", "y/n", "yes or no", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
+		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
 		"higher then", "higher than", "lower then", "lower than", "greater then", "greater than", "rather then", "rather than", "≥", " at least ", "≤", " at most ", "≠", " not ")...)
 )
 
@@ -50,6 +50,7 @@ func tokenize(msg string) []token {
 	msg = periodPhrases.Replace(msg)
 	msg = replaceWith(msg, "/", scoreSlashRe, "$1 $2 out of $3")
 	msg = replaceWith(msg, "/", slashScoreRe, "$1 out of $2 $3")
+	msg = replaceWith(msg, "/", scaleSuffixRe, "$1 out of $2")
 	msg = givenBar(signWords.Replace(msg))
 	if strings.Contains(msg, "w/") {
 		msg = withSlashRe.ReplaceAllStringFunc(msg, func(w string) string {
@@ -225,6 +226,9 @@ var periodPhrases = strings.NewReplacer("last fortnight", "last 14 days", "past 
 // recommendation scores"): not a day.
 var slashScoreRe = regexp.MustCompile(`\b(\d{1,2})/(5|10)\s+(scores?|ratings?|recommendations?|stars?|on|for)\b`)
 
+// scaleSuffixRe finds a scale written after a word ("balance/10"): out of 10.
+var scaleSuffixRe = regexp.MustCompile(`\b([a-z]+)/(5|10)\b`)
+
 // startOfMonthRe finds "the start of November": November, from its first day
 // (not a word about the Start date question).
 var startOfMonthRe = regexp.MustCompile(`\b(?:the )?(?:start|beginning) of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
@@ -318,7 +322,8 @@ var synonymGroups = map[string]string{
 	"contact":   "reach call ticket",
 	"support":   "help helpdesk",
 	"email":     "mail address",
-	"start":     "begin join signup onboard onboarding",
+	"start":     "begin join signup onboard onboarding hire hired",
+	"company":   "firm employer organisation organization",
 	"easy":      "setup difficult hard simple",
 	"rate":      "star satisfaction satisfied satisfy grade",
 	"advertise": "ad advert advertisement advertising",

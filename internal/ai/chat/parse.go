@@ -562,7 +562,7 @@ func (p *parser) namedOnlyByPeriod(q *question) bool {
 		if p.used[i] || t.stem == "" || !slices.Contains(q.stems, t.stem) {
 			continue
 		}
-		if !unitsOfTime[t.low] || !everyWords[p.word(i-1)] && !(p.word(i-1) == "per" && p.countsResponses()) {
+		if !unitsOfTime[t.low] || !everyWords[p.word(i-1)] && !(p.word(i-1) == "per" && (p.countsResponses() || submissionWords[p.word(i-2)])) {
 			return false
 		}
 		found = true

@@ -281,8 +281,11 @@ func (s *session) replyNumber(in *request, p queryPlan, res *query.Result) strin
 		return fmt.Sprintf("No responses%s answered %s, so there is no %s to give.", scope, text.Quote(q.Text), name)
 	}
 	if p.q.Metric == query.Sum {
-		return fmt.Sprintf("The answers to %s%s add up to %s (from %d answers).",
-			text.Quote(q.Text), scope, query.FormatValue(q, *res.Value), res.N)
+		total := query.FormatValue(q, *res.Value)
+		if q.Type == form.Rating || q.Type == form.Slider {
+			total = query.Format(*res.Value) // a sum of ratings is no rating "out of 5"
+		}
+		return fmt.Sprintf("The answers to %s%s add up to %s (from %d answers).", text.Quote(q.Text), scope, total, res.N)
 	}
 	return fmt.Sprintf("The %s answer to %s%s is %s (from %d answers).",
 		name, text.Quote(q.Text), scope, query.FormatValue(q, *res.Value), res.N)
