@@ -98,9 +98,10 @@ func (p *parser) periodOfQuestion(i int) {
 // periodAdjectives name a period before a noun ("weekly hours").
 var periodAdjectives = map[string]string{"daily": "day", "weekly": "week", "monthly": "month"}
 
-// adjectiveOfQuestion handles a period adjective at i right before a word of a
-// question whose text states a period: "weekly hours" of “Hours worked per week”
-// is the question's own; "daily hours" is a clash.
+// adjectiveOfQuestion handles a period adjective at i right before or after a
+// word of a question whose text states a period: "weekly hours" of “Hours worked
+// per week” and "cups daily" of “Cups per day” are the question's own; "daily
+// hours" is a clash.
 func (p *parser) adjectiveOfQuestion(i int, period string) {
 	for qi := range p.cf.qs {
 		q := &p.cf.qs[qi]
@@ -110,8 +111,9 @@ func (p *parser) adjectiveOfQuestion(i int, period string) {
 				stated = singular(w)
 			}
 		}
-		t := p.ts[min(i+1, len(p.ts)-1)]
-		if stated == "" || i+1 >= len(p.ts) || t.stem == "" || !slices.Contains(q.stems, t.stem) {
+		after := i+1 < len(p.ts) && p.ts[i+1].stem != "" && slices.Contains(q.stems, p.ts[i+1].stem)
+		before := i > 0 && p.ts[i-1].stem != "" && slices.Contains(q.stems, p.ts[i-1].stem) // "cups daily"
+		if stated == "" || !after && !before {
 			continue
 		}
 		if stated != period {

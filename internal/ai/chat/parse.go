@@ -689,6 +689,26 @@ func (p *parser) yesVersusNo() {
 // yesNoJoins set yes against no.
 var yesNoJoins = text.Set("vs versus or and against")
 
+// whichEndsMost returns +1 for a message that opens with "which" or "what" and
+// ends with "most" ("which star rating did people give most"), -1 with "least",
+// else 0.
+func (p *parser) whichEndsMost() int {
+	n := len(p.words)
+	if n > 0 && p.words[n-1] == "?" {
+		n--
+	}
+	if n < 3 || p.word(0) != "which" && p.word(0) != "what" {
+		return 0
+	}
+	switch p.words[n-1] {
+	case "most":
+		return 1
+	case "least":
+		return -1
+	}
+	return 0
+}
+
 // onlyPluralOf reports whether the message says nothing but q's words, one of
 // them plural ("overall ratings").
 func (p *parser) onlyPluralOf(q *question) bool {
@@ -1447,6 +1467,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.rankCheck(in)
 	if p.bothAnswers && in.target != nil && in.target.q.Type == form.YesNo && (in.metric == "" || in.metric == query.Count) {
 		in.metric = query.Distribution
+	}
+	if in.metric == "" && in.target != nil && groupable(in.target.q) && in.groupBy == nil && p.whichEndsMost() != 0 {
+		in.metric, in.least = query.Top, p.whichEndsMost() < 0 // "which star rating did people give most"
 	}
 	if in.metric == "" && in.target != nil && in.target.q.Type == form.Rating && in.groupBy == nil && len(p.conds) == 0 && p.onlyPluralOf(in.target) {
 		in.metric = query.Distribution // "overall ratings": how many gave each
