@@ -524,7 +524,7 @@ func (p *parser) blankAfter(i int) bool {
 var blankWords = text.Set("blank empty unanswered")
 
 // formWords name the form itself.
-var formWords = text.Set("form survey questionnaire")
+var formWords = text.Set("form forms survey surveys questionnaire questionnaires")
 
 // onlyJoinsBetween reports whether the words from i to j only join a list
 // ("and", "or", "nor", ",").

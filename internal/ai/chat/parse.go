@@ -725,6 +725,33 @@ func (p *parser) onlyPluralOf(q *question) bool {
 	return plural
 }
 
+// markPeopleVerb marks read a verb right after the respondents that is a word of
+// another question than the numeric one asked about: "how many cups does a
+// customer *drink* per day" does not name “Favourite drink”. It reports whether
+// it marked one.
+func (p *parser) markPeopleVerb(in *request) bool {
+	if in.target == nil || !isNumeric(in.target.q) {
+		return false
+	}
+	marked := false
+	for i := 1; i < len(p.ts); i++ {
+		t := p.ts[i]
+		if p.used[i] || t.stem == "" || slices.Contains(in.target.stems, t.stem) || !p.cf.namesAQuestion(t.stem) {
+			continue
+		}
+		if prev := p.words[i-1]; personNouns[prev] || groupNouns[prev] || subjectPronouns[prev] || prev == "you" {
+			p.used[i], marked = true, true
+		}
+	}
+	return marked
+}
+
+// statesPeriod reports whether q's text states the period interval ("Cups per
+// day" and "day").
+func statesPeriod(q *form.Question, interval string) bool {
+	return interval != "" && strings.Contains(strings.ToLower(q.Text), "per "+interval)
+}
+
 // countsResponses reports whether the message asks how many responses.
 func (p *parser) countsResponses() bool {
 	i := howMany.Index(p.words)
@@ -1444,6 +1471,10 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	if p.measuredBy != nil {
 		in.target = p.measuredBy
+	}
+	if p.markPeopleVerb(in) && in.metric == query.Trend && statesPeriod(in.target.q, in.interval) {
+		delete(cues, cueTrend) // "cups people drink per day": “Cups per day”'s own period, not a trend
+		in.setMetric(cues, p.cueWords)
 	}
 	if p.bothAnswers && p.others != nil && in.target == nil {
 		if in.groupBy == p.others {
