@@ -601,6 +601,9 @@ func (p *parser) singledOut() bool {
 		if onePerson[w] && (p.word(i+1) == "number" || p.word(i+1) == "#" || p.word(i+1) == "no") && i+2 < len(p.ts) && p.ts[i+2].isNum {
 			return true // "respondent number 12"
 		}
+		if onePerson[w] && (latestWords[p.word(i-1)] || p.word(i-1) == "recent" || p.word(i-1) == "last" || p.word(i-1) == "first") {
+			return true // "what did the most recent person write"
+		}
 	}
 	return false
 }

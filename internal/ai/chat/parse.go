@@ -214,6 +214,10 @@ func (p *parser) markIdioms() {
 		if arriveWords[p.words[i-1]] && (p.words[i] == "in" || p.words[i] == "through" || p.words[i] == "up") {
 			p.used[i-1] = true
 		}
+		if (submissionWords[p.words[i]] || p.words[i] == "count" || p.words[i] == "forms") && p.ts[i-1].stem != "" &&
+			slices.Contains(p.cf.titleStems, p.ts[i-1].stem) && !p.cf.optionStem(p.ts[i-1].stem) {
+			p.used[i-1] = true // "coffee answers", "feedback count": the form's own answers
+		}
 		if reportVerbs[p.words[i-1]] && subjectPronouns[p.words[i]] {
 			p.used[i-1] = true // "people who said they drink 5 cups": what they said, not a comment
 		}
@@ -857,7 +861,7 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			p.unsure = fmt.Sprintf("I can't tell what “%s” is set against in “%s”; compare the two answers, e.g. “%s vs not”", p.words[i-1], p.phraseAround(i), p.words[i-1])
 			return
 		}
-		if q := p.groupableAt(i + 1); q != nil {
+		if q := p.groupableAt(i + 1); q != nil && !p.numericPhraseAt(i+1) {
 			in.groupBy = q // "% of each country that would recommend us": the country, not the yes/no after it
 			p.used[i], p.used[i+1] = true, true
 			p.crossAnd(i + 1)
@@ -868,7 +872,7 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			return
 		}
 		for k := i + 1; k <= i+3 && k < len(p.ts); k++ {
-			if q := p.groupableAt(k); q != nil {
+			if q := p.groupableAt(k); q != nil && !p.numericPhraseAt(k) {
 				in.groupBy = q
 				p.used[i], p.used[k] = true, true
 				p.crossAnd(k)
@@ -876,6 +880,43 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			}
 		}
 	}
+}
+
+// crossWithYesNo reads "crosstab of country and would you recommend us": a
+// breakdown of a yes/no question joined by "and" is its other side, not its yes.
+func (p *parser) crossWithYesNo(in *request, cues map[cue]bool) {
+	if !cues[cueDistribution] || in.groupBy != nil {
+		return
+	}
+	at := onlyCond(p.conds, func(c cond) bool { return c.q != nil && c.q.q.Type == form.YesNo })
+	if at < 0 || len(p.conds) != 1 {
+		return
+	}
+	c := p.conds[at]
+	k := c.pos - 1
+	for k > 0 && p.own[k] {
+		k-- // "would you recommend us": the question's own words
+	}
+	if p.word(k) != "and" {
+		return
+	}
+	in.groupBy = c.q
+	p.conds = slices.Delete(p.conds, at, at+1)
+	p.used[k] = true
+}
+
+// numericPhraseAt reports whether the words at k and k+1 are two words of a
+// numeric question ("every *ticket price*"): no group.
+func (p *parser) numericPhraseAt(k int) bool {
+	if k+1 >= len(p.ts) || p.ts[k].stem == "" || p.ts[k+1].stem == "" {
+		return false
+	}
+	for _, q := range p.cf.qs {
+		if isNumeric(q.q) && slices.Contains(q.stems, p.ts[k].stem) && slices.Contains(q.stems, p.ts[k+1].stem) {
+			return true
+		}
+	}
+	return false
 }
 
 // rankIntent is the group with the highest figure when top, else the lowest.
@@ -1455,6 +1496,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.replaced = p.dropReplaced()
 	p.orOptions(cues)
 	p.grouping(in, cues)
+	p.crossWithYesNo(in, cues)
 	if in.groupBy == nil && p.others != nil {
 		in.groupBy = p.others
 	}
