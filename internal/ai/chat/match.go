@@ -140,11 +140,11 @@ func (cf *formIndex) firstOfType(types ...form.QuestionType) *question {
 	return nil
 }
 
-// countOfType counts the questions of a type.
-func (cf *formIndex) countOfType(t form.QuestionType) int {
+// countOfType counts the questions of the given types.
+func (cf *formIndex) countOfType(types ...form.QuestionType) int {
 	n := 0
 	for _, q := range cf.qs {
-		if q.q.Type == t {
+		if slices.Contains(types, q.q.Type) {
 			n++
 		}
 	}

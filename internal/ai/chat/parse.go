@@ -371,14 +371,14 @@ func (p *parser) yesNoNamed(k int) bool {
 // (the highest or lowest answer), else 0.
 func (p *parser) anyoneExtreme() int {
 	for i, w := range p.words {
-		if !anyoneWords[w] {
+		if !anyoneWords[w] && !(w == "any" && (personNouns[p.word(i+1)] || groupNouns[p.word(i+1)] || p.condAfter(i))) {
 			continue
 		}
 		for k := max(0, i-3); k < i; k++ {
 			switch p.words[k] {
-			case "most":
+			case "most", "highest", "best":
 				return 1
-			case "least", "fewest":
+			case "least", "fewest", "lowest", "worst":
 				return -1
 			}
 		}
@@ -386,7 +386,8 @@ func (p *parser) anyoneExtreme() int {
 	return 0
 }
 
-// anyoneWords stand for a single respondent in "the most anyone paid".
+// anyoneWords stand for a single respondent in "the most anyone paid"; so does
+// "any" before the respondents ("worst score any UK customer gave").
 var anyoneWords = text.Set("anyone anybody someone somebody")
 
 // bareByGroup reads "remote work by department" as the yes/no question's
@@ -415,6 +416,9 @@ var priceWords = text.Set("expensive cheapest cheaper pricier priciest")
 // weEarned ask for what the respondents paid together ("did we make" is written
 // "did we earn").
 var weEarned = phrases("we earn", "we earned")
+
+// scoreWords name the answer on a scale when the form has one scale question.
+var scoreWords = text.Set("score scores")
 
 // addUpWords ask for a sum whatever else the message says; addedUp do even among
 // a question's own words ("if you add up everyone's cups" on “What do you add …”).
@@ -1103,8 +1107,8 @@ func (p *parser) whichGroup() *question {
 			continue
 		}
 		for k := i + 1; k <= i+2 && k < len(p.ts); k++ {
-			if q := p.groupableAt(k); q != nil {
-				return q
+			if q := p.groupableAt(k); q != nil && !p.numericPhraseAt(k) {
+				return q // not "what *work*-life balance score"
 			}
 		}
 	}
@@ -1537,12 +1541,23 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if in.target == nil && in.extreme != 0 && anyWord(p.cueWords, priceWords) && s.cf.countOfType(form.Currency) == 1 {
 		in.target = s.cf.firstOfType(form.Currency) // "the most expensive early bird ticket"
 	}
+	if in.target == nil && in.extreme != 0 && anyWord(p.words, scoreWords) && s.cf.countOfType(form.Rating, form.Slider) == 1 {
+		in.target = s.cf.firstOfType(form.Rating, form.Slider) // "worst score any UK customer gave" on a form with one scale
+		for i, w := range p.words {
+			if scoreWords[w] {
+				p.used[i] = true
+			}
+		}
+	}
 	p.rankCheck(in)
 	if p.bothAnswers && in.target != nil && in.target.q.Type == form.YesNo && (in.metric == "" || in.metric == query.Count) {
 		in.metric = query.Distribution
 	}
-	if in.metric == "" && in.target != nil && groupable(in.target.q) && in.groupBy == nil && p.whichEndsMost() != 0 {
+	if in.metric == "" && in.target != nil && in.groupBy == nil && p.whichEndsMost() != 0 {
 		in.metric, in.least = query.Top, p.whichEndsMost() < 0 // "which star rating did people give most"
+		if !groupable(in.target.q) && !in.least {
+			in.metric = query.Mode // "which recommend score was given most"
+		}
 	}
 	if in.metric == "" && in.target != nil && in.target.q.Type == form.Rating && in.groupBy == nil && len(p.conds) == 0 && p.onlyPluralOf(in.target) {
 		in.metric = query.Distribution // "overall ratings": how many gave each
@@ -1823,8 +1838,8 @@ func (p *parser) numericAfterBy() *question {
 // before a word of the numeric target with no group to rank: the highest (lowest)
 // answer.
 func (p *parser) mostOfTarget(in *request) int {
-	if in.target == nil || !isNumeric(in.target.q) || in.groupBy != nil || in.kind != metricIntent || in.metric != "" {
-		return 0
+	if in.target == nil || !isNumeric(in.target.q) || in.groupBy != nil || in.kind != metricIntent || in.metric != "" && in.metric != query.Top {
+		return 0 // "fewest years at the company" is the lowest, not the least common answer
 	}
 	for i, t := range p.ts {
 		if i == 0 || t.stem == "" || !slices.Contains(in.target.stems, t.stem) {
@@ -1841,7 +1856,7 @@ func (p *parser) mostOfTarget(in *request) int {
 	if lead == "the" {
 		lead = p.word(1)
 	}
-	if (lead == "most" || lead == "least") && anyWord(p.words, typeCues[in.target.q.Type]) {
+	if (lead == "most" || lead == "least") && in.metric == "" && anyWord(p.words, typeCues[in.target.q.Type]) {
 		return map[string]int{"most": 1, "least": -1}[lead] // "most an early bird paid"
 	}
 	return 0

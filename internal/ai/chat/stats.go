@@ -61,6 +61,9 @@ func (p *parser) mentions(scores []float64) {
 			continue
 		}
 		k := i + 1
+		if strings.HasSuffix(w, "ed") && passiveBe[p.word(i-1)] && i >= 2 && p.ts[i-2].stem != "" && !p.used[i-2] {
+			k = i - 2 // "onboarding is mentioned in how many comments"
+		}
 		if said && vagueThings[p.word(k)] && p.word(k+1) == "about" {
 			k += 2 // "comments say something about the reports"
 		}
@@ -86,6 +89,9 @@ func (p *parser) mentions(scores []float64) {
 		return
 	}
 }
+
+// passiveBe before a mention verb put the word searched before them.
+var passiveBe = text.Set("is are was were")
 
 // vagueThings stand for what is said: "say something about …".
 var vagueThings = text.Set("something anything things stuff")
