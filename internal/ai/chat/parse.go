@@ -1200,8 +1200,8 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i // "share of non vip who will return"
 		case w == "of" && p.peopleClauseAt(i+2, i+4):
 			return i
-		case w == "of" && p.kindOfPeopleAt(i):
-			return i
+		case (w == "of" || w == "for") && p.kindOfPeopleAt(i):
+			return i // "of espresso drinkers", "recommendation rate for espresso drinkers"
 		case w == "of" && p.condAfter(i) && p.condAfter(i+1):
 			return i // "of remote engineers"
 		case w == "of" && (peopleNouns[next] && strings.HasSuffix(after, "ing") ||
