@@ -423,8 +423,8 @@ var scoreWords = text.Set("score scores")
 // addUpWords ask for a sum whatever else the message says; addedUp do even among
 // a question's own words ("if you add up everyone's cups" on “What do you add …”).
 var (
-	addUpWords = phrases("add up", "adds up", "added up", "sum up", "sum")
-	addedUp    = phrases("add up", "adds up", "added up")
+	addUpWords = phrases("add up", "adds up", "added up", "sum up", "sum", "add together", "added together")
+	addedUp    = phrases("add up", "adds up", "added up", "add together", "added together", "adds together")
 )
 
 // varyWords ask how spread out answers are; with a group named ("vary by
@@ -760,6 +760,15 @@ func statesPeriod(q *form.Question, interval string) bool {
 	return interval != "" && strings.Contains(strings.ToLower(q.Text), "per "+interval)
 }
 
+// endsWith reports whether the message's last word, before a "?", is w.
+func (p *parser) endsWith(w string) bool {
+	n := len(p.words)
+	if n > 0 && p.words[n-1] == "?" {
+		n--
+	}
+	return n > 0 && p.words[n-1] == w
+}
+
 // countsResponses reports whether the message asks how many responses.
 func (p *parser) countsResponses() bool {
 	i := howMany.Index(p.words)
@@ -898,16 +907,19 @@ func (p *parser) crossWithYesNo(in *request, cues map[cue]bool) {
 	}
 	c := p.conds[at]
 	k := c.pos - 1
-	for k > 0 && p.own[k] {
+	for k > 0 && (p.own[k] || p.used[k] && p.word(k) != "and") {
 		k-- // "would you recommend us": the question's own words
 	}
-	if p.word(k) != "and" {
+	if !crossJoins[p.word(k)] {
 		return
 	}
 	in.groupBy = c.q
 	p.conds = slices.Delete(p.conds, at, at+1)
 	p.used[k] = true
 }
+
+// crossJoins join the two sides of a cross-tab.
+var crossJoins = text.Set("and with vs versus against by")
 
 // numericPhraseAt reports whether the words at k and k+1 are two words of a
 // numeric question ("every *ticket price*"): no group.
@@ -1354,6 +1366,9 @@ var shareWords = text.Set("percentage percent % share proportion fraction")
 func (p *parser) leadingClause() (start, end int) {
 	share := slices.IndexFunc(p.words, func(w string) bool { return shareWords[w] })
 	comma := slices.Index(p.words, ",")
+	if comma < 0 && share > 0 && p.ts[share].sentence > 0 {
+		comma = slices.IndexFunc(p.ts, func(t token) bool { return t.sentence > 0 }) // "regular ticket: what percent …"
+	}
 	if share < 0 || comma < 0 || comma > share {
 		return -2, 0
 	}
@@ -1393,6 +1408,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 	switch {
 	case in.shift != nil:
 		return true // "and the week before that?"
+	case p.endsWith("there") && !copulas[p.word(len(p.words)-2)] && !copulas[p.word(len(p.words)-3)]:
+		return true // "what's the lowest rating there?", not "how many responses are there?"
 	case pronoun && own == 0:
 		return true
 	case in.metric == query.Percent && p.pointsAtThat():
