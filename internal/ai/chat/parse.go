@@ -122,7 +122,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueTop:          phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people"),
 	cueLeast:        phrases("least common", "least popular", "least used", "less used", "less chosen", "less selected", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
 	cueCount:        phrases("how many", "number of", "count", "headcount"),
-	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "counts", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
+	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "counts", "each option", "each answer", "each choice", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
 	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "what did they say", "what do they say", "what are they saying", "what did people write", "what did they write", "examples", "quotes", "recent", "latest", "newest"),
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
 	cueMode:         phrases("mode", "modal"),
@@ -287,9 +287,14 @@ var answerAuxiliaries = text.Set("will would do did does are is have has can")
 // people"): it points at the previous answer.
 func (p *parser) pointsAtThat() bool {
 	for k := 1; k < len(p.words); k++ {
-		if (p.words[k] == "that" || p.words[k] == "this") && (p.words[k-1] == "is" || p.words[k-1] == "was") &&
-			(k+1 == len(p.words) || p.words[k+1] == "?" || shareOfWords[p.words[k+1]]) {
+		if p.words[k] != "that" && p.words[k] != "this" {
+			continue
+		}
+		if (p.words[k-1] == "is" || p.words[k-1] == "was") && (k+1 == len(p.words) || p.words[k+1] == "?" || shareOfWords[p.words[k+1]]) {
 			return true
+		}
+		if (p.word(k+1) == "as" || p.word(k+1) == "in") && slices.ContainsFunc(p.words[k+1:min(k+5, len(p.words))], func(w string) bool { return shareWords[w] }) {
+			return true // "what's that as a % of the French?"
 		}
 	}
 	return false
