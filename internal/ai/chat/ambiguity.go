@@ -62,6 +62,9 @@ func (p *parser) ambiguity(in *request) string {
 	if i := p.byWhat(); i >= 0 && in.groupBy == nil {
 		return fmt.Sprintf("I can't tell which question “%s” breaks the figure down by; name it, e.g. by %s", p.phraseAround(i+1), text.Quote(p.cf.qs[0].q.Text))
 	}
+	if c := twoAnswersOfOne(in.conds); c != nil {
+		return fmt.Sprintf("it asks for two answers of %s at once, and a respondent gives one; ask for one, for “one or the other”, or for the breakdown", text.Quote(c.q.q.Text))
+	}
 	if w := p.unreadNegation(in); w != "" {
 		return fmt.Sprintf("I read “%s” but could not tie it to an answer, so I won't give the figure without it", w)
 	}
@@ -88,6 +91,20 @@ func (p *parser) byWhat() int {
 		}
 	}
 	return -1
+}
+
+// twoAnswersOfOne returns a condition that asks for an answer of a one-answer
+// question another condition already fixes differently ("1 star, 2 star … 5
+// star ratings" read as all at once), or nil.
+func twoAnswersOfOne(conds []cond) *cond {
+	for i, a := range conds {
+		for _, b := range conds[i+1:] {
+			if a.q != nil && a.q == b.q && a.q.q.Type != form.MultiSelect && a.f.Op == query.Equals && b.f.Op == query.Equals && a.f.Value != b.f.Value {
+				return &conds[i]
+			}
+		}
+	}
+	return nil
 }
 
 // unreadNegation returns the negation of a message none of whose conditions
@@ -420,6 +437,8 @@ func (p *parser) beyondFigures() string {
 		return fmt.Sprintf("I can't tell which question of the form “%s” means", p.word(1))
 	case p.ageAsked():
 		return "it reads like an age, and the form does not ask people's age"
+	case p.nonRespondents():
+		return "it asks about people who did not respond, and I only have the responses"
 	case p.singledOut():
 		return "it asks about one respondent, and I don't single out respondents; ask for a figure over a group instead, such as the highest or the average answer of the people who chose one option"
 	}
@@ -583,6 +602,18 @@ func (p *parser) otherCurrency() string {
 		}
 	}
 	return ""
+}
+
+// nonRespondents reports whether the message asks about people who did not fill
+// in the form ("how many ticket buyers didn't fill in the survey").
+func (p *parser) nonRespondents() bool {
+	for i, w := range p.words {
+		negated := i >= 1 && negators[p.words[i-1]] || i >= 2 && negators[p.words[i-2]]
+		if fillVerbs[w] && negated && slices.ContainsFunc(p.words[i+1:min(i+5, len(p.words))], func(w string) bool { return formWords[w] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // singledOut reports whether the message asks about the respondents at the top

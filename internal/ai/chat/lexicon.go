@@ -41,6 +41,7 @@ func tokenize(msg string) []token {
 	msg = wholeContractions.Replace(strings.ToLower(msg))
 	msg = contractions.Replace(msg)
 	msg = replaceWith(msg, "'", apostropheRe, "$1$2")
+	msg = replaceWith(msg, "the word", theWordRe, "mention $1")
 	msg = replaceWith(msg, "cross", crossTabRe, "breakdown")
 	msg = replaceWith(msg, "-", numberRangeRe, "$1$2 to $3$4")
 	msg = replaceWith(msg, "–", numberRangeRe, "$1$2 to $3$4")
@@ -225,6 +226,9 @@ var periodPhrases = strings.NewReplacer("last fortnight", "last 14 days", "past 
 // slashScoreRe finds a score written with a slash before a scoring word ("10/10
 // recommendation scores"): not a day.
 var slashScoreRe = regexp.MustCompile(`\b(\d{1,2})/(5|10)\s+(scores?|ratings?|recommendations?|stars?|on|for)\b`)
+
+// theWordRe finds "the word X", a word searched in the written answers.
+var theWordRe = regexp.MustCompile(`\bthe word ["“']?(\pL+)["”']?`)
 
 // scaleSuffixRe finds a scale written after a word ("balance/10"): out of 10.
 var scaleSuffixRe = regexp.MustCompile(`\b([a-z]+)/(5|10)\b`)

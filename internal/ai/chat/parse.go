@@ -218,11 +218,18 @@ func (p *parser) markIdioms() {
 			slices.Contains(p.cf.titleStems, p.ts[i-1].stem) && !p.cf.optionStem(p.ts[i-1].stem) {
 			p.used[i-1] = true // "coffee answers", "feedback count": the form's own answers
 		}
+		if givingVerbs[p.words[i-1]] && p.ts[i].stem != "" && slices.Contains(p.cf.titleStems, p.ts[i].stem) && !p.cf.optionStem(p.ts[i].stem) &&
+			!p.cf.namesAQuestion(p.ts[i].stem) {
+			p.used[i] = true // "gave feedback" on the “Conference feedback” form: responded
+		}
 		if reportVerbs[p.words[i-1]] && subjectPronouns[p.words[i]] {
 			p.used[i-1] = true // "people who said they drink 5 cups": what they said, not a comment
 		}
 	}
 }
+
+// givingVerbs before the form's own title word say people responded.
+var givingVerbs = text.Set("gave give given left provided submitted sent")
 
 // reportVerbs before a subject pronoun report what was answered elsewhere.
 var (
