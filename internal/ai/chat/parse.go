@@ -717,8 +717,8 @@ func (p *parser) whichEndsMost() int {
 	if n > 0 && p.words[n-1] == "?" {
 		n--
 	}
-	if n < 3 || p.word(0) != "which" && p.word(0) != "what" {
-		return 0
+	if n < 3 || p.word(0) != "which" && p.word(0) != "what" && !(p.word(0) == "the" && givenVerbs[p.word(n-2)]) {
+		return 0 // "the star rating ppl gave most"
 	}
 	switch p.words[n-1] {
 	case "most":
@@ -728,6 +728,9 @@ func (p *parser) whichEndsMost() int {
 	}
 	return 0
 }
+
+// givenVerbs say an answer was given: "the rating people gave most".
+var givenVerbs = text.Set("gave give given chose chosen picked pick selected said")
 
 // onlyPluralOf reports whether the message says nothing but q's words, one of
 // them plural ("overall ratings").
@@ -913,6 +916,13 @@ func (p *parser) crossWithYesNo(in *request, cues map[cue]bool) {
 	if !cues[cueDistribution] || in.groupBy != nil {
 		return
 	}
+	if j := slices.Index(p.words, "and"); j > 0 && len(p.conds) == 0 {
+		before, after := p.groupableBefore(j), p.groupableAt(j+1)
+		if before != nil && after != nil && before != after {
+			in.groupBy, p.used[j] = after, true // "crosstab of ticket type and overall rating"
+			return
+		}
+	}
 	at := onlyCond(p.conds, func(c cond) bool { return c.q != nil && c.q.q.Type == form.YesNo })
 	if at < 0 || len(p.conds) != 1 {
 		return
@@ -932,6 +942,22 @@ func (p *parser) crossWithYesNo(in *request, cues map[cue]bool) {
 
 // crossJoins join the two sides of a cross-tab.
 var crossJoins = text.Set("and with vs versus against by")
+
+// groupableBefore returns the groupable question named by one of the two words
+// before j, or nil.
+func (p *parser) groupableBefore(j int) *question {
+	for k := j - 1; k >= max(0, j-2); k-- {
+		if p.ts[k].stem == "" {
+			continue
+		}
+		for qi := range p.cf.qs {
+			if q := &p.cf.qs[qi]; groupable(q.q) && slices.Contains(q.stems, p.ts[k].stem) {
+				return q
+			}
+		}
+	}
+	return nil
+}
 
 // numericPhraseAt reports whether the words at k and k+1 are two words of a
 // numeric question ("every *ticket price*"): no group.
@@ -1251,8 +1277,8 @@ func (p *parser) ofTheAnswers(in *request) {
 	}
 	i := slices.Index(p.words, "of")
 	k := i + 1
-	for p.word(k) == "the" || p.word(k) == "all" {
-		k++
+	for k < len(p.words) && k <= i+6 && !writtenNouns[p.word(k)] && (p.ts[k].stem == "" || p.own[k]) {
+		k++ // "of the what-did-you-like answers"
 	}
 	if i < 0 || !writtenNouns[p.word(k)] {
 		return
