@@ -784,6 +784,39 @@ func (p *parser) endsWith(w string) bool {
 	return n > 0 && p.words[n-1] == w
 }
 
+// whereFrom returns the form's one place question ("Country", "Office") when the
+// message asks "where … from" (or "based", "located", "live"), marking those words
+// read; nil otherwise.
+func (p *parser) whereFrom() *question {
+	if p.word(0) != "where" || !anyWord(p.words, placeVerbs) {
+		return nil
+	}
+	var found *question
+	for qi := range p.cf.qs {
+		q := &p.cf.qs[qi]
+		if q.q.Type == form.Select && anyWord(q.words, placeNouns) {
+			if found != nil {
+				return nil
+			}
+			found = q
+		}
+	}
+	if found != nil {
+		for i, w := range p.words {
+			if w == "where" || placeVerbs[w] {
+				p.used[i] = true
+			}
+		}
+	}
+	return found
+}
+
+// placeNouns name a place question; placeVerbs ask where people are.
+var (
+	placeNouns = text.Set("country countries city cities region regions office offices location locations state nation")
+	placeVerbs = text.Set("from based located")
+)
+
 // countsResponses reports whether the message asks how many responses.
 func (p *parser) countsResponses() bool {
 	i := howMany.Index(p.words)
@@ -1572,6 +1605,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	if p.measuredBy != nil {
 		in.target = p.measuredBy
+	}
+	if q := p.whereFrom(); q != nil && (in.target == nil || in.target == q) && in.groupBy == nil {
+		in.target, in.metric = q, query.Distribution // "where are our latte drinkers from": their countries
 	}
 	if p.markPeopleVerb(in) && in.metric == query.Trend && statesPeriod(in.target.q, in.interval) {
 		delete(cues, cueTrend) // "cups people drink per day": “Cups per day”'s own period, not a trend
