@@ -240,5 +240,5 @@ func TestChatEvaluation(t *testing.T) {
 // replies go; at 1 (≤ 1%) issue 14's target is met.
 const (
 	reachedWrong = 2
-	reachedExact = 162
+	reachedExact = 163
 )
