@@ -153,8 +153,9 @@ func (p *parser) comparison(i int, q *question) (op query.Op, lo, hi float64, st
 		}
 	}
 	k := i + 1
-	for units[p.word(k)] || (k < len(p.ts) && k <= i+3 && p.ts[k].stem != "" && slices.Contains(q.stems, p.ts[k].stem)) {
-		k++
+	for units[p.word(k)] || (k < len(p.ts) && k <= i+3 && p.ts[k].stem != "" && slices.Contains(q.stems, p.ts[k].stem)) ||
+		k <= i+3 && (p.word(k) == "a" || p.word(k) == "per") && k+1 < len(p.ts) && slices.Contains(q.stems, p.ts[k+1].stem) {
+		k++ // "4 cups *a* day or more"
 	}
 	for _, c := range cmpAfter {
 		if c.phrase.At(p.words, k) {

@@ -720,13 +720,31 @@ func (p *parser) whichEndsMost() int {
 	if n < 3 || p.word(0) != "which" && p.word(0) != "what" && !(p.word(0) == "the" && givenVerbs[p.word(n-2)]) {
 		return 0 // "the star rating ppl gave most"
 	}
-	switch p.words[n-1] {
+	last := p.words[n-1]
+	if (last == "often" || last == "frequently") && n > 3 {
+		last = p.words[n-2] // "… give most often"
+	}
+	switch last {
 	case "most":
 		return 1
 	case "least":
 		return -1
 	}
 	return 0
+}
+
+// givenMost reports whether the message ends "gave most (often)": the most
+// common answer, not a ranking of groups.
+func (p *parser) givenMost() bool {
+	if p.whichEndsMost() == 0 {
+		return false
+	}
+	for k := len(p.words) - 1; k > 0 && k >= len(p.words)-4; k-- {
+		if givenVerbs[p.words[k]] || p.words[k] == "give" {
+			return true
+		}
+	}
+	return false
 }
 
 // givenVerbs say an answer was given: "the rating people gave most".
@@ -922,7 +940,7 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			p.unsure = fmt.Sprintf("I can't tell what “%s” is set against in “%s”; compare the two answers, e.g. “%s vs not”", p.words[i-1], p.phraseAround(i), p.words[i-1])
 			return
 		}
-		if q := p.groupableAt(i + 1); q != nil && !p.numericPhraseAt(i+1) {
+		if q := p.groupableAt(i + 1); q != nil && !p.numericPhraseAt(i+1) && !p.unitAfterPer(i, q) {
 			in.groupBy = q // "% of each country that would recommend us": the country, not the yes/no after it
 			p.used[i], p.used[i+1] = true, true
 			p.crossAnd(i + 1)
@@ -933,7 +951,7 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			return
 		}
 		for k := i + 1; k <= i+3 && k < len(p.ts); k++ {
-			if q := p.groupableAt(k); q != nil && !p.numericPhraseAt(k) {
+			if q := p.groupableAt(k); q != nil && !p.numericPhraseAt(k) && !(k == i+1 && p.unitAfterPer(i, q)) {
 				in.groupBy = q
 				p.used[i], p.used[k] = true, true
 				p.crossAnd(k)
@@ -990,6 +1008,21 @@ func (p *parser) groupableBefore(j int) *question {
 		}
 	}
 	return nil
+}
+
+// unitAfterPer reports whether "per <word>" names a unit of a numeric question
+// rather than the groups of q: "paid per ticket" is per ticket bought, "per
+// ticket type" names the groups.
+func (p *parser) unitAfterPer(i int, q *question) bool {
+	if p.words[i] != "per" || i+2 < len(p.ts) && p.ts[i+2].stem != "" && slices.Contains(q.stems, p.ts[i+2].stem) {
+		return false
+	}
+	for _, o := range p.cf.qs {
+		if isNumeric(o.q) && slices.Contains(o.stems, p.ts[i+1].stem) {
+			return true
+		}
+	}
+	return false
 }
 
 // numericPhraseAt reports whether the words at k and k+1 are two words of a
@@ -1823,8 +1856,8 @@ func (p *parser) argGroup(in *request, scores []float64) {
 		p.measuredBy, in.groupBy = in.groupBy, nil
 		in.extreme = rankOf(p.cueWords)
 	}
-	if in.groupBy != nil || in.kind != metricIntent {
-		return
+	if in.groupBy != nil || in.kind != metricIntent || p.givenMost() {
+		return // "which overall rating did attendees give most often" asks for the most common answer
 	}
 	g := p.whichGroup()
 	if g == nil {

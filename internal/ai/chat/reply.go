@@ -342,10 +342,15 @@ func (s *session) replyRanking(in *request, kind, scope string, res *query.Resul
 	return b.String()
 }
 
-// runnersUp words the runners-up of a top list.
+// runnersUp words the runners-up of a top list: all of them when there are three
+// or fewer, else the next two.
 func runnersUp(q *form.Question, rest []query.Bucket) string {
+	n := 2
+	if len(rest) <= 3 {
+		n = len(rest)
+	}
 	var parts []string
-	for _, b := range rest[:min(2, len(rest))] {
+	for _, b := range rest[:n] {
 		parts = append(parts, fmt.Sprintf("%s (%d)", answerLabel(q, b.Label), b.Count))
 	}
 	if len(parts) == 0 {
