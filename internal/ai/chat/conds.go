@@ -838,6 +838,13 @@ func (p *parser) answeredText() {
 	}
 }
 
+// titleWordAfter reports whether the word after i is a word of the form's title
+// and not of q.
+func (p *parser) titleWordAfter(i int, q *question) bool {
+	t := p.ts[min(i+1, len(p.ts)-1)]
+	return i+1 < len(p.ts) && t.stem != "" && slices.Contains(p.cf.titleStems, t.stem) && !slices.Contains(q.stems, t.stem)
+}
+
 // optionAfter reports whether an option is named right after i, or after "the".
 func (p *parser) optionAfter(i int) bool {
 	return slices.ContainsFunc(p.conds, func(c cond) bool {
@@ -945,8 +952,8 @@ func (p *parser) noneChosen() {
 			continue
 		}
 		q, at := p.choiceNamedNear(i)
-		if q == nil {
-			continue
+		if q == nil || p.titleWordAfter(i, q) {
+			continue // "drink no coffee": the form's own word, not “Favourite drink” left blank
 		}
 		op := query.IsNotEmpty
 		if noneWords[w] || p.words[i-1] == "without" || p.negatedBefore(i-1, 3) {

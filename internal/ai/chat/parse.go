@@ -1839,6 +1839,14 @@ func (p *parser) argGroup(in *request, scores []float64) {
 		in.kind = rankIntent(high)
 		return
 	}
+	if g := p.topGroups(); g != nil && !isNumeric(g.q) && p.rate && in.kind == metricIntent && in.groupBy != nil && in.groupBy != g && in.groupBy.q.Type == form.YesNo {
+		// "top 3 countries by recommendation rate": ranked by the share of yes
+		yn := in.groupBy
+		p.conds = append(p.conds, cond{q: yn, f: query.Filter{Question: yn.q.ID, Op: query.Equals, Value: true}, pos: len(p.words)})
+		in.groupBy, in.metric, in.extreme, p.likely = g, query.Percent, 0, true
+		in.kind = rankIntent(p.leadHigh())
+		return
+	}
 	if g := p.topGroups(); g != nil && !isNumeric(g.q) && in.groupBy == nil && in.kind == metricIntent && p.yesNoMeasure() {
 		// "worst ticket type for coming back next year": ranked by the share of yes
 		in.groupBy, in.metric, in.extreme, p.likely = g, query.Percent, 0, true
@@ -1941,7 +1949,7 @@ func (p *parser) numericAfterBy() *question {
 		q := &p.cf.qs[qi]
 		n := 0
 		for k := i + 1; k <= i+4 && k < len(p.ts); k++ {
-			if isNumeric(q.q) && p.ts[k].stem != "" && slices.Contains(q.stems, p.ts[k].stem) {
+			if isNumeric(q.q) && !p.used[k] && p.ts[k].stem != "" && slices.Contains(q.stems, p.ts[k].stem) { // not the "rate" of "recommendation rate"
 				n++
 			}
 		}
