@@ -205,6 +205,9 @@ func (p *parser) numbers() {
 			p.used[i-2], p.used[i-1], p.used[i] = true, true, true // "median satisfaction out of 5" names the scale
 			continue
 		}
+		if next := p.ts[min(i+1, len(p.ts)-1)]; i+1 < len(p.ts) && strings.HasSuffix(next.low, "s") && p.groupableAt(i+1) != nil {
+			continue // "the same two countries": a number of groups, not an answer
+		}
 		q := p.numberQuestion(i)
 		if q == nil && last != nil {
 			q = last // "more than 2 cups but less than 5": the second bound is on cups too
@@ -663,9 +666,15 @@ func (p *parser) options() []mention {
 		}
 		p.markPreference(m.start)
 		p.cf.absorb(p.ts, p.used, m.q, m.start, m.end, 3)
+		if usageWords[p.word(m.end)] && rateWords[p.word(m.end+1)] {
+			p.used[m.end], p.used[m.end+1], p.rate = true, true, true // "childcare usage rate": the share who chose it
+		}
 	}
 	return ms
 }
+
+// usageWords before "rate" after an option ask for the share who chose it.
+var usageWords = text.Set("usage uptake adoption use")
 
 // preferVerbs say which option someone chose ("liked the panel best").
 var preferVerbs = text.Set("like liked likes love loved loves prefer prefers preferred enjoy enjoyed enjoys " +

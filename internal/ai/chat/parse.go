@@ -1683,6 +1683,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 			in.metric = query.Mode // "which recommend score was given most"
 		}
 	}
+	if in.metric == "" && in.target != nil && groupable(in.target.q) && in.groupBy != nil && slices.Contains(p.words, "table") {
+		in.metric = query.Distribution // "job satisfaction by department as a table": the counts of each answer
+	}
 	if in.metric == "" && in.target != nil && in.target.q.Type == form.Rating && in.groupBy == nil && len(p.conds) == 0 && p.onlyPluralOf(in.target) {
 		in.metric = query.Distribution // "overall ratings": how many gave each
 	}
@@ -1839,7 +1842,7 @@ func (p *parser) argGroup(in *request, scores []float64) {
 		in.kind = rankIntent(high)
 		return
 	}
-	if g := p.topGroups(); g != nil && !isNumeric(g.q) && p.rate && in.kind == metricIntent && in.groupBy != nil && in.groupBy != g && in.groupBy.q.Type == form.YesNo {
+	if g := p.topGroups(); g != nil && !isNumeric(g.q) && (p.rate || in.metric == query.Percent) && in.kind == metricIntent && in.groupBy != nil && in.groupBy != g && in.groupBy.q.Type == form.YesNo {
 		// "top 3 countries by recommendation rate": ranked by the share of yes
 		yn := in.groupBy
 		p.conds = append(p.conds, cond{q: yn, f: query.Filter{Question: yn.q.ID, Op: query.Equals, Value: true}, pos: len(p.words)})
@@ -2069,10 +2072,12 @@ var leadRanks = map[string]bool{"top": true, "best": true, "highest": true, "bot
 func (p *parser) leadHigh() bool { return leadRanks[p.word(p.rankLead())] }
 
 // yesNoMeasure reports whether the only condition is a yes/no answer named after
-// "for" or "by" ("… for coming back next year").
+// "for" or "by" ("… for coming back next year"), or any answer after "by share
+// of".
 func (p *parser) yesNoMeasure() bool {
 	i := slices.IndexFunc(p.words, func(w string) bool { return w == "by" || w == "for" })
-	return i >= 0 && len(p.conds) == 1 && p.conds[0].q != nil && p.conds[0].q.q.Type == form.YesNo && p.conds[0].pos > i
+	return i >= 0 && len(p.conds) == 1 && p.conds[0].q != nil && p.conds[0].pos > i &&
+		(p.conds[0].q.q.Type == form.YesNo || shareWords[p.word(i+1)]) // "by share of 5 star ratings"
 }
 
 // rankWords rank groups; the figure they rank on a scale is its average.
