@@ -231,3 +231,17 @@ func TestChatOtherForm(t *testing.T) {
 		}
 	}
 }
+
+// TestChatNumberBeforeAPluralNoun keeps "5 stars" an answer while "the same two
+// countries" is a number of groups: a change reading the second once dropped the
+// first (the held-out half went from 163 to 160 exact).
+func TestChatNumberBeforeAPluralNoun(t *testing.T) {
+	sv := aitest.Coffee()
+	ds := sv.Dataset()
+	if reply := Answer(ds, nil, "how many rated us 5 stars", sv.Now); !strings.Contains(reply, "answered 5 to “How would you rate our cafe?”") {
+		t.Errorf("5 stars: %s", reply)
+	}
+	if reply := Answer(ds, nil, "how many from the two countries germany or france", sv.Now); strings.Contains(reply, "answered 2") {
+		t.Errorf("two countries read as an answer: %s", reply)
+	}
+}

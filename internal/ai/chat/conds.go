@@ -205,8 +205,8 @@ func (p *parser) numbers() {
 			p.used[i-2], p.used[i-1], p.used[i] = true, true, true // "median satisfaction out of 5" names the scale
 			continue
 		}
-		if next := p.ts[min(i+1, len(p.ts)-1)]; i+1 < len(p.ts) && strings.HasSuffix(next.low, "s") && p.groupableAt(i+1) != nil {
-			continue // "the same two countries": a number of groups, not an answer
+		if g := p.groupableAt(i + 1); g != nil && strings.HasSuffix(p.word(i+1), "s") && (g.q.Type == form.Select || g.q.Type == form.MultiSelect) {
+			continue // "the same two countries": a number of groups, not an answer ("5 stars" is one)
 		}
 		q := p.numberQuestion(i)
 		if q == nil && last != nil {
