@@ -124,7 +124,7 @@ func (p *parser) unreadNegation(in *request) string {
 		return ""
 	case in.check != nil:
 		return p.words[i] // "is the average not above 4?"
-	case slices.ContainsFunc(in.conds, negative) || in.blank || in.check != nil || in.kind != metricIntent && in.groupBy != nil || in.answer == "no",
+	case slices.ContainsFunc(in.conds, negative) || in.blank || in.kind != metricIntent && in.groupBy != nil || in.answer == "no",
 		in.groupBy != nil && in.groupBy.q.Type == form.YesNo: // "remote and non-remote staff" sets no against yes
 		return ""
 	}
@@ -254,12 +254,10 @@ func (p *parser) unmatchedFrequency(in *request) string {
 // frequencyUnit returns the period of a frequency ("every day", "weekly": "day",
 // "week").
 func frequencyUnit(f string) string {
-	for _, u := range []string{"day", "week", "month"} {
-		if strings.Contains(f, u) || strings.Contains(f, strings.TrimSuffix(u, "y")+"i") {
-			return u
-		}
+	if u, ok := periodAdjectives[f]; ok {
+		return u
 	}
-	return f
+	return f[strings.LastIndex(f, " ")+1:]
 }
 
 // frequencies say how often something happens.

@@ -176,7 +176,11 @@ func (s *session) countAtFigure(prev, in *request) *request {
 	out := *prev
 	out.metric, out.kind, out.unknown, out.ambiguous = query.Count, metricIntent, in.unknown, in.ambiguous
 	p, ok := s.plan(prev)
-	res, err := s.eng.Run(p.q)
+	var res *query.Result
+	var err error
+	if ok {
+		res, err = s.eng.Run(p.q)
+	}
 	if !ok || err != nil || res.Value == nil {
 		out.ambiguous = "I can't tell which figure “that” is; please give the number"
 		return &out
@@ -376,9 +380,7 @@ func shiftSpan(out *request, from *dateRange, sh shift, today time.Time) string 
 }
 
 // today is the UTC day of now.
-func (s *session) today() time.Time {
-	return time.Date(s.now.Year(), s.now.Month(), s.now.Day(), 0, 0, 0, 0, time.UTC)
-}
+func (s *session) today() time.Time { return dayOf(s.now) }
 
 // splitsShare reports whether conds name both a population and a share.
 func splitsShare(conds []cond) bool {

@@ -208,7 +208,8 @@ func (p *parser) numbers() {
 		if g := p.groupableAt(i + 1); g != nil && strings.HasSuffix(p.word(i+1), "s") && (g.q.Type == form.Select || g.q.Type == form.MultiSelect) {
 			continue // "the same two countries": a number of groups, not an answer ("5 stars" is one)
 		}
-		q := p.numberQuestion(i)
+		named := p.numberQuestion(i)
+		q := named
 		if q == nil && last != nil {
 			q = last // "more than 2 cups but less than 5": the second bound is on cups too
 		}
@@ -216,7 +217,7 @@ func (p *parser) numbers() {
 			continue
 		}
 		op, lo, hi, start, end := p.comparison(i, q)
-		if q == last && p.numberQuestion(i) == nil && (op == query.Equals || !p.joinedBounds(lastEnd, start)) {
+		if named == nil && (op == query.Equals || !p.joinedBounds(lastEnd, start)) {
 			continue
 		}
 		if inv, ok := inverse[op]; ok && p.negatedBefore(start, 2) {

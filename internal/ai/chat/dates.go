@@ -69,13 +69,18 @@ var months = map[string]time.Month{
 	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
 }
 
+// dayOf returns the day of t (its calendar date, as given) at midnight UTC.
+func dayOf(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
 // datePrepositions introduce a month or year as a date.
 var datePrepositions = text.Set("in during since before after of for from until till between and through")
 
 // findDates finds the first date range in the message and marks its tokens used.
 // Relative ranges ("last week") are resolved against today, the UTC day of now.
 func findDates(ts []token, used []bool, now time.Time) *dateRange {
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	today := dayOf(now)
 	words := wordsOf(ts)
 	finders := []func([]string, []bool, time.Time) (*dateRange, int, int){
 		findISODates, findRelativeDays, findRelativePeriods, findMonths, findQuarters, findYears,

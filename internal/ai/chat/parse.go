@@ -189,7 +189,7 @@ func (p *parser) cues() map[cue]bool {
 		out[cueSentiment] = true // "how do the french feel in their comments"
 	}
 	figure := out[cueMin] || out[cueMax] || out[cueMean] || out[cueMedian] || out[cueTotal] || out[cuePercent] || out[cueStdDev]
-	if last := len(p.words) - 1; !figure && last > 0 && (p.words[last] == "each" || p.words[last] == "?" && p.word(last-1) == "each") {
+	if !figure && len(p.words) > 1 && p.endsWith("each") {
 		out[cueDistribution] = true // "sessions people enjoyed most, count for each"
 	}
 	if p.word(0) == "how" && slices.Contains(p.cueWords, "change") {
@@ -713,10 +713,7 @@ var yesNoJoins = text.Set("vs versus or and against")
 // ends with "most" ("which star rating did people give most"), -1 with "least",
 // else 0.
 func (p *parser) whichEndsMost() int {
-	n := len(p.words)
-	if n > 0 && p.words[n-1] == "?" {
-		n--
-	}
+	n := p.lastWord() + 1
 	if n < 3 || p.word(0) != "which" && p.word(0) != "what" && !(p.word(0) == "the" && givenVerbs[p.word(n-2)]) {
 		return 0 // "the star rating ppl gave most"
 	}
@@ -793,13 +790,20 @@ func statesPeriod(q *form.Question, interval string) bool {
 	return interval != "" && strings.Contains(strings.ToLower(q.Text), "per "+interval)
 }
 
-// endsWith reports whether the message's last word, before a "?", is w.
-func (p *parser) endsWith(w string) bool {
-	n := len(p.words)
-	if n > 0 && p.words[n-1] == "?" {
+// lastWord returns the position of the message's last word, before a "?"; -1
+// for an empty message.
+func (p *parser) lastWord() int {
+	n := len(p.words) - 1
+	if n >= 0 && p.words[n] == "?" {
 		n--
 	}
-	return n > 0 && p.words[n-1] == w
+	return n
+}
+
+// endsWith reports whether the message's last word, before a "?", is w.
+func (p *parser) endsWith(w string) bool {
+	n := p.lastWord()
+	return n >= 0 && p.words[n] == w
 }
 
 // whereFrom returns the form's one place question ("Country", "Office") when the
@@ -1512,7 +1516,7 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 	switch {
 	case in.shift != nil:
 		return true // "and the week before that?"
-	case p.endsWith("there") && !copulas[p.word(len(p.words)-2)] && !copulas[p.word(len(p.words)-3)]:
+	case p.endsWith("there") && !copulas[p.word(p.lastWord()-1)]:
 		return true // "what's the lowest rating there?", not "how many responses are there?"
 	case pronoun && own == 0:
 		return true
@@ -1677,8 +1681,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if p.bothAnswers && in.target != nil && in.target.q.Type == form.YesNo && (in.metric == "" || in.metric == query.Count) {
 		in.metric = query.Distribution
 	}
-	if in.metric == "" && in.target != nil && in.groupBy == nil && p.whichEndsMost() != 0 {
-		in.metric, in.least = query.Top, p.whichEndsMost() < 0 // "which star rating did people give most"
+	if most := p.whichEndsMost(); in.metric == "" && in.target != nil && in.groupBy == nil && most != 0 {
+		in.metric, in.least = query.Top, most < 0 // "which star rating did people give most"
 		if !groupable(in.target.q) && !in.least {
 			in.metric = query.Mode // "which recommend score was given most"
 		}

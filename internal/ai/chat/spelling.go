@@ -9,6 +9,7 @@ package chat
 // chat refuses rather than guesses.
 
 import (
+	"iter"
 	"maps"
 	"strings"
 
@@ -44,29 +45,19 @@ func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 // and their stems. Built once.
 var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 	targets, known = map[string]bool{}, map[string]bool{}
-	for w := range cueVocabulary {
-		targets[w], known[w] = true, true
-	}
+	read := []iter.Seq[string]{maps.Keys(cueVocabulary), maps.Keys(skipVerbs), maps.Keys(text.Set("percentile percentiles")), maps.Keys(sentimentClasses)}
 	for _, set := range typeCues { // "ratng", "coments" on any form
-		for w := range set {
+		read = append(read, maps.Keys(set))
+	}
+	for _, words := range read {
+		for w := range words {
 			targets[w], known[w] = true, true
 		}
 	}
-	for _, set := range []map[string]bool{skipVerbs, text.Set("percentile percentiles")} {
-		for w := range set {
-			targets[w], known[w] = true, true
-		}
-	}
-	for w := range sentimentClasses {
-		targets[w], known[w] = true, true
-	}
-	for _, set := range []map[string]bool{fillerWords, stopWords} {
-		for w := range set {
+	for _, words := range []iter.Seq[string]{maps.Keys(fillerWords), maps.Keys(stopWords), maps.Keys(months)} {
+		for w := range words {
 			known[w] = true
 		}
-	}
-	for w := range months {
-		known[w] = true
 	}
 	var stems []string // collected first: a map grown while ranged over visits its new keys or not, at random
 	for w := range known {
@@ -82,10 +73,11 @@ var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 func (cf *formIndex) respell(ts []token) []token {
 	if cf.slipTargets == nil {
 		cf.slipTargets, cf.known = cf.vocabulary()
+		cf.joined = cf.joinedOptions()
 	}
 	var out []token
 	for _, t := range ts {
-		if words := cf.joinedOption(t.low); words != nil && !cf.known[t.low] {
+		if words := cf.joined[t.low]; words != nil && !cf.known[t.low] {
 			for _, w := range words { // "flatwhite": “Flat white”
 				out = append(out, withWord(t, w))
 			}
@@ -108,18 +100,19 @@ func withWord(t token, w string) token {
 	return nt
 }
 
-// joinedOption returns the words of the option of several words w writes as
-// one ("flatwhite", "earlybird"), or nil.
-func (cf *formIndex) joinedOption(w string) []string {
+// joinedOptions maps each option of several words, written as one
+// ("flatwhite", "earlybird"), to its words; the first option wins a clash.
+func (cf *formIndex) joinedOptions() map[string][]string {
+	joined := map[string][]string{}
 	for _, q := range cf.qs {
 		for _, o := range q.options {
 			words := strings.Fields(strings.ToLower(o.label))
-			if len(words) > 1 && strings.Join(words, "") == w {
-				return words
+			if w := strings.Join(words, ""); len(words) > 1 && joined[w] == nil {
+				joined[w] = words
 			}
 		}
 	}
-	return nil
+	return joined
 }
 
 // oneSlipFrom returns the only target word one slip away from w.
