@@ -31,10 +31,13 @@ var tokenRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?
 var (
 	wholeContractions = strings.NewReplacer(text.Expansions("won't", "can't")...)
 	contractions      = strings.NewReplacer(append(text.Expansions("n't", "'d"),
-		"’", "'", "'s", "", "'re", "", "'ve", "", "'ll", "",
-		"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "bring up", "mention", "brings up", "mentions", "brought up", "mentioned", "bringing up", "mentioning", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
-		"higher then", "higher than", "lower then", "lower than", "greater then", "greater than", "rather then", "rather than", "≥", " at least ", "≤", " at most ", "≠", " not ")...)
+		append([]string{"’", "'", "'s", "", "'re", "", "'ve", "", "'ll", ""}, rewrittenPhrases...)...)...)
 )
+
+// rewrittenPhrases are the compounds and phrases read as other words, in
+// old, new pairs.
+var rewrittenPhrases = []string{"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "bring up", "mention", "brings up", "mentions", "brought up", "mentioned", "bringing up", "mentioning", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
+	"higher then", "higher than", "lower then", "lower than", "greater then", "greater than", "rather then", "rather than", "≥", " at least ", "≤", " at most ", "≠", " not "}
 
 // tokenize splits a message into tokens; text between quotes is marked quoted.
 func tokenize(msg string) []token {
@@ -43,6 +46,7 @@ func tokenize(msg string) []token {
 	msg = replaceWith(msg, "'", apostropheRe, "$1$2")
 	msg = replaceWith(msg, "the word", theWordRe, "mention $1")
 	msg = replaceWith(msg, "cross", crossTabRe, "breakdown")
+	msg = replaceWith(msg, "cross", crossRe, "across")
 	msg = replaceWith(msg, "-", numberRangeRe, "$1$2 to $3$4")
 	msg = replaceWith(msg, "–", numberRangeRe, "$1$2 to $3$4")
 	msg = replaceWith(msg, " of ", startOfMonthRe, "$1")
@@ -259,6 +263,15 @@ func givenBar(msg string) string {
 // crossTabRe finds "cross tab", "cross-tab", "cross table" and their plurals:
 // a breakdown.
 var crossTabRe = regexp.MustCompile(`\bcross[- ]?tab(le|ulate|ulation)?s?\b`)
+
+// crossRe finds "cross" left alone, a verb: "cross country with drink" is
+// country across drink.
+var crossRe = regexp.MustCompile(`\bcross\b`)
+
+// patternWords are the words the patterns of tokenize read ("cross tab", "the
+// start of", "gave it 4/5"): never read as slips of other words.
+var patternWords = text.Set("cross crosstab crosstabs crosstable crosstables crosstabulate crosstabulation " +
+	"tabs table tables tabulate tabulation until till start beginning half gave give giving rated rate rating scored score")
 
 // withSlashRe finds the shorthands "w/" (with) and "w/o" (without) as words.
 var withSlashRe = regexp.MustCompile(`\bw/o?\b|\bw/`)

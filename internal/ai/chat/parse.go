@@ -1554,7 +1554,7 @@ func needsTarget(m query.Metric) bool {
 // hold only words it cannot map ("Hi there. I run the cafe.") are set aside
 // when the rest reads in full.
 func (s *session) parse(msg string) *request {
-	in, p := s.parseTokens(s.cf.respell(tokenize(msg)))
+	in, p := s.parseTokens(tokenize(s.cf.respell(msg)))
 	if kept := p.withoutChatter(); kept != nil {
 		if in2, _ := s.parseTokens(kept); len(in2.unknown) == 0 {
 			return in2

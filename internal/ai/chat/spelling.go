@@ -11,6 +11,8 @@ package chat
 import (
 	"iter"
 	"maps"
+	"regexp"
+	"slices"
 	"strings"
 
 	"forma/internal/ai/text"
@@ -41,7 +43,8 @@ func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 }
 
 // chatTargets and chatKnown are the part of every form's vocabulary that is the
-// chat's own: the cue words, and those with the fillers, stop words and months
+// chat's own: the cue words, and those with the fillers, stop words, months,
+// the words tokenize rewrites (demonyms, shorthands, spelled numbers, phrases)
 // and their stems. Built once.
 var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 	targets, known = map[string]bool{}, map[string]bool{}
@@ -54,7 +57,9 @@ var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 			targets[w], known[w] = true, true
 		}
 	}
-	for _, words := range []iter.Seq[string]{maps.Keys(fillerWords), maps.Keys(stopWords), maps.Keys(months)} {
+	read = []iter.Seq[string]{maps.Keys(fillerWords), maps.Keys(stopWords), maps.Keys(months),
+		maps.Keys(demonyms), maps.Keys(shorthands), maps.Keys(numberWords), maps.Keys(patternWords), slices.Values(slipWordRe.FindAllString(strings.Join(rewrittenPhrases, " "), -1))}
+	for _, words := range read {
 		for w := range words {
 			known[w] = true
 		}
@@ -69,36 +74,34 @@ var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 	return targets, known
 }()
 
-// respell reads the slips of ts as the words meant.
-func (cf *formIndex) respell(ts []token) []token {
+// respell reads the slips of msg as the words meant, before the message is
+// tokenized: the phrases read whole ("5 star reviews", "working from home") are
+// then read with their slips too ("5 star reviiews").
+func (cf *formIndex) respell(msg string) string {
 	if cf.slipTargets == nil {
 		cf.slipTargets, cf.known = cf.vocabulary()
 		cf.joined = cf.joinedOptions()
 	}
-	var out []token
-	for _, t := range ts {
-		if words := cf.joined[t.low]; words != nil && !cf.known[t.low] {
-			for _, w := range words { // "flatwhite": “Flat white”
-				out = append(out, withWord(t, w))
-			}
-			continue
+	return slipWordRe.ReplaceAllStringFunc(msg, func(w string) string {
+		low := strings.ToLower(w)
+		if cf.known[low] || len(low) < minSlipLen && cf.joined[low] == nil {
+			return w
 		}
-		if !(t.stem == "" || t.isNum || len(t.low) < minSlipLen || cf.known[t.low] || cf.known[t.stem]) {
-			if w, ok := cf.oneSlipFrom(t.low); ok {
-				t = withWord(t, w)
-			}
+		if words := cf.joined[low]; words != nil { // "flatwhite": “Flat white”
+			return strings.Join(words, " ")
 		}
-		out = append(out, t)
-	}
-	return out
+		if cf.known[stemOf(low)] {
+			return w
+		}
+		if c, ok := cf.oneSlipFrom(low); ok {
+			return c
+		}
+		return w
+	})
 }
 
-// withWord returns t spelled w, in the same sentence.
-func withWord(t token, w string) token {
-	nt := makeToken(w, t.quoted)
-	nt.sentence = t.sentence
-	return nt
-}
+// slipWordRe finds the words of a message a slip may be read in: letters only.
+var slipWordRe = regexp.MustCompile(`\p{L}+`)
 
 // joinedOptions maps each option of several words, written as one
 // ("flatwhite", "earlybird"), to its words; the first option wins a clash.

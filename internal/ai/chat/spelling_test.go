@@ -23,6 +23,22 @@ func TestChatReadsTypingSlips(t *testing.T) {
 	}
 }
 
+// A slip inside a phrase the chat reads whole ("5 star reviews" is a rating) is
+// read as the phrase, not as a word of another question.
+func TestChatReadsSlipsInsidePhrases(t *testing.T) {
+	sv := aitest.Coffee()
+	ds := sv.Dataset()
+	want := Answer(ds, nil, "number of 5 star reviews for the cafe", sv.Now)
+	if !strings.Contains(want, "16 of the 60") {
+		t.Fatalf("five-star count: %s", want)
+	}
+	for _, typed := range []string{"number of 5 star reviiews for the cafe", "number of 5 star revews for the cafe"} {
+		if got := Answer(ds, nil, typed, sv.Now); got != want {
+			t.Errorf("%q:\n got %s\nwant %s", typed, got, want)
+		}
+	}
+}
+
 func TestOneSlip(t *testing.T) {
 	for _, c := range []struct {
 		a, b string
@@ -62,7 +78,7 @@ func TestVocabularyIsTheSameEachTime(t *testing.T) {
 				t.Fatalf("%s: the known words differ between two builds (%d and %d words)", sv.Name, len(first), len(known))
 			}
 		}
-		ts := newFormIndex(sv.Form).respell(tokenize("respones"))
+		ts := tokenize(newFormIndex(sv.Form).respell("respones"))
 		if ts[0].low != "response" {
 			t.Errorf("%s: “respones” read as %q, want response", sv.Name, ts[0].low)
 		}
