@@ -431,8 +431,8 @@ func (p *parser) beyondFigures() string {
 		return "I don't compute Net Promoter categories (promoters, passives, detractors) or the score; ask for the share who answered 9 or more instead"
 	case text.Any(p.words, timeOfDay):
 		return "I group responses by day, week or month, not by time of day or day of the week"
-	case p.word(0) == "which" && groupFillers[p.word(1)] && p.word(2) != "of" && p.whichGroup() == nil:
-		return fmt.Sprintf("I can't tell which question of the form “%s” means", p.word(1))
+	case p.vagueWhich() != "":
+		return fmt.Sprintf("I can't tell which question of the form “%s” means", p.vagueWhich())
 	case p.ageAsked():
 		return "it reads like an age, and the form does not ask people's age"
 	case p.nonRespondents():
@@ -443,12 +443,24 @@ func (p *parser) beyondFigures() string {
 	return ""
 }
 
+// vagueWhich returns the group word of "which team", "which group" when the
+// message names no group the chat reads, or "".
+func (p *parser) vagueWhich() string {
+	for i, w := range p.words {
+		if w == "which" && groupFillers[p.word(i+1)] && p.word(i+2) != "of" && p.whichGroup() == nil {
+			return p.word(i + 1)
+		}
+	}
+	return ""
+}
+
 var (
 	// responseRate names a share of the people invited.
 	responseRate = phrases("response rate", "responses rate", "participation rate", "respond rate", "return rate")
 	// forecastWords ask about responses to come.
 	forecastWords = phrases("will we", "we will get", "we will have", "we will receive", "will sell", "will buy", "will be sold", "will there be", "will it be",
-		"are we going to", "going to get", "do we expect", "should we expect", "can we expect", "forecast", "predict", "projected")
+		"are we going to", "going to get", "do we expect", "should we expect", "can we expect", "forecast", "predict", "projected",
+		"prediction", "predicted", "projection", "guess", "extrapolate")
 	// netPromoter names the Net Promoter Score and its categories.
 	netPromoter = phrases("nps", "net promoter", "promoter", "promoters", "detractor", "detractors", "passives")
 	// timeOfDay names periods the chat does not group by.

@@ -154,12 +154,23 @@ func (s *session) follow(prev, in *request) *request {
 		out := merge(prev, in, s.today())
 		out.ambiguous = "“that” is a figure computed over many answers, not an answer respondents gave; ask for a number, e.g. how many answered 4"
 		return out
+	case prev != nil && in.followUp && in.loneWord != "" && searchCond(prev.conds) >= 0:
+		out := *prev // "how many mention reports" – "and onboarding?" searches the new word
+		out.conds = slices.Clone(prev.conds)
+		out.conds[searchCond(out.conds)].f.Value = in.loneWord
+		return &out
 	case prev != nil && in.followUp:
 		return merge(prev, in, s.today())
 	case in.shift != nil:
 		in.ambiguous = shiftSpan(in, nil, *in.shift, s.today())
 	}
 	return in
+}
+
+// searchCond returns the index of the only condition of conds that searches the
+// written answers for a word, or -1.
+func searchCond(conds []cond) int {
+	return onlyCond(conds, func(c cond) bool { return c.f.Op == query.Contains })
 }
 
 // singleFigure are the metrics whose figure is an answer some respondents gave.

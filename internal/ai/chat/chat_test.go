@@ -245,3 +245,37 @@ func TestChatNumberBeforeAPluralNoun(t *testing.T) {
 		t.Errorf("two countries read as an answer: %s", reply)
 	}
 }
+
+// TestChatRoundOf116 checks the readings the companion sets 116–118 found
+// answered as other questions: each conversation's last reply holds the figure.
+func TestChatRoundOf116(t *testing.T) {
+	surveys := map[string]*aitest.Survey{}
+	for _, sv := range aitest.Surveys() {
+		surveys[sv.Name] = sv
+	}
+	for _, c := range []struct{ survey, asks, want string }{
+		{"employee", "sales team: lower quartile of work-life balance", "The 25th percentile answer to “Work-life balance” among the 27 responses that answered Sales"},
+		{"employee", "upper quartile of hours worked per week", "The 75th percentile answer to “Hours worked per week”"},
+		{"event", "middle price paid by regular ticket buyers", "The median answer to “Ticket price” among the 59 responses"},
+		{"event", "how many responses in the middle of march", "I don't know what “middle” refers to"},
+		{"event", "5/5 overall ratings count", "37 of the 120 responses answered 5 to “Overall rating”"},
+		{"event", "how many attended at least one of engineering or marketing", "80 of the 120 responses answered Engineering or Marketing"},
+		{"coffee", "cappuccino ppl: recomend rate?", "Among the 11 responses that answered Cappuccino to “Favourite drink”, 63.64% answered Yes"},
+		{"coffee", "lowest recommend rate of any drink group", "Tea has the lowest share of responses that answered Yes"},
+		{"coffee", "what share said 1 cup per day", "16.67% of all 60 responses answered 1 to “Cups per day” (10 of 60)"},
+		{"employee", "worst work-life balance on average - which team", "which question of the form “team” means"},
+		{"employee", "how many mention reports|what about onboarding", "2 of the 150 responses answered something containing onboarding"},
+		{"event", "guess next years overall rating for me", "I can't answer that"},
+	} {
+		sv := surveys[c.survey]
+		var history []ai.Turn
+		reply := ""
+		for _, ask := range strings.Split(c.asks, "|") {
+			reply = Answer(sv.Dataset(), history, ask, sv.Now)
+			history = append(history, ai.Turn{Role: ai.RoleUser, Content: ask}, ai.Turn{Role: ai.RoleAssistant, Content: reply})
+		}
+		if !strings.Contains(reply, c.want) {
+			t.Errorf("%s %q:\n got %s\nwant %s", c.survey, c.asks, reply, c.want)
+		}
+	}
+}

@@ -829,7 +829,7 @@ var answerVerbs = text.Set("left leave leaving gave give giving provided provide
 // is_empty conditions on text-like questions.
 func (p *parser) answeredText() {
 	for i, w := range p.words {
-		if !answerVerbs[w] || p.used[i] || p.optionAfter(i) {
+		if !answerVerbs[w] || p.used[i] || p.optionAfter(i) || p.shareNoun(i) {
 			continue // "said the Workshop was …" reports a choice
 		}
 		for k := i + 1; k < len(p.ts) && k <= i+4; k++ {
@@ -847,6 +847,15 @@ func (p *parser) answeredText() {
 		}
 	}
 }
+
+// shareNoun reports whether "share" at i is the noun of a percentage ("what
+// share said latte", "the share of"), not the verb ("shared a comment").
+func (p *parser) shareNoun(i int) bool {
+	return p.words[i] == "share" && (shareDeterminers[p.word(i-1)] || p.word(i+1) == "of")
+}
+
+// shareDeterminers come before "share" the noun.
+var shareDeterminers = text.Set("what whats which the a")
 
 // titleWordAfter reports whether the word after i is a word of the form's title
 // and not of q.

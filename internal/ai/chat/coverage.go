@@ -78,6 +78,9 @@ func (p *parser) unknownWords(in *request) []string {
 		case t.isNum:
 			out = append(out, t.low)
 			p.unknownAt = append(p.unknownAt, i)
+		case t.low == "middle" && p.word(i+1) == "of": // "the middle of March" is no period the chat reads
+			out = append(out, t.low)
+			p.unknownAt = append(p.unknownAt, i)
 		case t.stem == "" || fillerWords[t.low] || cueVocabulary[t.low] || named[t.stem] || named[t.low]:
 		case ordinalSuffixes[t.low] || months[t.low] != 0:
 		default:

@@ -36,7 +36,7 @@ var (
 
 // rewrittenPhrases are the compounds and phrases read as other words, in
 // old, new pairs.
-var rewrittenPhrases = []string{"can not", "cannot", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "bring up", "mention", "brings up", "mentions", "brought up", "mentioned", "bringing up", "mentioning", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
+var rewrittenPhrases = []string{"can not", "cannot", "at least one of", "any of", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "bring up", "mention", "brings up", "mentions", "brought up", "mentioned", "bringing up", "mentioning", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
 	"higher then", "higher than", "lower then", "lower than", "greater then", "greater than", "rather then", "rather than", "≥", " at least ", "≤", " at most ", "≠", " not "}
 
 // tokenize splits a message into tokens; text between quotes is marked quoted.
@@ -227,9 +227,9 @@ var firstHalfRe = regexp.MustCompile(`\b(?:the )?first half of ((?:jan|feb|mar|a
 var periodPhrases = strings.NewReplacer("last fortnight", "last 14 days", "past fortnight", "past 14 days",
 	"the month before last", "previous2 month", "two months ago", "previous2 month", "2 months ago", "previous2 month")
 
-// slashScoreRe finds a score written with a slash before a scoring word ("10/10
-// recommendation scores"): not a day.
-var slashScoreRe = regexp.MustCompile(`\b(\d{1,2})/(5|10)\s+(scores?|ratings?|recommendations?|stars?|on|for)\b`)
+// slashScoreRe finds a score written with a slash before a scoring word, next
+// or one word on ("10/10 recommendation scores", "5/5 overall ratings"): not a day.
+var slashScoreRe = regexp.MustCompile(`\b(\d{1,2})/(5|10)\s+((?:\pL+\s+)?(?:scores?|ratings?|recommendations?|stars?|on|for))\b`)
 
 // theWordRe finds "the word X", a word searched in the written answers.
 var theWordRe = regexp.MustCompile(`\bthe word ["“']?(\pL+)["”']?`)

@@ -79,6 +79,10 @@ type request struct {
 	// "and 3+?", "and 7 or 8?"): the new value of the previous question's numeric
 	// condition, with its comparison when the follow-up gives one (Op "" keeps it).
 	lone *query.Filter
+	// loneWord is the only content word of a follow-up that names no answer,
+	// statistic or period ("and onboarding?"): after a question about the written
+	// answers that contain a word, the word to search instead.
+	loneWord string
 }
 
 // cue is a word or phrase of a message that points at what it asks.
@@ -115,7 +119,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueSentiment:    phrases("sentiment", "mood", "tone", "feeling", "feelings", "feel about", "feeling about", "people feel", "positive or negative", "how positive", "how negative", "people think", "think of", "think about", "opinion of", "opinions"),
 	cuePercent:      phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio"),
 	cueMean:         phrases("average", "avg", "mean", "typical", "typically"),
-	cueMedian:       phrases("median", "middle value", "midpoint"),
+	cueMedian:       phrases("median", "middle", "midpoint"),
 	cueTotal:        phrases("total", "sum", "altogether", "combined"),
 	cueMax:          phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best", "longest", "most recent", "newest"),
 	cueMin:          phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest", "oldest"),
@@ -167,6 +171,9 @@ func (p *parser) cues() map[cue]bool {
 	}
 	if i := theMost.Index(p.cueWords); i >= 0 && afterTheMost[p.word(i+2)] {
 		out[cueTop] = true
+	}
+	if out[cueMedian] && p.cueOnlyFrom(cueMedian, text.Set("middle")) && p.word(slices.Index(p.cueWords, "middle")+1) == "of" {
+		delete(out, cueMedian) // "the middle of October" is a time
 	}
 	if out[cueBusiest] && !anyWord(p.cueWords, periodWords) {
 		delete(out, cueBusiest)
@@ -934,13 +941,14 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 		return // "sales vs support satisfaction" compares two departments
 	}
 	for i, w := range p.words {
-		if !(groupWords[w] || crossWords[w] || rankVerbs[w]) || p.own[i] || p.used[i] {
+		ofAny := w == "any" && p.word(i-1) == "of" && (cues[cueMax] || cues[cueMin]) // "the lowest recommend rate of any drink"
+		if !(groupWords[w] || crossWords[w] || rankVerbs[w] || ofAny) || p.own[i] || p.used[i] {
 			continue // a word read already ("yes vs no") breaks nothing down
 		}
 		if w == "by" && (peopleNouns[p.word(i+1)] || groupNouns[p.word(i+1)]) {
 			continue // "hours worked by people who …" names who, not a breakdown
 		}
-		if crossWords[w] && p.yesNoNamed(i-1) && p.unsure == "" {
+		if crossWords[w] && (p.yesNoNamed(i-1) || peopleNouns[p.word(i-1)] && p.yesNoNamed(i-2)) && p.unsure == "" {
 			p.unsure = fmt.Sprintf("I can't tell what “%s” is set against in “%s”; compare the two answers, e.g. “%s vs not”", p.words[i-1], p.phraseAround(i), p.words[i-1])
 			return
 		}
@@ -1252,6 +1260,7 @@ func (p *parser) markBase(mentions []mention, span *dateRange) {
 		start, end = p.leadingClause()
 	}
 	if start < -1 {
+		p.rateBase()
 		return
 	}
 	for k := start + 1; k < end; k++ {
@@ -1285,6 +1294,28 @@ func (p *parser) markBase(mentions []mention, span *dateRange) {
 			}
 		}
 		p.conds[last].base = false
+	}
+}
+
+// rateBase reads a rate with other conditions and no population clause
+// ("cappuccino drinkers recommend rate", "germans 5 star rate") as the share of
+// the condition the rate follows among the others.
+func (p *parser) rateBase() {
+	r := slices.IndexFunc(p.words, func(w string) bool { return rateWords[w] })
+	if !p.rate || r < 0 || len(p.conds) < 2 {
+		return
+	}
+	rated := -1
+	for i, c := range p.conds {
+		if c.pos < r && c.pos >= r-3 && (rated < 0 || c.pos > p.conds[rated].pos) {
+			rated = i
+		}
+	}
+	if rated < 0 {
+		return
+	}
+	for i := range p.conds {
+		p.conds[i].base = i != rated
 	}
 }
 
@@ -1735,6 +1766,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.unknown = p.withClassWord(in.unknown) // unless a follow-up ties it to written answers
 	}
 	in.lone = p.loneNumber(in)
+	in.loneWord = p.loneWord(in)
 	in.ambiguous = p.ambiguity(in)
 	return in, p
 }
@@ -1766,6 +1798,28 @@ func (p *parser) loneNumber(in *request) *query.Filter {
 		return f
 	}
 	return nil
+}
+
+// loneWord returns the only content word of a follow-up with no condition,
+// statistic, group or period, when the chat has no reading of its own for it;
+// "" otherwise.
+func (p *parser) loneWord(in *request) string {
+	if !in.followUp || len(in.conds) > 0 || in.metric != "" || in.groupBy != nil || in.span != nil || in.shift != nil {
+		return ""
+	}
+	word := ""
+	for _, t := range p.ts {
+		switch {
+		case t.isNum:
+			return ""
+		case t.stem == "":
+		case word != "" || cueVocabulary[t.low] || fillerWords[t.low] || sentimentClasses[t.low] != "" || months[t.low] != 0 || len(t.low) < 3:
+			return ""
+		default:
+			word = t.low
+		}
+	}
+	return word
 }
 
 // indexOf returns the position of the first word in the set, or 0.

@@ -44,7 +44,7 @@ func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 
 // chatTargets and chatKnown are the part of every form's vocabulary that is the
 // chat's own: the cue words, and those with the fillers, stop words, months,
-// the words tokenize rewrites (demonyms, shorthands, spelled numbers, phrases)
+// the phrases of what the chat refuses or reads as periods, the words tokenize rewrites (demonyms, shorthands, spelled numbers, phrases)
 // and their stems. Built once.
 var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 	targets, known = map[string]bool{}, map[string]bool{}
@@ -57,7 +57,8 @@ var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 			targets[w], known[w] = true, true
 		}
 	}
-	read = []iter.Seq[string]{maps.Keys(fillerWords), maps.Keys(stopWords), maps.Keys(months),
+	read = []iter.Seq[string]{maps.Keys(fillerWords), maps.Keys(stopWords), maps.Keys(months), phraseWords(frequencies, responseRate,
+		forecastWords, netPromoter, timeOfDay, periodChangePhrases, laterWords, earlierWords, addUpWords, continuations),
 		maps.Keys(demonyms), maps.Keys(shorthands), maps.Keys(numberWords), maps.Keys(patternWords), slices.Values(slipWordRe.FindAllString(strings.Join(rewrittenPhrases, " "), -1))}
 	for _, words := range read {
 		for w := range words {
@@ -73,6 +74,21 @@ var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 	}
 	return targets, known
 }()
+
+// phraseWords yields the words of the phrases of lists.
+func phraseWords(lists ...[]text.Phrase) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, list := range lists {
+			for _, ph := range list {
+				for _, w := range ph {
+					if !yield(w) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
 
 // respell reads the slips of msg as the words meant, before the message is
 // tokenized: the phrases read whole ("5 star reviews", "working from home") are

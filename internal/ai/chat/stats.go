@@ -13,10 +13,25 @@ import (
 // ordinalSuffixes follow the number of a percentile ("90th").
 var ordinalSuffixes = text.Set("th st nd rd")
 
-// percentile reads "90th percentile", "percentile 90" and "p90", marking them used;
-// 0 when the message asks for none.
+// quartileWords name the quartiles by the words before "quartile".
+var quartileWords = map[string]float64{"lower": 25, "first": 25, "1": 25, "second": 50, "2": 50, "upper": 75, "third": 75, "3": 75}
+
+// percentile reads "90th percentile", "percentile 90", "p90" and "the lower
+// quartile", marking them used; 0 when the message asks for none.
 func (p *parser) percentile() float64 {
 	for i, w := range p.words {
+		if w == "quartile" && !p.used[i] {
+			at := i - 1
+			if ordinalSuffixes[p.word(at)] {
+				at-- // "3rd quartile"
+			}
+			if n, ok := quartileWords[p.word(at)]; ok && at >= 0 {
+				for k := at; k <= i; k++ {
+					p.used[k] = true
+				}
+				return n
+			}
+		}
 		if len(w) > 1 && w[0] == 'p' && !p.used[i] {
 			if n, err := strconv.Atoi(w[1:]); err == nil && n > 0 && n < 100 {
 				p.used[i] = true
