@@ -429,6 +429,8 @@ func (p *parser) beyondFigures() string {
 		return fmt.Sprintf("the form records amounts in %s, and I don't convert them to %s", p.cf.currencies, p.otherCurrency())
 	case text.Any(p.words, netPromoter):
 		return "I don't compute Net Promoter categories (promoters, passives, detractors) or the score; ask for the share who answered 9 or more instead"
+	case text.Any(p.words, fillingTime):
+		return "the form does not record how long people took to fill it in"
 	case text.Any(p.words, timeOfDay):
 		return "I group responses by day, week or month, not by time of day or day of the week"
 	case p.vagueWhich() != "":
@@ -463,6 +465,9 @@ var (
 		"prediction", "predicted", "projection", "guess", "extrapolate")
 	// netPromoter names the Net Promoter Score and its categories.
 	netPromoter = phrases("nps", "net promoter", "promoter", "promoters", "detractor", "detractors", "passives")
+	// fillingTime asks how long filling in the form took.
+	fillingTime = phrases("time spent", "spent time", "time people spent", "time people spend", "how much time", "time to complete", "time to fill", "time it took", "time they took",
+		"completion time", "time taken", "duration", "took to fill", "take to fill", "took to complete", "take to complete")
 	// timeOfDay names periods the chat does not group by.
 	timeOfDay = phrases("time of day", "time of the day", "what time", "which time", "what hour", "which hour",
 		"hour of the day", "hours of the day", "weekend", "weekends", "weekday", "weekdays", "day of the week", "days of the week",

@@ -26,6 +26,7 @@ const minSlipLen = 5
 // words) with their stems, which are never corrected.
 func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 	targets, known = maps.Clone(chatTargets), maps.Clone(chatKnown)
+	cf.formWords = map[string]bool{}
 	for _, q := range cf.qs {
 		words := []string{q.q.Text}
 		for _, o := range q.options {
@@ -34,7 +35,7 @@ func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 		for _, s := range words {
 			for _, t := range tokenize(s) {
 				if t.stem != "" {
-					targets[t.low], known[t.low], known[stemOf(t.low)] = true, true, true
+					targets[t.low], known[t.low], known[stemOf(t.low)], cf.formWords[t.low] = true, true, true, true
 				}
 			}
 		}
@@ -48,7 +49,8 @@ func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 // and their stems. Built once.
 var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 	targets, known = map[string]bool{}, map[string]bool{}
-	read := []iter.Seq[string]{maps.Keys(cueVocabulary), maps.Keys(skipVerbs), maps.Keys(text.Set("percentile percentiles")), maps.Keys(sentimentClasses)}
+	read := []iter.Seq[string]{maps.Keys(cueVocabulary), maps.Keys(skipVerbs), maps.Keys(text.Set("percentile percentiles quartile quartiles")),
+		maps.Keys(sentimentClasses), maps.Keys(months), maps.Keys(demonyms), maps.Keys(text.Set("something anything"))}
 	for _, set := range typeCues { // "ratng", "coments" on any form
 		read = append(read, maps.Keys(set))
 	}
@@ -58,7 +60,7 @@ var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 		}
 	}
 	read = []iter.Seq[string]{maps.Keys(fillerWords), maps.Keys(stopWords), maps.Keys(months), phraseWords(frequencies, responseRate,
-		forecastWords, netPromoter, timeOfDay, periodChangePhrases, laterWords, earlierWords, addUpWords, continuations),
+		forecastWords, netPromoter, timeOfDay, fillingTime, periodChangePhrases, laterWords, earlierWords, addUpWords, continuations),
 		maps.Keys(demonyms), maps.Keys(shorthands), maps.Keys(numberWords), maps.Keys(patternWords), slices.Values(slipWordRe.FindAllString(strings.Join(rewrittenPhrases, " "), -1))}
 	for _, words := range read {
 		for w := range words {
@@ -100,11 +102,17 @@ func (cf *formIndex) respell(msg string) string {
 	}
 	return slipWordRe.ReplaceAllStringFunc(msg, func(w string) string {
 		low := strings.ToLower(w)
+		if v := cf.formSpelling(low); v != "" {
+			return v // "favorite" on a form asking for the “Favourite drink”
+		}
 		if cf.known[low] || len(low) < minSlipLen && cf.joined[low] == nil {
 			return w
 		}
 		if words := cf.joined[low]; words != nil { // "flatwhite": “Flat white”
 			return strings.Join(words, " ")
+		}
+		if sq := squeeze(low); sq != low && cf.known[sq] {
+			return sq // "persson": person, not persons; "workking": working
 		}
 		if cf.known[stemOf(low)] {
 			return w
@@ -114,6 +122,31 @@ func (cf *formIndex) respell(msg string) string {
 		}
 		return w
 	})
+}
+
+// formSpelling returns the spelling the form's questions and options use of w,
+// written the other side of the Atlantic ("favorite": favourite, "color":
+// colour, "organise": organize), or "" when the form uses w as it is or not at all.
+func (cf *formIndex) formSpelling(w string) string {
+	if cf.formWords[w] || len(w) < minSlipLen {
+		return ""
+	}
+	for _, pair := range [][2]string{{"our", "or"}, {"or", "our"}, {"ise", "ize"}, {"ize", "ise"}, {"isation", "ization"}, {"ization", "isation"}, {"yse", "yze"}, {"yze", "yse"}} {
+		for i := strings.Index(w, pair[0]); i >= 0; i = nextIndex(w, pair[0], i) {
+			if v := w[:i] + pair[1] + w[i+len(pair[0]):]; cf.formWords[v] {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// nextIndex returns the index of sub in s after the one at i, or -1.
+func nextIndex(s, sub string, i int) int {
+	if k := strings.Index(s[i+1:], sub); k >= 0 {
+		return i + 1 + k
+	}
+	return -1
 }
 
 // slipWordRe finds the words of a message a slip may be read in: letters only.
@@ -134,21 +167,57 @@ func (cf *formIndex) joinedOptions() map[string][]string {
 	return joined
 }
 
-// oneSlipFrom returns the only target word one slip away from w.
+// oneSlipFrom returns the only target word one slip away from w: spelled as
+// typed but for the slip ("montthly": monthly, not month) when a target is, else
+// with the same stem ("drinnks": drinks, after the form's "drink"). A word as
+// close to a filler word of another stem is left alone ("ratrs": rates or raters).
 func (cf *formIndex) oneSlipFrom(w string) (string, bool) {
-	found := ""
+	found, direct := "", false
 	for c := range cf.slipTargets {
-		if len(c) < minSlipLen || !oneSlip(w, c) && !sameSqueezed(w, c) && !sameSqueezed(stemOf(w), stemOf(c)) {
+		isDirect := oneSlip(w, c) || sameSqueezed(w, c)
+		if len(c) < minSlipLen || !isDirect && !sameSqueezed(stemOf(w), stemOf(c)) {
 			continue
 		}
 		if found != "" && stemOf(found) != stemOf(c) {
 			return "", false
 		}
-		if found == "" || c < found {
-			found = c
+		if found == "" || isDirect && !direct || isDirect == direct && c < found {
+			found, direct = c, isDirect
 		}
 	}
-	return found, found != ""
+	if found == "" || slipOfFiller(w, found) {
+		return "", false
+	}
+	if !direct {
+		found = pluralAsTyped(w, found)
+	}
+	return found, true
+}
+
+// pluralAsTyped returns the plural of word when w is that plural with a slip
+// ("drinnks": drinks, "counttries": countries), else word.
+func pluralAsTyped(w, word string) string {
+	plurals := []string{word + "s"}
+	if strings.HasSuffix(word, "y") {
+		plurals = append(plurals, strings.TrimSuffix(word, "y")+"ies")
+	}
+	for _, pl := range plurals {
+		if squeeze(w) == squeeze(pl) || oneSlip(w, pl) {
+			return pl
+		}
+	}
+	return word
+}
+
+// slipOfFiller reports whether w is one slip from a filler word of another stem
+// than found.
+func slipOfFiller(w, found string) bool {
+	for f := range fillerWords {
+		if len(f) >= minSlipLen && stemOf(f) != stemOf(found) && (oneSlip(w, f) || sameSqueezed(w, f)) {
+			return true
+		}
+	}
+	return false
 }
 
 // oneSlip reports whether a and b differ by one inserted, deleted or replaced

@@ -84,3 +84,20 @@ func TestVocabularyIsTheSameEachTime(t *testing.T) {
 		}
 	}
 }
+
+// TestChatSlipsKeepTheWordTyped checks that a slip is read as the word typed,
+// not as another form with the same stem ("montthly" is monthly, not month; a
+// doubled letter of a filler word is that word), that the other side of the
+// Atlantic's spelling of a form's word is the form's word, and that a word as
+// close to a filler word as to a word the chat reads is left alone.
+func TestChatSlipsKeepTheWordTyped(t *testing.T) {
+	cf := newFormIndex(aitest.Coffee().Form)
+	for typed, want := range map[string]string{
+		"montthly": "monthly", "commeents": "comments", "counnts": "counts", "persson": "person",
+		"drinnks": "drinks", "counttries": "countries", "favorite": "favourite", "quarttile": "quartile", "ratrs": "ratrs",
+	} {
+		if got := cf.respell(typed); got != want {
+			t.Errorf("%q read as %q, want %q", typed, got, want)
+		}
+	}
+}
