@@ -175,6 +175,9 @@ func (p *parser) cues() map[cue]bool {
 	if out[cueMedian] && p.cueOnlyFrom(cueMedian, text.Set("middle")) && p.word(slices.Index(p.cueWords, "middle")+1) == "of" {
 		delete(out, cueMedian) // "the middle of October" is a time
 	}
+	if (p.word(0) == "what" || p.word(0) == "which") && !out[cueMax] && !out[cueMin] && p.mostOfAGroup() {
+		out[cueTop] = true // "what rating do most germans give us": the most common one
+	}
 	if out[cueBusiest] && !anyWord(p.cueWords, periodWords) {
 		delete(out, cueBusiest)
 	}
@@ -449,6 +452,13 @@ var (
 // varyWords ask how spread out answers are; with a group named ("vary by
 // country") they ask for each group's figure instead.
 var varyWords = text.Set("vary varies variation variability")
+
+// mostOfAGroup reports whether "most" stands before a group of respondents
+// named by an answer ("most germans", "most latte drinkers").
+func (p *parser) mostOfAGroup() bool {
+	i := slices.Index(p.words, "most")
+	return i >= 0 && slices.ContainsFunc(p.conds, func(c cond) bool { return isOptionCond(c) && c.pos == i+1 })
+}
 
 // favouriteWords describe an answer ("favourite session") more often than they
 // ask for the most common one.
@@ -1454,17 +1464,16 @@ func (p *parser) peopleClauseAt(lo, hi int) bool {
 }
 
 // kindOfPeopleAt reports whether "of" at i names a kind of respondents by a
-// condition ("of *remote* workers are in marketing"): a noun of respondents
-// within three words, after a condition.
+// condition ("of *remote* workers are in marketing", "of 5 or more cup
+// drinkers"): a noun of respondents after a condition, with only the words of
+// conditions between.
 func (p *parser) kindOfPeopleAt(i int) bool {
-	for k := i + 2; k <= i+3; k++ {
-		if !groupNouns[p.word(k)] {
-			continue
+	for k := i + 1; k <= i+6 && k < len(p.ts); k++ {
+		if groupNouns[p.word(k)] && k >= i+2 {
+			return slices.ContainsFunc(p.conds, func(c cond) bool { return c.pos > i && c.pos < k })
 		}
-		for _, c := range p.conds {
-			if c.pos > i && c.pos < k {
-				return true
-			}
+		if !p.used[k] && p.ts[k].stem != "" && !p.ts[k].isNum {
+			return false
 		}
 	}
 	return false
