@@ -301,7 +301,8 @@ func (p *parser) secondQuestion() bool {
 		if w == "?" && next < len(p.words) && questionWords[p.word(next)] {
 			return true // "how many use the gym? also which office is happiest?"
 		}
-		asked := (w == "and" || w == "also") && (questionWords[p.word(i+1)] || p.word(i+1) == "the" && figureNouns[p.word(i+2)])
+		asked := (w == "and" || w == "also") && (questionWords[p.word(i+1)] || p.word(i+1) == "the" && figureNouns[p.word(i+2)]) ||
+			(w == "+" || w == "plus") && (figureNouns[p.word(i+1)] || p.word(i+1) == "the" && figureNouns[p.word(i+2)]) // "mean ticket price + number of early birds"
 		if asked && i > 0 && slices.ContainsFunc(p.cueWords[:i], func(c string) bool { return statCueWords[c] }) {
 			return true // "average satisfaction in September and the number of remote workers in October"
 		}

@@ -246,9 +246,10 @@ func TestChatNumberBeforeAPluralNoun(t *testing.T) {
 	}
 }
 
-// TestChatRoundOf116 checks the readings the companion sets 116–118 found
-// answered as other questions: each conversation's last reply holds the figure.
-func TestChatRoundOf116(t *testing.T) {
+// TestChatCompanionSetFindings checks the readings the companion sets 116–121
+// found answered as other questions: each conversation's last reply holds the
+// figure, or the refusal.
+func TestChatCompanionSetFindings(t *testing.T) {
 	surveys := map[string]*aitest.Survey{}
 	for _, sv := range aitest.Surveys() {
 		surveys[sv.Name] = sv
@@ -266,6 +267,12 @@ func TestChatRoundOf116(t *testing.T) {
 		{"employee", "worst work-life balance on average - which team", "which question of the form “team” means"},
 		{"employee", "how many mention reports|what about onboarding", "2 of the 150 responses answered something containing onboarding"},
 		{"event", "guess next years overall rating for me", "I can't answer that"},
+		{"coffee", "what rating do most germans give us", "The most common answer to “How would you rate our cafe?” among the 16 responses that answered Germany"},
+		{"coffee", "what share of 5 or more cup drinkers recommend us", "Among the 11 responses that answered 5 or more to “Cups per day”, 72.73%"},
+		{"coffee", "reports mentioned in how many comments", "4 of the 60 responses answered something containing reports"},
+		{"event", "mean ticket price + number of early birds", "more than one figure"},
+		{"employee", "childcare benefit users: mean wlb", "I don't know what “wlb” refers to"},
+		{"employee", "rank top 3 departments on work life balance", "The 3 answers to “Department” with the highest average answer to “Work-life balance”"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -101,7 +101,7 @@ func (p *parser) withoutChatter() []token {
 		drop[p.ts[i].sentence] = true
 	}
 	for i, t := range p.ts {
-		if drop[t.sentence] && (p.used[i] || t.isNum || t.quoted || restrictWords[t.low] || statCueWords[t.low] && (t.stem != "" || t.low == "%") ||
+		if drop[t.sentence] && (p.used[i] || t.isNum || t.quoted || restrictWords[t.low] || statCueWords[t.low] && (t.stem != "" || t.low == "%" || statWords[t.low]) ||
 			months[t.low] != 0 || t.stem != "" && p.cf.optionStem(t.stem) || questionWords[t.low] && t.sentence > 0) {
 			delete(drop, t.sentence)
 		}

@@ -958,6 +958,9 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 		if w == "by" && (peopleNouns[p.word(i+1)] || groupNouns[p.word(i+1)]) {
 			continue // "hours worked by people who …" names who, not a breakdown
 		}
+		if rankVerbs[w] && p.rankLead() > i {
+			continue // "rank the top 3 departments on …": the ranking reads its groups
+		}
 		if crossWords[w] && (p.yesNoNamed(i-1) || peopleNouns[p.word(i-1)] && p.yesNoNamed(i-2)) && p.unsure == "" {
 			p.unsure = fmt.Sprintf("I can't tell what “%s” is set against in “%s”; compare the two answers, e.g. “%s vs not”", p.words[i-1], p.phraseAround(i), p.words[i-1])
 			return
@@ -2006,10 +2009,10 @@ var sizeWords = text.Set("biggest largest smallest popular common")
 // checkVerbs start a yes/no question.
 var checkVerbs = text.Set("does do is are did was were has have")
 
-// numericAfterBy returns the numeric question the four words after "by" name
+// numericAfterBy (or "for", "on") returns the numeric question the four words after "by" name
 // most, or nil (none, or a tie).
 func (p *parser) numericAfterBy() *question {
-	i := slices.IndexFunc(p.words, func(w string) bool { return w == "by" || w == "for" })
+	i := slices.IndexFunc(p.words, func(w string) bool { return w == "by" || w == "for" || w == "on" })
 	if i < 0 || p.words[i] == "for" && p.condAfter(i) {
 		return nil // "top 2 tracks for regular tickets" filters
 	}
@@ -2080,12 +2083,15 @@ func (p *parser) topGroups() *question {
 	return p.groupableAt(k)
 }
 
+// beforeRankLead may come before the word opening a ranking.
+var beforeRankLead = text.Set("the rank sort order show list give me")
+
 // rankLead returns where the word opening a ranking stands ("top 3 …", "the
-// worst …"), or -1.
+// worst …", "rank the top 3 …", "show me the bottom 2 …"), or -1.
 func (p *parser) rankLead() int {
 	k := 0
-	if p.word(0) == "the" {
-		k = 1
+	for k < len(p.words) && beforeRankLead[p.word(k)] {
+		k++
 	}
 	if _, ok := leadRanks[p.word(k)]; ok {
 		return k

@@ -78,6 +78,8 @@ func (p *parser) mentions(scores []float64) {
 		k := i + 1
 		if strings.HasSuffix(w, "ed") && passiveBe[p.word(i-1)] && i >= 2 && p.ts[i-2].stem != "" && !p.used[i-2] {
 			k = i - 2 // "onboarding is mentioned in how many comments"
+		} else if strings.HasSuffix(w, "ed") && p.word(i+1) == "in" && i >= 1 && p.ts[i-1].stem != "" && !p.used[i-1] && !p.ts[i-1].isNum {
+			k = i - 1 // "reports mentioned in how many comments"
 		}
 		if said && vagueThings[p.word(k)] && p.word(k+1) == "about" {
 			k += 2 // "comments say something about the reports"
