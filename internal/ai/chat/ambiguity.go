@@ -301,8 +301,9 @@ func (p *parser) secondQuestion() bool {
 		if w == "?" && next < len(p.words) && questionWords[p.word(next)] {
 			return true // "how many use the gym? also which office is happiest?"
 		}
-		asked := (w == "and" || w == "also") && (questionWords[p.word(i+1)] || p.word(i+1) == "the" && figureNouns[p.word(i+2)]) ||
-			(w == "+" || w == "plus") && (figureNouns[p.word(i+1)] || p.word(i+1) == "the" && figureNouns[p.word(i+2)]) // "mean ticket price + number of early birds"
+		figureAfter := figureNouns[p.word(i+1)] && p.word(i+2) == "of" || p.word(i+1) == "the" && figureNouns[p.word(i+2)] // "and (the) number of …"
+		asked := (w == "and" || w == "also") && (questionWords[p.word(i+1)] || figureAfter) ||
+			(w == "+" || w == "plus") && (questionWords[p.word(i+1)] || figureAfter || figureNouns[p.word(i+1)]) // "mean ticket price + number of early birds"
 		if asked && i > 0 && slices.ContainsFunc(p.cueWords[:i], func(c string) bool { return statCueWords[c] }) {
 			return true // "average satisfaction in September and the number of remote workers in October"
 		}
@@ -471,7 +472,7 @@ var (
 		"completion time", "time taken", "duration", "took to fill", "take to fill", "took to complete", "take to complete")
 	// timeOfDay names periods the chat does not group by.
 	timeOfDay = phrases("time of day", "time of the day", "what time", "which time", "what hour", "which hour",
-		"hour of the day", "hours of the day", "weekend", "weekends", "weekday", "weekdays", "day of the week", "days of the week",
+		"hour of the day", "hours of the day", "weekend", "weekends", "weekday", "weekdays", "day of the week", "days of the week", "day of week", "days of week",
 		"working hours", "business hours", "office hours", "during work")
 )
 
@@ -642,8 +643,8 @@ func (p *parser) singledOut() bool {
 		if w == "with" && p.word(i+1) == "the" && whoRanks[p.word(i+2)] && personNouns[p.word(i-1)] {
 			return true
 		}
-		if onePerson[w] && clauseWords[p.word(i+1)] && (p.word(i-1) == "the" || p.word(i-2) == "the") {
-			return true // "the person from Finance who started in March 2020", "the finance person with 11 years"
+		if onePerson[w] && clauseWords[p.word(i+1)] && !manyPersons[p.word(i-1)] && !manyPersons[p.word(i-2)] {
+			return true // "the person from Finance who started in March 2020", "the finance person with 11 years", "hrs of person who answered #17"
 		}
 		if onePerson[w] && (p.word(i+1) == "number" || p.word(i+1) == "#" || p.word(i+1) == "no") && i+2 < len(p.ts) && p.ts[i+2].isNum {
 			return true // "respondent number 12"
@@ -654,6 +655,10 @@ func (p *parser) singledOut() bool {
 	}
 	return false
 }
+
+// manyPersons before a singular noun of a respondent make it any of them
+// ("every person who", "how many person with").
+var manyPersons = text.Set("every each any a an per many no some")
 
 // onePerson name a single respondent.
 var onePerson = text.Set("person employee respondent customer attendee participant guest user member worker drinker")

@@ -273,6 +273,18 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"event", "mean ticket price + number of early birds", "more than one figure"},
 		{"employee", "childcare benefit users: mean wlb", "I don't know what “wlb” refers to"},
 		{"employee", "rank top 3 departments on work life balance", "The 3 answers to “Department” with the highest average answer to “Work-life balance”"},
+		// typed differently: a greeting before, thanks after, "the" left out, "folks"
+		{"employee", "hey, top 2 departments by satisfaction", "The 2 answers to “Department” with the highest average answer to “Job satisfaction”"},
+		{"coffee", "quick q: latte fans: what share recommend us", "Among the 21 responses that answered Latte to “Favourite drink”, 71.43%"},
+		{"coffee", "avg cups in spain|hey, n the max", "The highest answer to “Cups per day” among the 8 responses that answered Spain"},
+		{"coffee", "which star rating do people give most pls", "3 stars and 4 stars are tied as the most common answers"},
+		{"coffee", "star rating ppl gave most", "3 stars and 4 stars are tied as the most common answers"},
+		{"coffee", "how many cups a day do most folks drink?", "The most common answer to “Cups per day” is 3"},
+		{"event", "how many of the answers about what folks liked mention the reports?", "15 of the 120 responses answered something containing reports"},
+		{"event", "what share of 5 star ratings came from vip", "Among the 37 responses that answered 5 to “Overall rating”, 32.43% answered VIP"},
+		{"employee", "which day of week do most ppl answer", "I can't answer that"},
+		{"employee", "hrs of person who answered #17?", "I don't single out respondents"},
+		{"coffee", "average rating and number of germans", "more than one figure"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

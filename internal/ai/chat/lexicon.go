@@ -2,6 +2,7 @@ package chat
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,7 +81,7 @@ func tokenize(msg string) []token {
 		if c, ok := shorthands[word]; ok {
 			word = c
 		}
-		if msg[loc[0]:loc[1]] == "n" && len(out) == 0 && !countAfterN[firstWord(msg[loc[1]:])] {
+		if msg[loc[0]:loc[1]] == "n" && greetingLen(out) == len(out) && !countAfterN[firstWord(msg[loc[1]:])] {
 			word = "and" // "n the max?", "n vip" continue the conversation; "n by dept", "n last month" count
 		}
 		for _, w := range strings.Fields(word) {
@@ -91,6 +92,50 @@ func tokenize(msg string) []token {
 	}
 	return spellNumbers(crossX(out))
 }
+
+// dropGreeting drops the greeting a message opens with ("hey,", "quick q:",
+// "hi there!") and the thanks it ends with ("pls", "thanks"), which the rules
+// reading a message's first or last word must not see, and numbers the
+// sentences left from 0.
+func dropGreeting(ts []token) []token {
+	if len(ts) == 0 {
+		return ts
+	}
+	end := len(ts)
+	for end > 1 && (courtesyWords[ts[end-1].low] || ts[end-1].low == "," || ts[end-1].low == "you" && ts[end-2].low == "thank") {
+		end-- // "… most pls", "…, thanks"
+	}
+	if ts[end-1].low == "thank" {
+		end--
+	}
+	k := greetingLen(ts[:end])
+	if k == 0 && end == len(ts) || k >= end {
+		return ts
+	}
+	out := slices.Clone(ts[k:end])
+	first := out[0].sentence
+	for i := range out {
+		out[i].sentence -= first
+	}
+	return out
+}
+
+// greetingLen returns how many tokens the greeting ts opens with takes.
+func greetingLen(ts []token) int {
+	quick := func(k int) bool { return ts[k].low == "q" || ts[k].low == "question" }
+	k := 0
+	for k < len(ts) && (greetingWords[ts[k].low] || ts[k].low == "," || ts[k].low == "quick" && k+1 < len(ts) && quick(k+1) ||
+		k > 0 && (ts[k-1].low == "quick" && quick(k) || greetingWords[ts[k-1].low] && ts[k].low == "there")) {
+		k++
+	}
+	return k
+}
+
+// courtesyWords end a message without asking anything.
+var courtesyWords = text.Set("pls please plz thanks thx ty cheers")
+
+// greetingWords open a message without asking anything.
+var greetingWords = text.Set("hey hi hello hiya howdy yo um uhm uh hmm hm please pls plz btw dear")
 
 // countAfterN follow a leading "n" that is a count: "n by dept", "n last month".
 var countAfterN = text.Set("by per last this past in since for of during over each")
@@ -196,7 +241,7 @@ var shorthands = map[string]string{
 	"hasnt": "has not", "wouldnt": "would not", "hadnt": "had not",
 	"dept": "department", "depts": "departments", "yrs": "years", "yr": "year", "hrs": "hours", "hr": "hour",
 	"mins": "minutes", "nr": "number", "num": "number", "qty": "quantity", "approx": "about",
-	"ppl": "people", "pct": "percent", "perc": "percent", "gimme": "give me",
+	"ppl": "people", "folks": "people", "peeps": "people", "pct": "percent", "perc": "percent", "gimme": "give me",
 	"n": "count", "fav": "favourite", "favs": "favourites", "tix": "tickets", "sat": "satisfaction", "mnay": "many",
 	"xtab": "breakdown", "theyll": "they", "youll": "you", "conf": "conference", "thx": "thanks", "thnx": "thanks",
 	"rn": "now", "q": "question", "r": "are", "fave": "favourite", "faves": "favourites", "wk": "week", "wks": "weeks",

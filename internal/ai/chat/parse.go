@@ -123,10 +123,11 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueTotal:        phrases("total", "sum", "altogether", "combined"),
 	cueMax:          phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best", "longest", "most recent", "newest"),
 	cueMin:          phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest", "oldest"),
-	cueTop:          phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people"),
+	cueTop:          phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people",
+		"most ppl", "most folks", "most respondents", "most customers", "most employees", "most attendees", "most staff", "most guests"),
 	cueLeast:        phrases("least common", "least popular", "least used", "less used", "less chosen", "less selected", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
 	cueCount:        phrases("how many", "number of", "count", "headcount"),
-	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "counts", "each option", "each answer", "each choice", "how did people answer", "how do people answer", "results", "what did people choose", "mix"),
+	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "counts", "each option", "each answer", "each choice", "how did people answer", "how do people answer", "how did ppl answer", "how did folks answer", "how did respondents answer", "how did everyone answer", "results", "what did people choose", "mix"),
 	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "what did they say", "what do they say", "what are they saying", "what did people write", "what did they write", "examples", "quotes", "recent", "latest", "newest"),
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
 	cueMode:         phrases("mode", "modal"),
@@ -726,13 +727,13 @@ func (p *parser) yesVersusNo() {
 // yesNoJoins set yes against no.
 var yesNoJoins = text.Set("vs versus or and against")
 
-// whichEndsMost returns +1 for a message that opens with "which" or "what" and
-// ends with "most" ("which star rating did people give most"), -1 with "least",
-// else 0.
+// whichEndsMost returns +1 for a message that opens with "which" or "what", or
+// says "gave", and ends with "most" ("which star rating did people give most",
+// "star rating ppl gave most"), -1 with "least", else 0.
 func (p *parser) whichEndsMost() int {
 	n := p.lastWord() + 1
-	if n < 3 || p.word(0) != "which" && p.word(0) != "what" && !(p.word(0) == "the" && givenVerbs[p.word(n-2)]) {
-		return 0 // "the star rating ppl gave most"
+	if n < 3 || p.word(0) != "which" && p.word(0) != "what" && !givenVerbs[p.word(n-2)] && !givenVerbs[p.word(n-3)] {
+		return 0 // "(the) star rating ppl gave most (often)"
 	}
 	last := p.words[n-1]
 	if (last == "often" || last == "frequently") && n > 3 {
@@ -1277,8 +1278,8 @@ func (p *parser) markBase(mentions []mention, span *dateRange) {
 		return
 	}
 	for k := start + 1; k < end; k++ {
-		if p.words[k] == "," {
-			end = k
+		if p.words[k] == "," || sourceVerbs[p.words[k]] && p.word(k+1) == "from" {
+			end = k // "…, what % …", "of 5 star ratings came from vip"
 			break
 		}
 	}
@@ -1368,17 +1369,23 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i // "of espresso drinkers", "recommendation rate for espresso drinkers"
 		case w == "of" && p.condAfter(i) && p.condAfter(i+1):
 			return i // "of remote engineers"
+		case w == "of" && p.condAfter(i) && slices.ContainsFunc(p.words[i:], func(w string) bool { return sourceVerbs[w] }):
+			return i // "of 5 star ratings came from vip"
 		case w == "of" && (peopleNouns[next] && strings.HasSuffix(after, "ing") ||
 			next == "the" && peopleNouns[after] && strings.HasSuffix(p.word(i+3), "ing")):
 			return i // "of people adding sugar", "of the people rating satisfaction 2 or less"
-		case (w == "in" || w == "from") && !copulas[p.word(i-1)] && p.condAfter(i) && p.condBefore(i):
-			return i // "what % recommend us in spain"
+		case (w == "in" || w == "from") && !copulas[p.word(i-1)] && !sourceVerbs[p.word(i-1)] && p.condAfter(i) && p.condBefore(i):
+			return i // "what % recommend us in spain", not "of 5 star ratings came from vip"
 		case (w == "in" || w == "from") && shareWords[p.word(i-1)] && p.condAfter(i):
 			return i // "what percent from early bird will come again"
 		}
 	}
 	return -1
 }
+
+// sourceVerbs before "from" make what follows the property asked ("what share
+// of 5 star ratings came from vip").
+var sourceVerbs = text.Set("came come comes coming")
 
 // exceptWords set a group apart: "people outside Germany".
 var exceptWords = text.Set("outside except excluding besides not")
@@ -1597,7 +1604,7 @@ func needsTarget(m query.Metric) bool {
 // hold only words it cannot map ("Hi there. I run the cafe.") are set aside
 // when the rest reads in full.
 func (s *session) parse(msg string) *request {
-	in, p := s.parseTokens(tokenize(s.cf.respell(msg)))
+	in, p := s.parseTokens(dropGreeting(tokenize(s.cf.respell(msg))))
 	if kept := p.withoutChatter(); kept != nil {
 		if in2, _ := s.parseTokens(kept); len(in2.unknown) == 0 {
 			return in2
