@@ -173,6 +173,11 @@ func searchCond(conds []cond) int {
 	return onlyCond(conds, func(c cond) bool { return c.f.Op == query.Contains })
 }
 
+// numberFigure are the metrics of a figure computed over a numeric question's
+// answers.
+var numberFigure = map[query.Metric]bool{query.Mean: true, query.Median: true, query.Sum: true, query.StdDev: true,
+	query.Percentile: true, query.Min: true, query.Max: true}
+
 // singleFigure are the metrics whose figure is an answer some respondents gave.
 var singleFigure = map[query.Metric]bool{query.Max: true, query.Min: true, query.Mode: true}
 
@@ -321,6 +326,10 @@ func mergeGroups(out, prev, cur *request, ranked bool) {
 func mergeConds(out, prev, cur *request) {
 	if out.ambiguous == "" && !cur.addOnly && !cur.narrows && prev.metric != query.Count {
 		out.ambiguous = otherGroup(prev.conds, cur.conds)
+	}
+	if prev.metric == query.Percent && numberFigure[cur.metric] && slices.ContainsFunc(prev.conds, func(c cond) bool { return c.base }) {
+		// "what % of the Italians would recommend us" – "and their avg rating": the Italians'
+		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return !c.base })
 	}
 	curConds := replaceNamed(out.conds, cur.conds, cur.replaced)
 	if !cur.addOnly {

@@ -285,6 +285,7 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "which day of week do most ppl answer", "I can't answer that"},
 		{"employee", "hrs of person who answered #17?", "I don't single out respondents"},
 		{"coffee", "average rating and number of germans", "more than one figure"},
+		{"coffee", "how many responses from italy|what % of them would recomend us|and their avg rating", "among the 8 responses that answered Italy to “Country” is 4.25"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn
