@@ -286,6 +286,8 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "hrs of person who answered #17?", "I don't single out respondents"},
 		{"coffee", "average rating and number of germans", "more than one figure"},
 		{"coffee", "how many responses from italy|what % of them would recomend us|and their avg rating", "among the 8 responses that answered Italy to “Country” is 4.25"},
+		{"event", "september forms from vip holders", "3 of the 120 responses answered VIP to “Ticket type” and were submitted in September 2025"},
+		{"coffee", "ppl who add milk and sugar and rate us 4 or more", "8 of the 60 responses answered 4 or more"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

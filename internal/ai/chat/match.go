@@ -17,9 +17,9 @@ type formIndex struct {
 	// slipTargets are the words a typing slip is read as, known the words never
 	// corrected (spelling.go); built on first use.
 	slipTargets, known map[string]bool
-	// formWords are the words of the form's questions and options; built with
+	// formVocabulary are the words of the form's questions and options; built with
 	// slipTargets.
-	formWords map[string]bool
+	formVocabulary map[string]bool
 	// joined maps the options of several words written as one ("flatwhite") to
 	// their words; built with slipTargets.
 	joined map[string][]string

@@ -219,8 +219,8 @@ func (p *parser) cues() map[cue]bool {
 // “Will you come next year?”.
 func (p *parser) markIdioms() {
 	for i := 1; i < len(p.ts); i++ {
-		if formWords[p.words[i]] && p.ts[i-1].stem != "" && !p.ts[i-1].isNum {
-			p.used[i-1] = true
+		if formWords[p.words[i]] && p.ts[i-1].stem != "" && !p.ts[i-1].isNum && months[p.words[i-1]] == 0 && !periodWords[p.words[i-1]] {
+			p.used[i-1] = true // not "september forms": a period
 		}
 		if arriveWords[p.words[i-1]] && (p.words[i] == "in" || p.words[i] == "through" || p.words[i] == "up") {
 			p.used[i-1] = true
@@ -1172,12 +1172,23 @@ func (p *parser) compareOptions(in *request, cues map[cue]bool) bool {
 		}
 	}
 	for q, labels := range byQ {
-		if len(labels) < 2 || (q.q.Type == form.MultiSelect && (!cues[cueCompare] && !anyWord(p.words, whichOr) || slices.Contains(p.words, "both"))) {
+		if len(labels) < 2 || (q.q.Type == form.MultiSelect && (!cues[cueCompare] && !p.unusedWordOf(whichOr) || slices.Contains(p.words, "both"))) {
 			continue
 		}
 		in.groupBy, in.compare = q, labels
 		p.conds = slices.DeleteFunc(p.conds, func(c cond) bool { return c.q == q })
 		return true
+	}
+	return false
+}
+
+// unusedWordOf reports whether a word of set is in the message and not read as
+// part of something else (the "or" of "4 or more").
+func (p *parser) unusedWordOf(set map[string]bool) bool {
+	for i, w := range p.words {
+		if set[w] && !p.used[i] {
+			return true
+		}
 	}
 	return false
 }

@@ -26,7 +26,7 @@ const minSlipLen = 5
 // words) with their stems, which are never corrected.
 func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 	targets, known = maps.Clone(chatTargets), maps.Clone(chatKnown)
-	cf.formWords = map[string]bool{}
+	cf.formVocabulary = map[string]bool{}
 	for _, q := range cf.qs {
 		words := []string{q.q.Text}
 		for _, o := range q.options {
@@ -35,7 +35,7 @@ func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 		for _, s := range words {
 			for _, t := range tokenize(s) {
 				if t.stem != "" {
-					targets[t.low], known[t.low], known[stemOf(t.low)], cf.formWords[t.low] = true, true, true, true
+					targets[t.low], known[t.low], known[stemOf(t.low)], cf.formVocabulary[t.low] = true, true, true, true
 				}
 			}
 		}
@@ -128,12 +128,12 @@ func (cf *formIndex) respell(msg string) string {
 // written the other side of the Atlantic ("favorite": favourite, "color":
 // colour, "organise": organize), or "" when the form uses w as it is or not at all.
 func (cf *formIndex) formSpelling(w string) string {
-	if cf.formWords[w] || len(w) < minSlipLen {
+	if cf.formVocabulary[w] || len(w) < minSlipLen {
 		return ""
 	}
 	for _, pair := range [][2]string{{"our", "or"}, {"or", "our"}, {"ise", "ize"}, {"ize", "ise"}, {"isation", "ization"}, {"ization", "isation"}, {"yse", "yze"}, {"yze", "yse"}} {
 		for i := strings.Index(w, pair[0]); i >= 0; i = nextIndex(w, pair[0], i) {
-			if v := w[:i] + pair[1] + w[i+len(pair[0]):]; cf.formWords[v] {
+			if v := w[:i] + pair[1] + w[i+len(pair[0]):]; cf.formVocabulary[v] {
 				return v
 			}
 		}
