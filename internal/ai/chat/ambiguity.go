@@ -24,6 +24,9 @@ func (p *parser) ambiguity(in *request) string {
 	if r := p.beyondFigures(); r != "" {
 		return r
 	}
+	if w := p.vagueGroup(in); w != "" {
+		return fmt.Sprintf("I can't tell which question of the form “%s” means", w)
+	}
 	if n := p.statCount(); n > 1 || p.howManyCount() > 1 || p.secondQuestion() {
 		return "it asks for more than one figure; please ask for one at a time"
 	}
@@ -435,8 +438,6 @@ func (p *parser) beyondFigures() string {
 		return "the form does not record how long people took to fill it in"
 	case text.Any(p.words, timeOfDay):
 		return "I group responses by day, week or month, not by time of day or day of the week"
-	case p.vagueWhich() != "":
-		return fmt.Sprintf("I can't tell which question of the form “%s” means", p.vagueWhich())
 	case p.ageAsked():
 		return "it reads like an age, and the form does not ask people's age"
 	case p.nonRespondents():
@@ -447,16 +448,27 @@ func (p *parser) beyondFigures() string {
 	return ""
 }
 
-// vagueWhich returns the group word of "which team", "which group" when the
-// message names no group the chat reads, or "".
-func (p *parser) vagueWhich() string {
+// vagueGroup returns the group word of "which team", "which 2 teams", "by
+// team", "across our locations" when the message names no group the chat
+// reads, or "".
+func (p *parser) vagueGroup(in *request) string {
 	for i, w := range p.words {
-		if w == "which" && groupFillers[p.word(i+1)] && p.word(i+2) != "of" && p.whichGroup() == nil {
-			return p.word(i + 1)
+		k := i + 1
+		for k < len(p.ts) && (p.ts[k].isNum || vagueGroupDeterminers[p.words[k]]) {
+			k++ // "which 2 teams", "across our locations"
+		}
+		if !groupFillers[p.word(k)] || p.word(k+1) == "of" {
+			continue
+		}
+		if w == "which" && p.whichGroup() == nil || groupWords[w] && in.groupBy == nil && len(in.compare) == 0 {
+			return p.word(k)
 		}
 	}
 	return ""
 }
+
+// vagueGroupDeterminers may stand between "which" or "by" and a group word.
+var vagueGroupDeterminers = text.Set("the our all different each every")
 
 var (
 	// responseRate names a share of the people invited.
@@ -533,7 +545,7 @@ var (
 )
 
 // groupFillers name groups in general; after "which" they must name a question.
-var groupFillers = text.Set("team teams group groups category categories kind type")
+var groupFillers = text.Set("team teams group groups category categories kind type location locations site sites place places area areas region regions branch branches segment segments")
 
 // ageAsked reports whether the message puts a number after "people over",
 // "staff under", "customers aged": an age ("ppl over 40").

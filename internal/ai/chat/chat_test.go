@@ -288,6 +288,15 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "how many responses from italy|what % of them would recomend us|and their avg rating", "among the 8 responses that answered Italy to “Country” is 4.25"},
 		{"event", "september forms from vip holders", "3 of the 120 responses answered VIP to “Ticket type” and were submitted in September 2025"},
 		{"coffee", "ppl who add milk and sugar and rate us 4 or more", "8 of the 60 responses answered 4 or more"},
+		{"coffee", "how many answers came from france and the uk put together", "28 of the 60 responses answered France or UK"},
+		{"event", "which kind of ticket holder is least happy overall, by average stars", "Of the answers to “Ticket type”, Regular has the lowest average answer to “Overall rating”"},
+		{"event", "how many guests gave feedback in september|and in october up to today", "24 of the 120 responses were submitted since October 2025"},
+		{"employee", "how does average job satisfaction compare across our locations", "which question of the form “locations” means"},
+		{"employee", "which 2 teams are happiest in their jobs on average", "which question of the form “teams” means"},
+		{"employee", "how many staff answered from each location", "which question of the form “location” means"},
+		{"employee", "home workers: average work-life balance score?", "among the 78 responses that answered Yes to “Do you work remotely?” is 6.82"},
+		{"employee", "onboarding: how many employees bring it up in their comments", "2 of the 150 responses answered something containing onboarding"},
+		{"coffee", "I'm curious: how many germans", "16 of the 60 responses answered Germany"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

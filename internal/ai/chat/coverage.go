@@ -94,14 +94,15 @@ func (p *parser) unknownWords(in *request) []string {
 // withoutChatter returns the tokens of the message without the sentences that
 // hold unknown words and nothing the question is made of: no word read as a
 // condition, date or number, no option, no statistic, no restricting word
-// ("only", "except"). Nil when there is no such sentence, or nothing else.
+// ("only", "except"), and no word of a question before a colon ("onboarding:
+// …" is a topic). Nil when there is no such sentence, or nothing else.
 func (p *parser) withoutChatter() []token {
 	drop := map[int]bool{}
 	for _, i := range p.unknownAt {
 		drop[p.ts[i].sentence] = true
 	}
 	for i, t := range p.ts {
-		if drop[t.sentence] && (p.used[i] || t.isNum || t.quoted || restrictWords[t.low] || statCueWords[t.low] && (t.stem != "" || t.low == "%" || statWords[t.low]) ||
+		if drop[t.sentence] && (p.used[i] || t.isNum || t.quoted || t.topic && t.stem != "" && p.cf.namesAQuestion(t.stem) || restrictWords[t.low] || statCueWords[t.low] && (t.stem != "" || t.low == "%" || statWords[t.low]) ||
 			months[t.low] != 0 || t.stem != "" && p.cf.optionStem(t.stem) || questionWords[t.low] && t.sentence > 0) {
 			delete(drop, t.sentence)
 		}

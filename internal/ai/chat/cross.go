@@ -68,8 +68,12 @@ func (p *parser) orOptions(cues map[cue]bool) {
 		}
 	}
 	for q, idx := range byQ {
-		if len(idx) < 2 || !p.orBetween(p.conds[idx[0]].pos, p.conds[idx[len(idx)-1]].pos) {
+		if len(idx) < 2 {
 			continue
+		}
+		from, to := p.conds[idx[0]].pos, p.conds[idx[len(idx)-1]].pos
+		if !p.orBetween(from, to) && !(q.q.Type == form.Select && p.andBetween(from, to) && anyWord(p.words, togetherWords)) {
+			continue // "france and the uk put together": one country each, so either
 		}
 		var vals []any
 		for _, i := range idx {
@@ -80,6 +84,19 @@ func (p *parser) orOptions(cues map[cue]bool) {
 		p.conds = slices.DeleteFunc(p.conds, func(c cond) bool { return c.q == q && c.f.Op == query.Equals })
 		p.conds = append(p.conds, first)
 	}
+}
+
+// togetherWords ask for the total of answers joined by "and".
+var togetherWords = text.Set("together combined altogether total")
+
+// andBetween reports whether "and" stands between positions from and to.
+func (p *parser) andBetween(from, to int) bool {
+	for k := max(from, 0); k < to && k < len(p.words); k++ {
+		if p.words[k] == "and" {
+			return true
+		}
+	}
+	return false
 }
 
 // orBetween reports whether "or" stands between positions from and to.

@@ -20,6 +20,9 @@ type token struct {
 	spelled bool
 	// sentence numbers the sentence of the message the token is in, from 0.
 	sentence int
+	// topic marks the words of a sentence ended by a colon, which says what the
+	// rest is about ("home workers: average work-life balance?").
+	topic bool
 }
 
 // tokenRe finds dates, numbers, words and the signs the parser reads.
@@ -37,7 +40,7 @@ var (
 
 // rewrittenPhrases are the compounds and phrases read as other words, in
 // old, new pairs.
-var rewrittenPhrases = []string{"can not", "cannot", "at least one of", "any of", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "bring up", "mention", "brings up", "mentions", "brought up", "mentioned", "bringing up", "mentioning", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
+var rewrittenPhrases = []string{"can not", "cannot", "at least one of", "any of", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "bring up", "mention", "bring it up", "mention it", "brings it up", "mentions it", "brought it up", "mentioned it", "bringing it up", "mentioning it", "brings up", "mentions", "brought up", "mentioned", "bringing up", "mentioning", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "home workers", "remote workers", "home working", "remote working", "wfh", "work remotely", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
 	"higher then", "higher than", "lower then", "lower than", "greater then", "greater than", "rather then", "rather than", "≥", " at least ", "≤", " at most ", "≠", " not "}
 
 // tokenize splits a message into tokens; text between quotes is marked quoted.
@@ -51,6 +54,7 @@ func tokenize(msg string) []token {
 	msg = replaceWith(msg, "-", numberRangeRe, "$1$2 to $3$4")
 	msg = replaceWith(msg, "–", numberRangeRe, "$1$2 to $3$4")
 	msg = replaceWith(msg, " of ", startOfMonthRe, "$1")
+	msg = replaceWith(msg, "to", monthToDateRe, "since $1")
 	msg = replaceWith(msg, "end of", endOfMonthRe, "until $1")
 	msg = replaceWith(msg, "half", firstHalfRe, "between the 1st and the 15th of $1")
 	msg = periodPhrases.Replace(msg)
@@ -71,6 +75,9 @@ func tokenize(msg string) []token {
 		gap := msg[last:loc[0]]
 		quoted = quoted != oddQuotes(gap)
 		if len(out) > 0 && (sentenceEndRe.MatchString(gap) || out[len(out)-1].low == "?") {
+			if strings.Contains(gap, ":") {
+				markTopic(out, sentence) // "home workers: average …"
+			}
 			sentence++
 		}
 		last = loc[1]
@@ -136,6 +143,15 @@ var courtesyWords = text.Set("pls please plz thanks thx ty cheers")
 
 // greetingWords open a message without asking anything.
 var greetingWords = text.Set("hey hi hello hiya howdy yo um uhm uh hmm hm please pls plz btw dear")
+
+// markTopic marks the tokens of the sentence as a topic.
+func markTopic(ts []token, sentence int) {
+	for i := range ts {
+		if ts[i].sentence == sentence {
+			ts[i].topic = true
+		}
+	}
+}
 
 // countAfterN follow a leading "n" that is a count: "n by dept", "n last month".
 var countAfterN = text.Set("by per last this past in since for of during over each")
@@ -262,6 +278,10 @@ var scoreSlashRe = regexp.MustCompile(`\b(gave|give|giving|rated|rate|rating|sco
 
 // endOfMonthRe finds "up to the end of September": until September.
 var endOfMonthRe = regexp.MustCompile(`\b(?:up to|until|till|by) the end of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
+
+// monthToDateRe finds a month up to today ("in october up to today",
+// "october to date"): since its first day.
+var monthToDateRe = regexp.MustCompile(`\b(?:in |during )?((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*) (?:up to|until|till|through|to) (?:today|now|date)\b`)
 
 // firstHalfRe finds "the first half of November": its 1st to 15th.
 var firstHalfRe = regexp.MustCompile(`\b(?:the )?first half of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
@@ -393,6 +413,7 @@ var synonymGroups = map[string]string{
 	"year":      "tenure",
 	"come":      "return",
 	"add":       "put",
+	"type":      "kind",
 }
 
 // synonyms folds stems of the same meaning together, on both sides of a match.

@@ -80,6 +80,12 @@ func (p *parser) mentions(scores []float64) {
 			k = i - 2 // "onboarding is mentioned in how many comments"
 		} else if strings.HasSuffix(w, "ed") && p.word(i+1) == "in" && i >= 1 && p.ts[i-1].stem != "" && !p.used[i-1] && !p.ts[i-1].isNum {
 			k = i - 1 // "reports mentioned in how many comments"
+		} else if mentionedPronouns[p.word(i+1)] {
+			if k = p.topicWord(); k < 0 {
+				p.unsure = fmt.Sprintf("I can't tell what “%s” refers to; name the word to look for", p.word(i+1))
+				return
+			}
+			p.used[k] = true // "onboarding: how many bring it up in their comments"
 		}
 		if said && vagueThings[p.word(k)] && p.word(k+1) == "about" {
 			k += 2 // "comments say something about the reports"
@@ -105,6 +111,24 @@ func (p *parser) mentions(scores []float64) {
 		p.cf.absorb(p.ts, p.used, q, 0, i, i)
 		return
 	}
+}
+
+// mentionedPronouns after a mention verb stand for the word searched.
+var mentionedPronouns = text.Set("it this that")
+
+// topicWord returns the position of the only content word of the message's
+// topic ("onboarding: …"), or -1.
+func (p *parser) topicWord() int {
+	at := -1
+	for i, t := range p.ts {
+		if t.topic && t.stem != "" && !t.isNum {
+			if at >= 0 {
+				return -1
+			}
+			at = i
+		}
+	}
+	return at
 }
 
 // passiveBe before a mention verb put the word searched before them.
