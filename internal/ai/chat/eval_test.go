@@ -196,7 +196,8 @@ var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt", "
 	"testdata/eval_dev113.txt", "testdata/eval_dev114.txt", "testdata/eval_dev115.txt",
 	"testdata/eval_dev116.txt", "testdata/eval_dev117.txt", "testdata/eval_dev118.txt",
 	"testdata/eval_dev119.txt", "testdata/eval_dev120.txt", "testdata/eval_dev121.txt",
-	"testdata/eval_dev122.txt", "testdata/eval_dev123.txt"}
+	"testdata/eval_dev122.txt", "testdata/eval_dev123.txt",
+	"testdata/eval_dev124.txt", "testdata/eval_dev125.txt", "testdata/eval_dev126.txt"}
 
 // TestChatDevBatches runs the development batches alone, fails on any wrong
 // reply (they were all brought to none: a wrong one is a regression) and, with
