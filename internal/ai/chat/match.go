@@ -20,6 +20,9 @@ type formIndex struct {
 	// formVocabulary are the words of the form's questions and options; built with
 	// slipTargets.
 	formVocabulary map[string]bool
+	// squeezedKnown maps the known words, doubled letters written once, to
+	// themselves; built with slipTargets.
+	squeezedKnown map[string]string
 	// joined maps the options of several words written as one ("flatwhite") to
 	// their words; built with slipTargets.
 	joined map[string][]string

@@ -50,7 +50,7 @@ func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 	targets, known = map[string]bool{}, map[string]bool{}
 	read := []iter.Seq[string]{maps.Keys(cueVocabulary), maps.Keys(skipVerbs), maps.Keys(text.Set("percentile percentiles quartile quartiles")),
-		maps.Keys(sentimentClasses), maps.Keys(months), maps.Keys(demonyms), maps.Keys(text.Set("something anything"))}
+		maps.Keys(sentimentClasses), maps.Keys(months), maps.Keys(weekdays), maps.Keys(demonyms), maps.Keys(text.Set("something anything"))}
 	for _, set := range typeCues { // "ratng", "coments" on any form
 		read = append(read, maps.Keys(set))
 	}
@@ -99,6 +99,7 @@ func (cf *formIndex) respell(msg string) string {
 	if cf.slipTargets == nil {
 		cf.slipTargets, cf.known = cf.vocabulary()
 		cf.joined = cf.joinedOptions()
+		cf.squeezedKnown = squeezedWords(cf.known)
 	}
 	return slipWordRe.ReplaceAllStringFunc(msg, func(w string) string {
 		low := strings.ToLower(w)
@@ -111,8 +112,8 @@ func (cf *formIndex) respell(msg string) string {
 		if words := cf.joined[low]; words != nil { // "flatwhite": “Flat white”
 			return strings.Join(words, " ")
 		}
-		if sq := squeeze(low); sq != low && cf.known[sq] {
-			return sq // "persson": person, not persons; "workking": working
+		if k := cf.squeezedKnown[squeeze(low)]; k != "" && k != low {
+			return k // "persson": person, not persons; "workking": working; "emplooyee": employee
 		}
 		if cf.known[stemOf(low)] {
 			return w
@@ -192,6 +193,30 @@ func (cf *formIndex) oneSlipFrom(w string) (string, bool) {
 		found = pluralAsTyped(w, found)
 	}
 	return found, true
+}
+
+// squeezedWords maps each word of known, its doubled letters written once, to
+// the word: the only one with doubled letters that squeezes so ("employe":
+// employee, though the stem "employe" is known too), else the squeezed form
+// itself when it is known ("caffe": cafe).
+func squeezedWords(known map[string]bool) map[string]string {
+	doubled := map[string][]string{}
+	out := map[string]string{}
+	for w := range known {
+		if sq := squeeze(w); sq != w {
+			doubled[sq] = append(doubled[sq], w)
+		} else {
+			out[w] = w
+		}
+	}
+	for sq, ws := range doubled {
+		if len(ws) == 1 {
+			out[sq] = ws[0]
+		} else {
+			delete(out, sq)
+		}
+	}
+	return out
 }
 
 // pluralAsTyped returns the plural of word when w is that plural with a slip

@@ -95,6 +95,7 @@ func TestChatSlipsKeepTheWordTyped(t *testing.T) {
 	for typed, want := range map[string]string{
 		"montthly": "monthly", "commeents": "comments", "counnts": "counts", "persson": "person",
 		"drinnks": "drinks", "counttries": "countries", "favorite": "favourite", "quarttile": "quartile", "ratrs": "ratrs",
+		"emplooyee": "employee", "caffe": "cafe", "monay": "monay", // "monay": monday or money
 	} {
 		if got := cf.respell(typed); got != want {
 			t.Errorf("%q read as %q, want %q", typed, got, want)
