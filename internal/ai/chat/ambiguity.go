@@ -304,7 +304,11 @@ func (p *parser) secondQuestion() bool {
 		if w == "?" && next < len(p.words) && questionWords[p.word(next)] {
 			return true // "how many use the gym? also which office is happiest?"
 		}
-		figureAfter := figureNouns[p.word(i+1)] && p.word(i+2) == "of" || p.word(i+1) == "the" && figureNouns[p.word(i+2)] // "and (the) number of …"
+		k := i + 1
+		for k < len(p.words) && k <= i+2 && secondFigureLead[p.words[k]] {
+			k++ // "and the", "and their", "and what's the"
+		}
+		figureAfter := figureNouns[p.word(i+1)] && p.word(i+2) == "of" || k > i+1 && figureNouns[p.word(k)] // "and (the) number of …", "and their avg …"
 		asked := (w == "and" || w == "also") && (questionWords[p.word(i+1)] || figureAfter) ||
 			(w == "+" || w == "plus") && (questionWords[p.word(i+1)] || figureAfter || figureNouns[p.word(i+1)]) // "mean ticket price + number of early birds"
 		if asked && i > 0 && slices.ContainsFunc(p.cueWords[:i], func(c string) bool { return statCueWords[c] }) {
@@ -315,7 +319,10 @@ func (p *parser) secondQuestion() bool {
 }
 
 // figureNouns name a figure after "and the".
-var figureNouns = text.Set("number count average mean median total percentage share sum")
+var figureNouns = text.Set("number count average avg mean median total percentage share sum")
+
+// secondFigureLead may stand between "and" and the figure of a second question.
+var secondFigureLead = text.Set("the their its what whats is are was were")
 
 // questionWords start a question.
 var questionWords = text.Set("how what whats which who when")

@@ -297,6 +297,8 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "home workers: average work-life balance score?", "among the 78 responses that answered Yes to “Do you work remotely?” is 6.82"},
 		{"employee", "onboarding: how many employees bring it up in their comments", "2 of the 150 responses answered something containing onboarding"},
 		{"coffee", "I'm curious: how many germans", "16 of the 60 responses answered Germany"},
+		{"employee", "how many in sales and their avg tenure", "more than one figure"},
+		{"employee", "how ppl answer the remote question", "Answers to “Do you work remotely?”"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -851,7 +851,7 @@ func (p *parser) answeredText() {
 // shareNoun reports whether "share" at i is the noun of a percentage ("what
 // share said latte", "the share of"), not the verb ("shared a comment").
 func (p *parser) shareNoun(i int) bool {
-	return p.words[i] == "share" && (shareDeterminers[p.word(i-1)] || p.word(i+1) == "of")
+	return p.words[i] == "share" && (i == 0 || shareDeterminers[p.word(i-1)] || p.word(i+1) == "of")
 }
 
 // shareDeterminers come before "share" the noun.

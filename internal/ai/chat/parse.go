@@ -127,7 +127,7 @@ var cuePhrases = map[cue][]text.Phrase{
 		"most ppl", "most folks", "most respondents", "most customers", "most employees", "most attendees", "most staff", "most guests"),
 	cueLeast:        phrases("least common", "least popular", "least used", "less used", "less chosen", "less selected", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
 	cueCount:        phrases("how many", "number of", "count", "headcount"),
-	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "counts", "each option", "each answer", "each choice", "how did people answer", "how do people answer", "how did ppl answer", "how did folks answer", "how did respondents answer", "how did everyone answer", "results", "what did people choose", "mix"),
+	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "counts", "each option", "each answer", "each choice", "how did people answer", "how do people answer", "how people answer", "how people answered", "how did ppl answer", "how did folks answer", "how did respondents answer", "how did everyone answer", "results", "what did people choose", "mix"),
 	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "what did they say", "what do they say", "what are they saying", "what did people write", "what did they write", "examples", "quotes", "recent", "latest", "newest"),
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
 	cueMode:         phrases("mode", "modal"),
