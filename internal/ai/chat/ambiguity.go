@@ -78,7 +78,7 @@ func (p *parser) ambiguity(in *request) string {
 		return fmt.Sprintf("I read “%s” but could not tie it to the figure the rest of the question asks for", w)
 	}
 	if (in.kind == highestGroup || in.kind == lowestGroup) && in.target != nil && in.groupBy != nil &&
-		!p.namedApart(in.target, in.groupBy) {
+		!p.namedApart(in.target, in.groupBy) && !(in.metric == query.Percent && len(in.conds) > 0) {
 		return fmt.Sprintf("“%s” could rank the answers to %s by how often they were chosen or by a figure such as %s; "+
 			"please name what to rank by", p.rankWord(), text.Quote(in.groupBy.q.Text), text.Quote(in.target.q.Text))
 	}

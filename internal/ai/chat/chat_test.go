@@ -299,6 +299,14 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "I'm curious: how many germans", "16 of the 60 responses answered Germany"},
 		{"employee", "how many in sales and their avg tenure", "more than one figure"},
 		{"employee", "how ppl answer the remote question", "Answers to “Do you work remotely?”"},
+		// the English of non-native speakers
+		{"coffee", "the maximum of cups in one day from the latte drinkers", "The highest answer to “Cups per day” among the 21 responses that answered Latte"},
+		{"coffee", "which country gives the less recommendations in percent", "France has the lowest share of responses that answered Yes"},
+		{"event", "crosstab of ticket type and if they come next year", "Answers to “Ticket type” by answer to “Will you come next year?”"},
+		{"event", "what part of the people with regular ticket gave 4 stars or more", "Among the 59 responses that answered Regular to “Ticket type”, 67.8%"},
+		{"event", "which ticket type has the highest share of people coming back", "VIP has the highest share of responses that answered Yes to “Will you come next year?”: 77.78%"},
+		{"employee", "how many answers we have since 2 weeks", "27 of the 150 responses were submitted in the last 2 week"},
+		{"employee", "what is the mood in the comments, with how many positive and negative", "the average sentiment score is 0.34"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -40,7 +40,7 @@ var (
 
 // rewrittenPhrases are the compounds and phrases read as other words, in
 // old, new pairs.
-var rewrittenPhrases = []string{"can not", "cannot", "at least one of", "any of", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "bring up", "mention", "bring it up", "mention it", "brings it up", "mentions it", "brought it up", "mentioned it", "bringing it up", "mentioning it", "brings up", "mentions", "brought up", "mentioned", "bringing up", "mentioning", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "home workers", "remote workers", "home working", "remote working", "wfh", "work remotely", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
+var rewrittenPhrases = []string{"can not", "cannot", "at least one of", "any of", "the less ", "the least ", "in one day", "per day", "in a day", "per day", "in a single day", "per day", "in one week", "per week", "in a week", "per week", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "bring up", "mention", "bring it up", "mention it", "brings it up", "mentions it", "brought it up", "mentioned it", "bringing it up", "mentioning it", "brings up", "mentions", "brought up", "mentioned", "bringing up", "mentioning", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "home workers", "remote workers", "home working", "remote working", "wfh", "work remotely", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
 	"higher then", "higher than", "lower then", "lower than", "greater then", "greater than", "rather then", "rather than", "≥", " at least ", "≤", " at most ", "≠", " not "}
 
 // tokenize splits a message into tokens; text between quotes is marked quoted.
@@ -55,6 +55,7 @@ func tokenize(msg string) []token {
 	msg = replaceWith(msg, "–", numberRangeRe, "$1$2 to $3$4")
 	msg = replaceWith(msg, " of ", startOfMonthRe, "$1")
 	msg = replaceWith(msg, "to", monthToDateRe, "since $1")
+	msg = replaceWith(msg, "since", sinceDurationRe, "in the last $1 $2")
 	msg = replaceWith(msg, "end of", endOfMonthRe, "until $1")
 	msg = replaceWith(msg, "half", firstHalfRe, "between the 1st and the 15th of $1")
 	msg = periodPhrases.Replace(msg)
@@ -278,6 +279,10 @@ var scoreSlashRe = regexp.MustCompile(`\b(gave|give|giving|rated|rate|rating|sco
 
 // endOfMonthRe finds "up to the end of September": until September.
 var endOfMonthRe = regexp.MustCompile(`\b(?:up to|until|till|by) the end of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
+
+// sinceDurationRe finds a duration after "since" ("since 2 weeks", as German
+// and French speakers write "for the last 2 weeks").
+var sinceDurationRe = regexp.MustCompile(`\bsince (\d+|two|three|four|five|six|seven|eight|nine|ten) (day|week|month)s?\b`)
 
 // monthToDateRe finds a month up to today ("in october up to today",
 // "october to date"): since its first day.

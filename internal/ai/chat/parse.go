@@ -117,7 +117,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueTrend:      phrases("trend", "trends", "trended", "trending", "over time", "change over", "changes over", "change from", "change between", "change since", "grow", "grew", "growing", "per month", "per week", "per day", "each month", "each week", "each day", "every month", "monthly", "weekly", "daily", "by month", "by week", "by day", "month by month", "week by week", "changed", "evolved"),
 	cueBusiest:    phrases("busiest", "quietest", "most responses", "fewest responses", "most submissions"),
 	cueSentiment:  phrases("sentiment", "mood", "tone", "feeling", "feelings", "feel about", "feeling about", "people feel", "positive or negative", "how positive", "how negative", "people think", "think of", "think about", "opinion of", "opinions"),
-	cuePercent:    phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio"),
+	cuePercent:    phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio", "what part of", "which part of"),
 	cueMean:       phrases("average", "avg", "mean", "typical", "typically"),
 	cueMedian:     phrases("median", "middle", "midpoint"),
 	cueTotal:      phrases("total", "sum", "altogether", "combined"),
@@ -202,6 +202,9 @@ func (p *parser) cues() map[cue]bool {
 	figure := out[cueMin] || out[cueMax] || out[cueMean] || out[cueMedian] || out[cueTotal] || out[cuePercent] || out[cueStdDev]
 	if !figure && len(p.words) > 1 && p.endsWith("each") {
 		out[cueDistribution] = true // "sessions people enjoyed most, count for each"
+	}
+	if out[cueSentiment] && out[cueCount] && text.Any(p.cueWords, withCounts) {
+		delete(out, cueCount) // "the mood in the comments, with how many positive and negative": the sentiment gives the counts
 	}
 	if p.word(0) == "how" && slices.Contains(p.cueWords, "change") {
 		out[cueTrend] = true // "how did the number of responses change?"
@@ -449,6 +452,9 @@ var (
 	addUpWords = phrases("add up", "adds up", "added up", "sum up", "sum", "add together", "added together")
 	addedUp    = phrases("add up", "adds up", "added up", "add together", "added together", "adds together")
 )
+
+// withCounts ask for the counts that come with a figure.
+var withCounts = phrases("with how many", "and how many", "with the counts", "with counts", "with numbers")
 
 // varyWords ask how spread out answers are; with a group named ("vary by
 // country") they ask for each group's figure instead.
@@ -987,6 +993,10 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 	}
 }
 
+// whetherWords name a yes/no question as a whole: "crosstab of ticket type and
+// if they come next year".
+var whetherWords = text.Set("if whether they people")
+
 // crossWithYesNo reads "crosstab of country and would you recommend us": a
 // breakdown of a yes/no question joined by "and" is its other side, not its yes.
 func (p *parser) crossWithYesNo(in *request, cues map[cue]bool) {
@@ -1006,8 +1016,8 @@ func (p *parser) crossWithYesNo(in *request, cues map[cue]bool) {
 	}
 	c := p.conds[at]
 	k := c.pos - 1
-	for k > 0 && (p.own[k] || p.used[k] && p.word(k) != "and") {
-		k-- // "would you recommend us": the question's own words
+	for k > 0 && (p.own[k] || p.used[k] && p.word(k) != "and" || whetherWords[p.word(k)]) {
+		k-- // "would you recommend us": the question's own words; "if they come next year"
 	}
 	if !crossJoins[p.word(k)] {
 		return
@@ -1942,6 +1952,13 @@ func (p *parser) argGroup(in *request, scores []float64) {
 		// "worst ticket type for coming back next year": ranked by the share of yes
 		in.groupBy, in.metric, in.extreme, p.likely = g, query.Percent, 0, true
 		in.kind = rankIntent(p.leadHigh())
+		return
+	}
+	if g := p.whichGroup(); g != nil && in.groupBy == nil && in.kind == metricIntent && in.metric == query.Percent && rankOf(p.cueWords) != 0 &&
+		len(p.conds) > 0 && !slices.ContainsFunc(p.conds, func(c cond) bool { return c.q == g }) {
+		// "which ticket type has the most people coming back, in percent": ranked by the share
+		in.groupBy, in.extreme = g, 0
+		in.kind = rankIntent(rankOf(p.cueWords) > 0)
 		return
 	}
 	if g := p.whichGroup(); p.likely && g != nil && in.groupBy == nil && in.kind == metricIntent && rankOf(p.cueWords) != 0 {
