@@ -441,6 +441,8 @@ func (p *parser) beyondFigures() string {
 		return fmt.Sprintf("the form records amounts in %s, and I don't convert them to %s", p.cf.currencies, p.otherCurrency())
 	case text.Any(p.words, netPromoter):
 		return "I don't compute Net Promoter categories (promoters, passives, detractors) or the score; ask for the share who answered 9 or more instead"
+	case text.Any(p.words, phrases("how often")) && anyWord(p.words, visitVerbs):
+		return "it asks how often people come, and the form does not record visits"
 	case text.Any(p.words, fillingTime):
 		return "the form does not record how long people took to fill it in"
 	case text.Any(p.words, timeOfDay):
@@ -486,6 +488,8 @@ var (
 		"prediction", "predicted", "projection", "guess", "extrapolate")
 	// netPromoter names the Net Promoter Score and its categories.
 	netPromoter = phrases("nps", "net promoter", "promoter", "promoters", "detractor", "detractors", "passives")
+	// visitVerbs after "how often" ask how often people visit.
+	visitVerbs = text.Set("come comes visit visits drop stop attend attends")
 	// fillingTime asks how long filling in the form took.
 	fillingTime = phrases("time spent", "spent time", "time people spent", "time people spend", "how much time", "time to complete", "time to fill", "time it took", "time they took",
 		"completion time", "time taken", "duration", "took to fill", "take to fill", "took to complete", "take to complete")

@@ -69,6 +69,7 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 	if in.followUp && lastFailed {
 		return s.cannotFollow()
 	}
+	in.followUp = in.followUp || in.pointsBack && !lastFailed
 	in = s.follow(prev, in)
 	s.bind(in)
 	s.respellSearches(in)
@@ -134,6 +135,7 @@ func (s *session) context(history []ai.Turn) (*request, bool) {
 		if in.followUp && failed {
 			continue // refused too: it follows a question that could not be answered
 		}
+		in.followUp = in.followUp || in.pointsBack && !failed
 		in = s.follow(prev, in)
 		s.bind(in)
 		failed = !s.answerable(in) || len(in.unknown) > 0 || in.clash != "" || in.ambiguous != ""

@@ -307,6 +307,13 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"event", "which ticket type has the highest share of people coming back", "VIP has the highest share of responses that answered Yes to “Will you come next year?”: 77.78%"},
 		{"employee", "how many answers we have since 2 weeks", "27 of the 150 responses were submitted in the last 2 week"},
 		{"employee", "what is the mood in the comments, with how many positive and negative", "the average sentiment score is 0.34"},
+		// in the survey owner's own words
+		{"coffee", "for each country, how many customers picked each drink as their favourite?", "Answers to “Favourite drink” by answer to “Country”"},
+		{"event", "how many of each ticket type gave each star rating?", "Answers to “Overall rating” by answer to “Ticket type”"},
+		{"coffee", "how many answers came in during the 7 days up to today?", "1 of the 60 responses were submitted in the last 7 days"},
+		{"coffee", "how often do our customers come in each week?", "the form does not record visits"},
+		{"employee", "how many of our madrid staff took part?|of the madrid people, how many are remote workers?|how satisfied are those home workers with their jobs, on average?",
+			"among the 23 responses that answered Madrid to “Office” and answered Yes to “Do you work remotely?” is 3.96"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -56,6 +56,7 @@ func tokenize(msg string) []token {
 	msg = replaceWith(msg, " of ", startOfMonthRe, "$1")
 	msg = replaceWith(msg, "to", monthToDateRe, "since $1")
 	msg = replaceWith(msg, "since", sinceDurationRe, "in the last $1 $2")
+	msg = replaceWith(msg, "today", daysToDateRe, "the last $1 $2")
 	msg = replaceWith(msg, "end of", endOfMonthRe, "until $1")
 	msg = replaceWith(msg, "half", firstHalfRe, "between the 1st and the 15th of $1")
 	msg = periodPhrases.Replace(msg)
@@ -283,6 +284,10 @@ var endOfMonthRe = regexp.MustCompile(`\b(?:up to|until|till|by) the end of ((?:
 // sinceDurationRe finds a duration after "since" ("since 2 weeks", as German
 // and French speakers write "for the last 2 weeks").
 var sinceDurationRe = regexp.MustCompile(`\bsince (\d+|two|three|four|five|six|seven|eight|nine|ten) (day|week|month)s?\b`)
+
+// daysToDateRe finds a number of days or weeks up to today ("the 7 days up to
+// today"): the last ones.
+var daysToDateRe = regexp.MustCompile(`\b(?:the )?(\d+|two|three|four|five|six|seven|eight|nine|ten) (days?|weeks?) (?:up to|until|till|to|ending|through) (?:today|now)\b`)
 
 // monthToDateRe finds a month up to today ("in october up to today",
 // "october to date"): since its first day.

@@ -79,6 +79,10 @@ type request struct {
 	// "and 3+?", "and 7 or 8?"): the new value of the previous question's numeric
 	// condition, with its comparison when the follow-up gives one (Op "" keeps it).
 	lone *query.Filter
+	// pointsBack is set for a message that reads in full but names its group
+	// as the previous answer's ("how satisfied are those home workers"): a
+	// follow-up after an answered question.
+	pointsBack bool
 	// loneWord is the only content word of a follow-up that names no answer,
 	// statistic or period ("and onboarding?"): after a question about the written
 	// answers that contain a word, the word to search instead.
@@ -976,6 +980,7 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 			in.groupBy = q // "% of each country that would recommend us": the country, not the yes/no after it
 			p.used[i], p.used[i+1] = true, true
 			p.crossAnd(i + 1)
+			p.crossEach(i+2, q)
 			return
 		}
 		if q := p.bareYesNoAfter(i); q != nil {
@@ -1124,6 +1129,32 @@ func (p *parser) crossAnd(k int) {
 	}
 	if slices.ContainsFunc(p.conds, func(c cond) bool { return c.pos == k+2 && c.q != nil && c.q.q.Type == form.YesNo }) && p.unsure == "" {
 		p.unsure = fmt.Sprintf("I can't tell whether “%s” is a second breakdown or keeps only those who said yes; ask for one breakdown at a time", p.words[k+2])
+	}
+}
+
+// crossEach reads a second "each" after the breakdown by g ("for each country,
+// how many picked each drink") as the other side of a cross-tab.
+func (p *parser) crossEach(from int, g *question) {
+	if p.crossWith != nil {
+		return
+	}
+	for j := from; j+1 < len(p.ts); j++ {
+		if p.words[j] != "each" && p.words[j] != "every" || p.used[j] {
+			continue
+		}
+		answered := slices.IndexFunc(p.conds, func(c cond) bool { return c.f.Op == query.IsNotEmpty && c.pos < j })
+		wasUsed := p.used[j+1]
+		p.used[j+1] = false // "picked each drink" read it as answering the question
+		q := p.groupableAt(j + 1)
+		p.used[j+1] = wasUsed
+		if q != nil && q != g && (!wasUsed || answered >= 0 && p.conds[answered].q == q) {
+			if answered >= 0 && p.conds[answered].q == q {
+				p.conds = slices.Delete(p.conds, answered, answered+1)
+			}
+			p.crossWith = q
+			p.used[j], p.used[j+1] = true, true
+			return
+		}
 	}
 }
 
@@ -1611,6 +1642,17 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 	return false
 }
 
+// demonstrativeCond reports whether "those" or "these" stands right before a
+// condition ("those remote workers"): the group of the previous answer.
+func (p *parser) demonstrativeCond() bool {
+	for i, w := range p.words {
+		if (w == "those" || w == "these") && slices.ContainsFunc(p.conds, func(c cond) bool { return c.pos == i+1 || c.pos == i+2 }) {
+			return true
+		}
+	}
+	return false
+}
+
 // needsTarget reports whether a metric means nothing without a question.
 func needsTarget(m query.Metric) bool {
 	switch m {
@@ -1730,7 +1772,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if dir := p.mostOfTarget(in); dir != 0 {
 		in.metric = extremeMetric(dir > 0) // "most cups per day for cappuccino drinkers"
 	}
-	if p.crossWith != nil && in.target == nil && (in.metric == "" || in.metric == query.Count) {
+	if p.crossWith != nil && (in.target == nil || in.target == p.crossWith) && (in.metric == "" || in.metric == query.Count) {
 		in.target, in.metric = p.crossWith, query.Distribution // "headcount by department and office"
 	}
 	if p.likely && in.kind != metricIntent {
@@ -1794,6 +1836,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
 	in.narrows = anyWord(p.words, narrowWords)
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
+	in.pointsBack = !in.followUp && p.demonstrativeCond()
 	in.about = anyWord(p.words, aboutWords)
 	in.every = anyWord(p.words, everyWords)
 	in.rank = rankOf(p.cueWords)
