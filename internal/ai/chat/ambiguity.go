@@ -24,6 +24,10 @@ func (p *parser) ambiguity(in *request) string {
 	if r := p.beyondFigures(); r != "" {
 		return r
 	}
+	if in.metric == query.Words && in.groupBy != nil {
+		return fmt.Sprintf("I find the most used words of one group at a time, not for each answer to %s; ask for the words of one answer to it at a time",
+			text.Quote(in.groupBy.q.Text))
+	}
 	if w := p.vagueGroup(in); w != "" {
 		return fmt.Sprintf("I can't tell which question of the form “%s” means", w)
 	}

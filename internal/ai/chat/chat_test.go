@@ -314,6 +314,14 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "how often do our customers come in each week?", "the form does not record visits"},
 		{"employee", "how many of our madrid staff took part?|of the madrid people, how many are remote workers?|how satisfied are those home workers with their jobs, on average?",
 			"among the 23 responses that answered Madrid to “Office” and answered Yes to “Do you work remotely?” is 3.96"},
+		{"coffee", "whose fans are least likely to recommend us, by favourite drink", "Tea has the lowest share of responses that answered Yes"},
+		{"coffee", "of the comments from italy, what % are positive", "Among the 4 responses that answered Italy to “Country” and answered “Anything else you want to tell us?”, 100%"},
+		{"coffee", "q3 of cups a day", "The 75th percentile answer to “Cups per day” is 4"},
+		{"event", "keynote, workshop, panel or networking: whose fans rated the event best overall", "Keynote has the highest average answer to “Overall rating”: 4.03"},
+		{"employee", "department × remote working, full table", "Answers to “Department” by answer to “Do you work remotely?”"},
+		{"employee", "top 3 words in comments written by remote staff", "among the 78 responses that answered Yes to “Do you work remotely?”"},
+		{"employee", "top 3 words in comments by department", "not for each answer to “Department”"},
+		{"employee", "mode of hours by department", "not for each answer to “Department”"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

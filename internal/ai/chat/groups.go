@@ -64,7 +64,9 @@ func (s *session) replyGroups(in *request, p queryPlan, res *query.Result) strin
 		return s.replyCross(in, p, res)
 	}
 	if !scalarMetric(p.q.Metric) {
-		return s.replyMetric(in, p, res)
+		in.ambiguous = fmt.Sprintf("I give this figure over all the answers, not for each answer to %s; ask for it among those who gave one answer at a time",
+			text.Quote(in.groupBy.q.Text)) // never the figure of everyone for a question asked by group
+		return s.cannotChoose(in)
 	}
 	g := in.groupBy.q
 	var b strings.Builder

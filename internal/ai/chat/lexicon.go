@@ -321,7 +321,7 @@ var startOfMonthRe = regexp.MustCompile(`\b(?:the )?(?:start|beginning) of ((?:j
 var numberRangeRe = regexp.MustCompile(`(^|[^\d-])(\d{1,3})\s*[-–]\s*(\d{1,3})([^\d-]|$)`)
 
 // signWords writes out the signs people type for words.
-var signWords = strings.NewReplacer("&", " and ", "★", " stars ", "⭐", " stars ", "→", " ", "->", " ")
+var signWords = strings.NewReplacer("&", " and ", "×", " x ", "★", " stars ", "⭐", " stars ", "→", " ", "->", " ")
 
 // shareBeforeBar finds a share asked before a "|".
 var shareBeforeBar = regexp.MustCompile(`(%|\bpercent|\bpct\b|\bshare\b|\bproportion\b|\bfraction\b)[^|]*\|`)

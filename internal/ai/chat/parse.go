@@ -966,8 +966,9 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 		if !(groupWords[w] || crossWords[w] || rankVerbs[w] || ofAny) || p.own[i] || p.used[i] {
 			continue // a word read already ("yes vs no") breaks nothing down
 		}
-		if w == "by" && (peopleNouns[p.word(i+1)] || groupNouns[p.word(i+1)]) {
-			continue // "hours worked by people who …" names who, not a breakdown
+		if w == "by" && (peopleNouns[p.word(i+1)] || groupNouns[p.word(i+1)] ||
+			slices.ContainsFunc(p.conds, func(c cond) bool { return c.pos == i+1 }) && (peopleNouns[p.word(i+2)] || groupNouns[p.word(i+2)])) {
+			continue // "hours worked by people who …", "comments by remote workers" name who, not a breakdown
 		}
 		if rankVerbs[w] && p.rankLead() > i {
 			continue // "rank the top 3 departments on …": the ranking reads its groups
@@ -1445,7 +1446,7 @@ var exceptWords = text.Set("outside except excluding besides not")
 // ofTheAnswers makes "what % of the comments are positive" a share of the written
 // answers: those who answered the free-text question its condition is on.
 func (p *parser) ofTheAnswers(in *request) {
-	if in.metric != query.Percent || slices.ContainsFunc(p.conds, func(c cond) bool { return c.base }) {
+	if in.metric != query.Percent {
 		return
 	}
 	i := slices.Index(p.words, "of")
@@ -1640,6 +1641,29 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return needsTarget(in.metric)
 	}
 	return false
+}
+
+// whoseOptions returns the index of the condition naming several options of
+// one question when the message asks "whose" ("keynote, workshop or panel:
+// whose fans rated us best"), or -1.
+func (p *parser) whoseOptions() int {
+	if !slices.Contains(p.words, "whose") {
+		return -1
+	}
+	return onlyCond(p.conds, func(c cond) bool { return c.f.Op == query.In && c.q != nil && len(labelsOf(c.f.Value)) > 1 })
+}
+
+// labelsOf returns the option labels of an In condition's value.
+func labelsOf(v any) []string {
+	var out []string
+	if vs, ok := v.([]any); ok {
+		for _, x := range vs {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // demonstrativeCond reports whether "those" or "these" stands right before a
@@ -2001,6 +2025,21 @@ func (p *parser) argGroup(in *request, scores []float64) {
 		len(p.conds) > 0 && !slices.ContainsFunc(p.conds, func(c cond) bool { return c.q == g }) {
 		// "which ticket type has the most people coming back, in percent": ranked by the share
 		in.groupBy, in.extreme = g, 0
+		in.kind = rankIntent(rankOf(p.cueWords) > 0)
+		return
+	}
+	if at := p.whoseOptions(); at >= 0 && in.groupBy == nil && in.kind == metricIntent && rankOf(p.cueWords) != 0 {
+		// "keynote, workshop or panel: whose fans rated the event best": those groups ranked
+		c := p.conds[at]
+		in.groupBy, in.compare = c.q, labelsOf(c.f.Value)
+		p.conds = slices.Delete(p.conds, at, at+1)
+		in.metric, in.extreme = query.Mean, 0
+		in.kind = rankIntent(rankOf(p.cueWords) > 0)
+		return
+	}
+	if g := in.groupBy; p.likely && g != nil && g.q.Type != form.YesNo && in.kind == metricIntent && rankOf(p.cueWords) != 0 {
+		// "whose fans are least likely to recommend us, by favourite drink": ranked by the share of yes
+		in.metric, in.extreme = query.Percent, 0
 		in.kind = rankIntent(rankOf(p.cueWords) > 0)
 		return
 	}

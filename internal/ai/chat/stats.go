@@ -16,10 +16,14 @@ var ordinalSuffixes = text.Set("th st nd rd")
 // quartileWords name the quartiles by the words before "quartile".
 var quartileWords = map[string]float64{"lower": 25, "first": 25, "1": 25, "second": 50, "2": 50, "upper": 75, "third": 75, "3": 75}
 
-// percentile reads "90th percentile", "percentile 90", "p90" and "the lower
-// quartile", marking them used; 0 when the message asks for none.
+// percentile reads "90th percentile", "percentile 90", "p90", "the lower
+// quartile" and "q3 of", marking them used; 0 when the message asks for none.
 func (p *parser) percentile() float64 {
 	for i, w := range p.words {
+		if (w == "q1" || w == "q3") && p.word(i+1) == "of" && !(i+2 < len(p.ts) && p.ts[i+2].isNum) && !p.used[i] {
+			p.used[i], p.used[i+1] = true, true // "q3 of cups a day": a quartile, not "q3 of 2025"
+			return quartileWords[w[1:]]
+		}
 		if w == "quartile" && !p.used[i] {
 			at := i - 1
 			if ordinalSuffixes[p.word(at)] {
