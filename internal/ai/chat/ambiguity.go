@@ -93,7 +93,7 @@ func (p *parser) ambiguity(in *request) string {
 // where they're from"), or -1.
 func (p *parser) byWhat() int {
 	for i, w := range p.words {
-		if w == "by" && i+1 < len(p.own) && !p.own[i+1] && (questionWords[p.word(i+1)] || p.word(i+1) == "where") {
+		if (w == "by" || w == "per") && i+1 < len(p.own) && !p.own[i+1] && (questionWords[p.word(i+1)] || p.word(i+1) == "where") {
 			return i
 		}
 	}
@@ -312,7 +312,8 @@ func (p *parser) secondQuestion() bool {
 		for k < len(p.words) && k <= i+2 && secondFigureLead[p.words[k]] {
 			k++ // "and the", "and their", "and what's the"
 		}
-		figureAfter := figureNouns[p.word(i+1)] && p.word(i+2) == "of" || k > i+1 && figureNouns[p.word(k)] // "and (the) number of …", "and their avg …"
+		figureAfter := figureNouns[p.word(i+1)] && p.word(i+2) == "of" || k > i+1 && (figureNouns[p.word(k)] || p.word(k-1) == "the" && extremeWords[p.word(k)] && p.word(k+1) != "of")
+		// "and (the) number of …", "and their avg …", "and the most popular drink"
 		asked := (w == "and" || w == "also") && (questionWords[p.word(i+1)] || figureAfter) ||
 			(w == "+" || w == "plus") && (questionWords[p.word(i+1)] || figureAfter || figureNouns[p.word(i+1)]) // "mean ticket price + number of early birds"
 		if asked && i > 0 && slices.ContainsFunc(p.cueWords[:i], func(c string) bool { return statCueWords[c] }) {
@@ -324,6 +325,9 @@ func (p *parser) secondQuestion() bool {
 
 // figureNouns name a figure after "and the".
 var figureNouns = text.Set("number count average avg mean median total percentage share sum")
+
+// extremeWords open a figure after "and the" ("and the most popular drink").
+var extremeWords = text.Set("most least highest lowest top max min maximum minimum best worst")
 
 // secondFigureLead may stand between "and" and the figure of a second question.
 var secondFigureLead = text.Set("the their its what whats is are was were")

@@ -322,6 +322,9 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "top 3 words in comments written by remote staff", "among the 78 responses that answered Yes to “Do you work remotely?”"},
 		{"employee", "top 3 words in comments by department", "not for each answer to “Department”"},
 		{"employee", "mode of hours by department", "not for each answer to “Department”"},
+		{"employee", "number of answers this week up to today", "5 of the 150 responses were submitted this week"},
+		{"event", "which 2 sessions were chosen less as favourite", "The 2 least common answers"},
+		{"coffee", "how many french people rated us 5 and the most popular drink in italy?", "more than one figure"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

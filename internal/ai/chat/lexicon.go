@@ -55,6 +55,7 @@ func tokenize(msg string) []token {
 	msg = replaceWith(msg, "–", numberRangeRe, "$1$2 to $3$4")
 	msg = replaceWith(msg, " of ", startOfMonthRe, "$1")
 	msg = replaceWith(msg, "to", monthToDateRe, "since $1")
+	msg = replaceWith(msg, "this", thisToDateRe, "$1")
 	msg = replaceWith(msg, "since", sinceDurationRe, "in the last $1 $2")
 	msg = replaceWith(msg, "today", daysToDateRe, "the last $1 $2")
 	msg = replaceWith(msg, "end of", endOfMonthRe, "until $1")
@@ -288,6 +289,9 @@ var sinceDurationRe = regexp.MustCompile(`\bsince (\d+|two|three|four|five|six|s
 // daysToDateRe finds a number of days or weeks up to today ("the 7 days up to
 // today"): the last ones.
 var daysToDateRe = regexp.MustCompile(`\b(?:the )?(\d+|two|three|four|five|six|seven|eight|nine|ten) (days?|weeks?) (?:up to|until|till|to|ending|through) (?:today|now)\b`)
+
+// thisToDateRe finds "this week up to today" and the like: this week.
+var thisToDateRe = regexp.MustCompile(`\b(this (?:week|month|year|quarter)) (?:up to|until|till|to) (?:today|now|date)\b`)
 
 // monthToDateRe finds a month up to today ("in october up to today",
 // "october to date"): since its first day.
