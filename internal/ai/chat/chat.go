@@ -161,12 +161,40 @@ func (s *session) follow(prev, in *request) *request {
 		out.conds = slices.Clone(prev.conds)
 		out.conds[searchCond(out.conds)].f.Value = in.loneWord
 		return &out
+	case prev != nil && in.followUp && in.either && eitherOf(prev.conds) != nil:
+		out := *prev // "both the design and the product track" – "and either one of them?"
+		out.conds = eitherOf(prev.conds)
+		return &out
 	case prev != nil && in.followUp:
 		return merge(prev, in, s.today())
 	case in.shift != nil:
 		in.ambiguous = shiftSpan(in, nil, *in.shift, s.today())
 	}
 	return in
+}
+
+// eitherOf returns conds with the answers they require together of one
+// multiple-choice question made one "any of" condition, or nil when there are
+// none such.
+func eitherOf(conds []cond) []cond {
+	byQ := map[*question][]int{}
+	for i, c := range conds {
+		if c.q != nil && c.f.Op == query.Equals && c.q.q.Type == form.MultiSelect {
+			byQ[c.q] = append(byQ[c.q], i)
+		}
+	}
+	for q, idx := range byQ {
+		if len(idx) < 2 {
+			continue
+		}
+		var vals []any
+		for _, i := range idx {
+			vals = append(vals, conds[i].f.Value)
+		}
+		out := slices.DeleteFunc(slices.Clone(conds), func(c cond) bool { return c.q == q && c.f.Op == query.Equals })
+		return append(out, cond{q: q, f: query.Filter{Question: q.q.ID, Op: query.In, Value: vals}, pos: conds[idx[0]].pos})
+	}
+	return nil
 }
 
 // searchCond returns the index of the only condition of conds that searches the

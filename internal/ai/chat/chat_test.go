@@ -325,6 +325,18 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "number of answers this week up to today", "5 of the 150 responses were submitted this week"},
 		{"event", "which 2 sessions were chosen less as favourite", "The 2 least common answers"},
 		{"coffee", "how many french people rated us 5 and the most popular drink in italy?", "more than one figure"},
+		// non-native speakers (second pass) and a busy manager
+		{"event", "how much money we have received in total from all the tickets|and if I count only VIP tickets?", "add up to 8842 EUR"},
+		{"event", "the type of ticket with the biggest part of people who come back next year", "VIP has the highest share of responses that answered Yes"},
+		{"event", "how many responses from the beginning of september", "45 of the 120 responses were submitted since September 2025"},
+		{"event", "responses at the start of september", "I don't know what “beginning” refers to"},
+		{"employee", "how many are working more of 50 hours for week", "5 of the 150 responses answered more than 50"},
+		{"employee", "the satisfaction that is more frequent", "The most common answer to “Job satisfaction” is 4 stars"},
+		{"employee", "how much answers came from Sales, week for week", "Responses per week among the 27 responses that answered Sales"},
+		{"coffee", "typical number of cups a day, the most common answer", "The most common answer to “Cups per day” is 3"},
+		{"event", "how many attendees gave us feedback|how many of those in the last 14 days", "18 of the 120 responses were submitted in the last 14 days"},
+		{"event", "how many people did both the design and the product track|and either one of them?", "71 of the 120 responses answered Design or Product"},
+		{"coffee", "how much people drink only 1 cup in the day", "10 of the 60 responses answered 1 to “Cups per day”"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

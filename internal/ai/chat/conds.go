@@ -285,7 +285,7 @@ var relativeWords = text.Set("who that which")
 func (p *parser) markQuantityVerb(start int, q *question) {
 	k := start - 1
 	for k > 0 && verbTails[p.words[k]] {
-		k-- // "worked *here* more than 5 years", "worked *for* more than 5 years"
+		k-- // "worked *here* more than 5 years", "worked *for* more than 5 years", "drink *only* 1 cup"
 	}
 	if k < 1 || p.ts[k].stem == "" || p.used[k] {
 		return
@@ -303,7 +303,7 @@ func (p *parser) markQuantityVerb(start int, q *question) {
 // verbTails stand between a quantity's verb and its comparison; perfectAux
 // between the respondents and the verb.
 var (
-	verbTails  = text.Set("here there for")
+	verbTails  = text.Set("here there for only just exactly")
 	perfectAux = text.Set("have has had")
 	negatedAux = text.Set("do does did not never")
 )

@@ -40,7 +40,8 @@ var (
 
 // rewrittenPhrases are the compounds and phrases read as other words, in
 // old, new pairs.
-var rewrittenPhrases = []string{"can not", "cannot", "at least one of", "any of", "the less ", "the least ", "in one day", "per day", "in a day", "per day", "in a single day", "per day", "in one week", "per week", "in a week", "per week", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "bring up", "mention", "bring it up", "mention it", "brings it up", "mentions it", "brought it up", "mentioned it", "bringing it up", "mentioning it", "brings up", "mentions", "brought up", "mentioned", "bringing up", "mentioning", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "home workers", "remote workers", "home working", "remote working", "wfh", "work remotely", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
+var rewrittenPhrases = []string{"can not", "cannot", "at least one of", "any of", "week for week", "week by week", "month for month", "month by month", "day for day", "day by day",
+	"how much answers", "how many answers", "how much responses", "how many responses", "how much people", "how many people", "the less ", "the least ", "in one day", "per day", "in a day", "per day", "in the day", "per day", "in a single day", "per day", "in one week", "per week", "in a week", "per week", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "bring up", "mention", "bring it up", "mention it", "brings it up", "mentions it", "brought it up", "mentioned it", "bringing it up", "mentioning it", "brings up", "mentions", "brought up", "mentioned", "bringing up", "mentioning", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "home workers", "remote workers", "home working", "remote working", "wfh", "work remotely", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
 	"higher then", "higher than", "lower then", "lower than", "greater then", "greater than", "rather then", "rather than", "≥", " at least ", "≤", " at most ", "≠", " not "}
 
 // tokenize splits a message into tokens; text between quotes is marked quoted.
@@ -53,7 +54,10 @@ func tokenize(msg string) []token {
 	msg = replaceWith(msg, "cross", crossRe, "across")
 	msg = replaceWith(msg, "-", numberRangeRe, "$1$2 to $3$4")
 	msg = replaceWith(msg, "–", numberRangeRe, "$1$2 to $3$4")
+	msg = replaceWith(msg, "from", fromStartOfMonthRe, "since $1")
+	msg = replaceWith(msg, " of ", atStartOfMonthRe, "beginning $1")
 	msg = replaceWith(msg, " of ", startOfMonthRe, "$1")
+	msg = replaceWith(msg, " of ", moreOfRe, "$1 than $2")
 	msg = replaceWith(msg, "to", monthToDateRe, "since $1")
 	msg = replaceWith(msg, "this", thisToDateRe, "$1")
 	msg = replaceWith(msg, "since", sinceDurationRe, "in the last $1 $2")
@@ -292,6 +296,17 @@ var daysToDateRe = regexp.MustCompile(`\b(?:the )?(\d+|two|three|four|five|six|s
 
 // thisToDateRe finds "this week up to today" and the like: this week.
 var thisToDateRe = regexp.MustCompile(`\b(this (?:week|month|year|quarter)) (?:up to|until|till|to) (?:today|now|date)\b`)
+
+// fromStartOfMonthRe finds "from the beginning of September": since then.
+var fromStartOfMonthRe = regexp.MustCompile(`\bfrom (?:the )?(?:start|beginning) of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
+
+// atStartOfMonthRe finds "at the start of September", a time the chat does not
+// read: kept as "beginning September", whose first word stays unknown.
+var atStartOfMonthRe = regexp.MustCompile(`\b(?:at|in|during|around) (?:the )?(?:start|beginning) of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
+
+// moreOfRe finds "more of 50" as people whose language says so write "more
+// than 50".
+var moreOfRe = regexp.MustCompile(`\b(more|less|fewer) of (\d)`)
 
 // monthToDateRe finds a month up to today ("in october up to today",
 // "october to date"): since its first day.

@@ -83,6 +83,9 @@ type request struct {
 	// as the previous answer's ("how satisfied are those home workers"): a
 	// follow-up after an answered question.
 	pointsBack bool
+	// either is set by a follow-up asking for one answer or the other of those
+	// the previous question wanted together ("and either one of them?").
+	either bool
 	// loneWord is the only content word of a follow-up that names no answer,
 	// statistic or period ("and onboarding?"): after a question about the written
 	// answers that contain a word, the word to search instead.
@@ -121,13 +124,13 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueTrend:      phrases("trend", "trends", "trended", "trending", "over time", "change over", "changes over", "change from", "change between", "change since", "grow", "grew", "growing", "per month", "per week", "per day", "each month", "each week", "each day", "every month", "monthly", "weekly", "daily", "by month", "by week", "by day", "month by month", "week by week", "changed", "evolved"),
 	cueBusiest:    phrases("busiest", "quietest", "most responses", "fewest responses", "most submissions"),
 	cueSentiment:  phrases("sentiment", "mood", "tone", "feeling", "feelings", "feel about", "feeling about", "people feel", "positive or negative", "how positive", "how negative", "people think", "think of", "think about", "opinion of", "opinions"),
-	cuePercent:    phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio", "what part of", "which part of"),
+	cuePercent:    phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio", "what part of", "which part of", "part of people", "part of the people"),
 	cueMean:       phrases("average", "avg", "mean", "typical", "typically"),
 	cueMedian:     phrases("median", "middle", "midpoint"),
 	cueTotal:      phrases("total", "sum", "altogether", "combined"),
 	cueMax:        phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best", "longest", "most recent", "newest"),
 	cueMin:        phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest", "oldest"),
-	cueTop: phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people",
+	cueTop: phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people", "more frequent",
 		"most ppl", "most folks", "most respondents", "most customers", "most employees", "most attendees", "most staff", "most guests"),
 	cueLeast:        phrases("least common", "least popular", "least used", "less used", "less chosen", "less selected", "chosen less", "picked less", "selected less", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
 	cueCount:        phrases("how many", "number of", "count", "headcount"),
@@ -207,6 +210,13 @@ func (p *parser) cues() map[cue]bool {
 	if !figure && len(p.words) > 1 && p.endsWith("each") {
 		out[cueDistribution] = true // "sessions people enjoyed most, count for each"
 	}
+	if i := slices.Index(p.cueWords, "count"); out[cueCount] && i >= 0 && p.cueOnlyFrom(cueCount, text.Set("count")) &&
+		(p.word(i+1) == "only" || subjectPronouns[p.word(i-1)]) {
+		delete(out, cueCount) // "and if I count only VIP tickets?" keeps the figure, among them
+	}
+	if out[cueMean] && out[cueTop] && p.cueOnlyFrom(cueMean, text.Set("typical typically")) {
+		delete(out, cueMean) // "typical number of cups a day, the most common answer"
+	}
 	if out[cueSentiment] && out[cueCount] && text.Any(p.cueWords, withCounts) {
 		delete(out, cueCount) // "the mood in the comments, with how many positive and negative": the sentiment gives the counts
 	}
@@ -236,15 +246,19 @@ func (p *parser) markIdioms() {
 			slices.Contains(p.cf.titleStems, p.ts[i-1].stem) && !p.cf.optionStem(p.ts[i-1].stem) {
 			p.used[i-1] = true // "coffee answers", "feedback count": the form's own answers
 		}
-		if givingVerbs[p.words[i-1]] && p.ts[i].stem != "" && slices.Contains(p.cf.titleStems, p.ts[i].stem) && !p.cf.optionStem(p.ts[i].stem) &&
+		gave := givingVerbs[p.words[i-1]] || i >= 2 && objectPronouns[p.words[i-1]] && givingVerbs[p.words[i-2]]
+		if gave && p.ts[i].stem != "" && slices.Contains(p.cf.titleStems, p.ts[i].stem) && !p.cf.optionStem(p.ts[i].stem) &&
 			!p.cf.namesAQuestion(p.ts[i].stem) {
-			p.used[i] = true // "gave feedback" on the “Conference feedback” form: responded
+			p.used[i] = true // "gave (us) feedback" on the “Conference feedback” form: responded
 		}
 		if reportVerbs[p.words[i-1]] && subjectPronouns[p.words[i]] {
 			p.used[i-1] = true // "people who said they drink 5 cups": what they said, not a comment
 		}
 	}
 }
+
+// objectPronouns may stand between a giving verb and the form's title word.
+var objectPronouns = text.Set("us me them")
 
 // givingVerbs before the form's own title word say people responded.
 var givingVerbs = text.Set("gave give given left provided submitted sent")
@@ -610,7 +624,8 @@ func (p *parser) namedOnlyByPeriod(q *question) bool {
 		if p.used[i] || t.stem == "" || !slices.Contains(q.stems, t.stem) {
 			continue
 		}
-		if !unitsOfTime[t.low] || !everyWords[p.word(i-1)] && !(p.word(i-1) == "per" && (p.countsResponses() || submissionWords[p.word(i-2)])) {
+		repeated := p.word(i+1) == "by" && p.word(i+2) == t.low || p.word(i-1) == "by" && p.word(i-2) == t.low // "week by week"
+		if !unitsOfTime[t.low] || !everyWords[p.word(i-1)] && !repeated && !(p.word(i-1) == "per" && (p.countsResponses() || submissionWords[p.word(i-2)])) {
 			return false
 		}
 		found = true
@@ -1292,9 +1307,10 @@ var clauseEnds = text.Set(", ? and but")
 // whichGroup finds "which <question>" naming a groupable question: the answer of
 // that question whose group has the highest or lowest figure.
 func (p *parser) whichGroup() *question {
-	if p.word(1) == "with" && rankOf(p.words[2:min(4, len(p.words))]) != 0 {
-		if q := p.groupableAt(0); q != nil {
-			return q // "country with the lowest recommend %"
+	if w := slices.Index(p.words, "with"); w >= 1 && w <= 4 && rankOf(p.words[w+1:min(w+3, len(p.words))]) != 0 &&
+		!slices.ContainsFunc(p.ts[:w], func(t token) bool { return t.isNum }) {
+		if q := p.groupableAt(w - 1); q != nil {
+			return q // "country with the lowest recommend %", "the type of ticket with the biggest part of …"
 		}
 	}
 	for i, w := range p.words {
@@ -1874,6 +1890,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	in.lone = p.loneNumber(in)
 	in.loneWord = p.loneWord(in)
+	in.either = in.followUp && len(in.conds) == 0 && text.Any(p.words, eitherWords)
 	in.ambiguous = p.ambiguity(in)
 	return in, p
 }
@@ -1906,6 +1923,9 @@ func (p *parser) loneNumber(in *request) *query.Filter {
 	}
 	return nil
 }
+
+// eitherWords ask for one answer or the other.
+var eitherWords = phrases("either", "one of them", "any of them", "one or the other", "at least one")
 
 // loneWord returns the only content word of a follow-up with no condition,
 // statistic, group or period, when the chat has no reading of its own for it;
