@@ -337,6 +337,7 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"event", "how many attendees gave us feedback|how many of those in the last 14 days", "18 of the 120 responses were submitted in the last 14 days"},
 		{"event", "how many people did both the design and the product track|and either one of them?", "71 of the 120 responses answered Design or Product"},
 		{"coffee", "how much people drink only 1 cup in the day", "10 of the 60 responses answered 1 to “Cups per day”"},
+		{"coffee", "what % of our 5 star ratings come from germany|and spain?", "Among the 16 responses that answered 5 to “How would you rate our cafe?”, 18.75% answered Spain"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn
