@@ -302,6 +302,8 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	}
 	if cur.check != nil {
 		out.check = cur.check
+	} else if cur.metric != "" && cur.metric != prev.metric {
+		out.check = nil // "is avg satisfaction above 3.5?" – "and the standard deviation?" asks the figure, not the check
 	}
 	if cur.total && cur.metric == query.Count && !cur.howMany && out.target != nil && isNumeric(out.target.q) {
 		out.metric = query.Sum // "avg ticket price" – "total?"

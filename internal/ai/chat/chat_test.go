@@ -338,6 +338,8 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"event", "how many people did both the design and the product track|and either one of them?", "71 of the 120 responses answered Design or Product"},
 		{"coffee", "how much people drink only 1 cup in the day", "10 of the 60 responses answered 1 to “Cups per day”"},
 		{"coffee", "what % of our 5 star ratings come from germany|and spain?", "Among the 16 responses that answered 5 to “How would you rate our cafe?”, 18.75% answered Spain"},
+		{"coffee", "total cups per day across people who would recommend us|highest?", "The highest answer to “Cups per day” among the 38 responses that answered Yes"},
+		{"employee", "is avg job satisfaction above 3.5|and the standard deviation?", "The standard deviation answer to “Job satisfaction” is 1.25 out of 5 (from 150 answers)."},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

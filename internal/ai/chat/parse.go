@@ -981,7 +981,7 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 		if !(groupWords[w] || crossWords[w] || rankVerbs[w] || ofAny) || p.own[i] || p.used[i] {
 			continue // a word read already ("yes vs no") breaks nothing down
 		}
-		if w == "by" && (peopleNouns[p.word(i+1)] || groupNouns[p.word(i+1)] ||
+		if (w == "by" || w == "across") && (peopleNouns[p.word(i+1)] || groupNouns[p.word(i+1)] ||
 			slices.ContainsFunc(p.conds, func(c cond) bool { return c.pos == i+1 }) && (peopleNouns[p.word(i+2)] || groupNouns[p.word(i+2)])) {
 			continue // "hours worked by people who …", "comments by remote workers" name who, not a breakdown
 		}
