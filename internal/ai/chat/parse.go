@@ -1519,7 +1519,9 @@ var copulas = text.Set("are is were was be work works working")
 // condAfter reports whether a condition is read from the word after i (or after
 // "the").
 func (p *parser) condAfter(i int) bool {
-	return slices.ContainsFunc(p.conds, func(c cond) bool { return c.pos == i+1 || c.pos == i+2 && (p.word(i+1) == "the" || p.word(i+1) == "our") })
+	return slices.ContainsFunc(p.conds, func(c cond) bool {
+		return c.pos == i+1 || c.pos == i+2 && (p.word(i+1) == "the" || p.word(i+1) == "our")
+	})
 }
 
 // condBefore reports whether a condition is read before i.

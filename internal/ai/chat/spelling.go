@@ -44,9 +44,10 @@ func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
 }
 
 // chatTargets and chatKnown are the part of every form's vocabulary that is the
-// chat's own: the cue words, and those with the fillers, stop words, months,
-// the phrases of what the chat refuses or reads as periods, the words tokenize rewrites (demonyms, shorthands, spelled numbers, phrases)
-// and their stems. Built once.
+// chat's own: the cue words, and those with the fillers, stop words, months, the
+// words of the phrases it refuses or reads as periods, the words tokenize
+// rewrites (demonyms, shorthands, spelled numbers, phrases) and their stems.
+// Built once.
 var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 	targets, known = map[string]bool{}, map[string]bool{}
 	read := []iter.Seq[string]{maps.Keys(cueVocabulary), maps.Keys(skipVerbs), maps.Keys(text.Set("percentile percentiles quartile quartiles")),
