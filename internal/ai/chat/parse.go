@@ -1517,7 +1517,7 @@ var onlyWords = text.Set("only counting considering")
 var copulas = text.Set("are is were was be work works working")
 
 // condAfter reports whether a condition is read from the word after i (or after
-// "the").
+// "the" or "our").
 func (p *parser) condAfter(i int) bool {
 	return slices.ContainsFunc(p.conds, func(c cond) bool {
 		return c.pos == i+1 || c.pos == i+2 && (p.word(i+1) == "the" || p.word(i+1) == "our")
