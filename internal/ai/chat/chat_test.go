@@ -340,6 +340,12 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "what % of our 5 star ratings come from germany|and spain?", "Among the 16 responses that answered 5 to “How would you rate our cafe?”, 18.75% answered Spain"},
 		{"coffee", "total cups per day across people who would recommend us|highest?", "The highest answer to “Cups per day” among the 38 responses that answered Yes"},
 		{"employee", "is avg job satisfaction above 3.5|and the standard deviation?", "The standard deviation answer to “Job satisfaction” is 1.25 out of 5 (from 150 answers)."},
+		// one new question of the same kind for each of eval_dev.txt's
+		{"event", "overall rating: how many per star", "Answers to “Overall rating” (120 responses, 120 answered)"},
+		{"event", "share of early birds who say theyll be back", "Among the 43 responses that answered Early bird to “Ticket type”, 74.42%"},
+		{"employee", "start date q: number of non blank answers", "132 of the 150 responses answered “Start date”"},
+		{"employee", "submissions in sep, oct, nov and dec, month by month", "submitted between September 2025 and December 2025"},
+		{"employee", "responses in jan, mar and may", "I can't answer that"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

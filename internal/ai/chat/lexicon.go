@@ -40,7 +40,7 @@ var (
 
 // rewrittenPhrases are the compounds and phrases read as other words, in
 // old, new pairs.
-var rewrittenPhrases = []string{"can not", "cannot", "at least one of", "any of", "week for week", "week by week", "month for month", "month by month", "day for day", "day by day",
+var rewrittenPhrases = []string{"can not", "cannot", "at least one of", "any of", "be back", "come back", "non blank", "answered", "non-blank", "answered", "nonblank", "answered", "non empty", "answered", "week for week", "week by week", "month for month", "month by month", "day for day", "day by day",
 	"how much answers", "how many answers", "how much responses", "how many responses", "how much people", "how many people", "the less ", "the least ", "in one day", "per day", "in a day", "per day", "in the day", "per day", "in a single day", "per day", "in one week", "per week", "in a week", "per week", "part-time", "parttime", "full-time", "fulltime", "e-mail", "email", "set up", "setup", "sign up", "signup", "drop off", "dropoff", "drop-off", "dropoff", "marketing channel", "channel", "# of", "number of", "bring up", "mention", "bring it up", "mention it", "brings it up", "mentions it", "brought it up", "mentioned it", "bringing it up", "mentioning it", "brings up", "mentions", "brought up", "mentioned", "bringing up", "mentioning", "least happy", "least satisfied", "most happy", "most satisfied", "yes/no", "yes or no", "y/n", "yes or no", "home workers", "remote workers", "home working", "remote working", "wfh", "work remotely", "work from home", "work remotely", "working from home", "working remotely", "good or bad", "positive or negative", "more positive than negative", "positive or negative", "more negative than positive", "positive or negative", "star review", "star rating", "stars review", "stars rating", "we made", "we earned", "did we make", "did we earn", "more then", "more than", "less then", "less than", "fewer then", "fewer than",
 	"higher then", "higher than", "lower then", "lower than", "greater then", "greater than", "rather then", "rather than", "≥", " at least ", "≤", " at most ", "≠", " not "}
 
@@ -54,6 +54,7 @@ func tokenize(msg string) []token {
 	msg = replaceWith(msg, "cross", crossRe, "across")
 	msg = replaceWith(msg, "-", numberRangeRe, "$1$2 to $3$4")
 	msg = replaceWith(msg, "–", numberRangeRe, "$1$2 to $3$4")
+	msg = monthListRe.ReplaceAllStringFunc(msg, monthRun)
 	msg = replaceWith(msg, "from", fromStartOfMonthRe, "since $1")
 	msg = replaceWith(msg, " of ", atStartOfMonthRe, "beginning $1")
 	msg = replaceWith(msg, " of ", startOfMonthRe, "$1")
@@ -296,6 +297,27 @@ var daysToDateRe = regexp.MustCompile(`\b(?:the )?(\d+|two|three|four|five|six|s
 
 // thisToDateRe finds "this week up to today" and the like: this week.
 var thisToDateRe = regexp.MustCompile(`\b(this (?:week|month|year|quarter)) (?:up to|until|till|to) (?:today|now|date)\b`)
+
+// monthListRe finds three or more months listed ("sep, oct, nov and dec").
+var monthListRe = regexp.MustCompile(`\b(?:` + monthName + `)(?:,? (?:` + monthName + `)){1,}(?:,? and (?:` + monthName + `))\b`)
+
+// monthName matches a month's name or its abbreviation.
+const monthName = `jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december`
+
+// monthRun reads a list of consecutive months as the period from the first to
+// the last ("sep, oct, nov and dec": from sep to dec); in any other list the
+// "and" becomes "plus", a word the chat does not read, so that it refuses
+// rather than counts the first month alone.
+func monthRun(list string) string {
+	names := strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' })
+	names = slices.DeleteFunc(names, func(w string) bool { return w == "and" })
+	for i := 1; i < len(names); i++ {
+		if months[names[i]] != months[names[i-1]]%12+1 {
+			return strings.Replace(list, " and ", " plus ", 1)
+		}
+	}
+	return "from " + names[0] + " to " + names[len(names)-1]
+}
 
 // fromStartOfMonthRe finds "from the beginning of September": since then.
 var fromStartOfMonthRe = regexp.MustCompile(`\bfrom (?:the )?(?:start|beginning) of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
