@@ -346,6 +346,10 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "start date q: number of non blank answers", "132 of the 150 responses answered “Start date”"},
 		{"employee", "submissions in sep, oct, nov and dec, month by month", "submitted between September 2025 and December 2025"},
 		{"employee", "responses in jan, mar and may", "I can't answer that"},
+		{"coffee", "which words the people write most in the comments? give me five", "among the 31 responses that answered “Anything else you want to tell us?”"},
+		{"coffee", "how many persons from italy have answered?|and from the UK how many?|from them, how many are adding milk?", "4 of the 60 responses answered UK"},
+		{"event", "how many answers are coming since august?", "78 of the 120 responses were submitted since August 2025"},
+		{"employee", "cross table of the office and the working remote", "Answers to “Office” by answer to “Do you work remotely?”"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

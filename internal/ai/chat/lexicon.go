@@ -55,6 +55,7 @@ func tokenize(msg string) []token {
 	msg = replaceWith(msg, "-", numberRangeRe, "$1$2 to $3$4")
 	msg = replaceWith(msg, "–", numberRangeRe, "$1$2 to $3$4")
 	msg = monthListRe.ReplaceAllStringFunc(msg, monthRun)
+	msg = replaceWith(msg, " me ", giveMeRe, "top $1")
 	msg = replaceWith(msg, "from", fromStartOfMonthRe, "since $1")
 	msg = replaceWith(msg, " of ", atStartOfMonthRe, "beginning $1")
 	msg = replaceWith(msg, " of ", startOfMonthRe, "$1")
@@ -297,6 +298,10 @@ var daysToDateRe = regexp.MustCompile(`\b(?:the )?(\d+|two|three|four|five|six|s
 
 // thisToDateRe finds "this week up to today" and the like: this week.
 var thisToDateRe = regexp.MustCompile(`\b(this (?:week|month|year|quarter)) (?:up to|until|till|to) (?:today|now|date)\b`)
+
+// giveMeRe finds a number asked for at the end of a message ("… in the
+// comments? give me five"): how many to list.
+var giveMeRe = regexp.MustCompile(`\b(?:give|show|list) me (\d+|three|four|five|six|seven|eight|nine|ten)\s*[.!?]?\s*$`)
 
 // monthListRe finds three or more months listed ("sep, oct, nov and dec").
 var monthListRe = regexp.MustCompile(`\b(?:` + monthName + `)(?:,? (?:` + monthName + `)){1,}(?:,? and (?:` + monthName + `))\b`)

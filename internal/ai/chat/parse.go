@@ -156,7 +156,7 @@ var (
 	whichOr      = text.Set("which or")
 	themWords    = text.Set("those them these")
 	clauseWords  = text.Set("who whose that which on with in using from")
-	ofAmong      = text.Set("of among")
+	ofAmong      = text.Set("of among from")
 	aboutWords   = text.Set("responses response submissions people respondents customers users entries survey form " +
 		"filled replies answers everyone anyone comments responded respond replied participants participated " +
 		"employees staff attendees guests members workers took part")
@@ -241,6 +241,9 @@ func (p *parser) markIdioms() {
 		}
 		if arriveWords[p.words[i-1]] && (p.words[i] == "in" || p.words[i] == "through" || p.words[i] == "up") {
 			p.used[i-1] = true
+		}
+		if arriveWords[p.words[i]] && (submissionWords[p.words[i-1]] || i >= 2 && copulas[p.words[i-1]] && submissionWords[p.words[i-2]]) {
+			p.used[i] = true // "how many answers are coming since august": arriving
 		}
 		if (submissionWords[p.words[i]] || p.words[i] == "count" || p.words[i] == "forms") && p.ts[i-1].stem != "" &&
 			slices.Contains(p.cf.titleStems, p.ts[i-1].stem) && !p.cf.optionStem(p.ts[i-1].stem) {
@@ -1016,7 +1019,7 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 
 // whetherWords name a yes/no question as a whole: "crosstab of ticket type and
 // if they come next year".
-var whetherWords = text.Set("if whether they people")
+var whetherWords = text.Set("if whether they people the")
 
 // crossWithYesNo reads "crosstab of country and would you recommend us": a
 // breakdown of a yes/no question joined by "and" is its other side, not its yes.
