@@ -350,6 +350,8 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "how many persons from italy have answered?|and from the UK how many?|from them, how many are adding milk?", "4 of the 60 responses answered UK"},
 		{"event", "how many answers are coming since august?", "78 of the 120 responses were submitted since August 2025"},
 		{"employee", "cross table of the office and the working remote", "Answers to “Office” by answer to “Do you work remotely?”"},
+		{"coffee", "reports come up in how many comments", "4 of the 60 responses answered something containing reports"},
+		{"employee", "dashboard: how often does it come up in comments", "8 of the 150 responses answered something containing dashboard"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

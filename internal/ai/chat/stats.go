@@ -84,9 +84,9 @@ func (p *parser) mentions(scores []float64) {
 			k = i - 2 // "onboarding is mentioned in how many comments"
 		} else if strings.HasSuffix(w, "ed") && p.word(i+1) == "in" && i >= 1 && p.ts[i-1].stem != "" && !p.used[i-1] && !p.ts[i-1].isNum {
 			k = i - 1 // "reports mentioned in how many comments"
-		} else if mentionedPronouns[p.word(i+1)] {
+		} else if pronoun := p.mentionedPronoun(i); pronoun != "" {
 			if k = p.topicWord(); k < 0 {
-				p.unsure = fmt.Sprintf("I can't tell what “%s” refers to; name the word to look for", p.word(i+1))
+				p.unsure = fmt.Sprintf("I can't tell what “%s” refers to; name the word to look for", pronoun)
 				return
 			}
 			p.used[k] = true // "onboarding: how many bring it up in their comments"
@@ -119,6 +119,18 @@ func (p *parser) mentions(scores []float64) {
 
 // mentionedPronouns after a mention verb stand for the word searched.
 var mentionedPronouns = text.Set("it this that")
+
+// mentionedPronoun returns the pronoun standing for the word searched by the
+// mention verb at i ("bring it up", "does it come up in"), or "".
+func (p *parser) mentionedPronoun(i int) string {
+	switch {
+	case mentionedPronouns[p.word(i+1)]:
+		return p.word(i + 1)
+	case strings.HasSuffix(p.words[i], "ed") && mentionedPronouns[p.word(i-1)]:
+		return p.word(i - 1)
+	}
+	return ""
+}
 
 // topicWord returns the position of the only content word of the message's
 // topic ("onboarding: …"), or -1.
