@@ -352,6 +352,9 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "cross table of the office and the working remote", "Answers to “Office” by answer to “Do you work remotely?”"},
 		{"coffee", "reports come up in how many comments", "4 of the 60 responses answered something containing reports"},
 		{"employee", "dashboard: how often does it come up in comments", "8 of the 150 responses answered something containing dashboard"},
+		{"coffee", "bottom 2 drinks", "The 2 least common answers to “Favourite drink”"},
+		{"employee", "bottom two benefits by number of users", "The 2 least common answers to “Which benefits do you use?”"},
+		{"event", "ticket type whose holders are least likely to recommend on avg", "Regular has the lowest average answer to “How likely are you to recommend this event to a friend?”: 7.22"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

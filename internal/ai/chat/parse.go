@@ -1310,10 +1310,10 @@ var clauseEnds = text.Set(", ? and but")
 // whichGroup finds "which <question>" naming a groupable question: the answer of
 // that question whose group has the highest or lowest figure.
 func (p *parser) whichGroup() *question {
-	if w := slices.Index(p.words, "with"); w >= 1 && w <= 4 && rankOf(p.words[w+1:min(w+3, len(p.words))]) != 0 &&
+	if w := slices.IndexFunc(p.words, func(w string) bool { return w == "with" || w == "whose" }); w >= 1 && w <= 4 && rankOf(p.words[w+1:min(w+5, len(p.words))]) != 0 &&
 		!slices.ContainsFunc(p.ts[:w], func(t token) bool { return t.isNum }) {
 		if q := p.groupableAt(w - 1); q != nil {
-			return q // "country with the lowest recommend %", "the type of ticket with the biggest part of …"
+			return q // "country with the lowest recommend %", "the type of ticket with the biggest part of …", "ticket type whose holders are least likely to …"
 		}
 	}
 	for i, w := range p.words {
@@ -1838,6 +1838,11 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.rankCheck(in)
 	if p.bothAnswers && in.target != nil && in.target.q.Type == form.YesNo && (in.metric == "" || in.metric == query.Count) {
 		in.metric = query.Distribution
+	}
+	byCount := in.metric == query.Count && text.Any(p.words, phrases("by number", "by count", "by the number", "by how many"))
+	if lead := p.rankLead(); lead >= 0 && !leadRanks[p.words[lead]] && (in.metric == "" || in.metric == query.Top || in.metric == query.Distribution || byCount) &&
+		in.target != nil && groupable(in.target.q) && in.groupBy == nil && in.kind == metricIntent {
+		in.metric, in.least = query.Top, true // "bottom 2 drinks": the least common
 	}
 	if most := p.whichEndsMost(); in.metric == "" && in.target != nil && in.groupBy == nil && most != 0 {
 		in.metric, in.least = query.Top, most < 0 // "which star rating did people give most"
