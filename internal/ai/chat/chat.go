@@ -177,22 +177,16 @@ func (s *session) follow(prev, in *request) *request {
 // multiple-choice question made one "any of" condition, or nil when there are
 // none such.
 func eitherOf(conds []cond) []cond {
-	byQ := map[*question][]int{}
-	for i, c := range conds {
+	named := map[*question]int{}
+	for _, c := range conds {
 		if c.q != nil && c.f.Op == query.Equals && c.q.q.Type == form.MultiSelect {
-			byQ[c.q] = append(byQ[c.q], i)
+			named[c.q]++
 		}
 	}
-	for q, idx := range byQ {
-		if len(idx) < 2 {
-			continue
+	for _, c := range conds {
+		if named[c.q] >= 2 {
+			return anyOf(conds, c.q) // the first such question, whatever the map's order
 		}
-		var vals []any
-		for _, i := range idx {
-			vals = append(vals, conds[i].f.Value)
-		}
-		out := slices.DeleteFunc(slices.Clone(conds), func(c cond) bool { return c.q == q && c.f.Op == query.Equals })
-		return append(out, cond{q: q, f: query.Filter{Question: q.q.ID, Op: query.In, Value: vals}, pos: conds[idx[0]].pos})
 	}
 	return nil
 }

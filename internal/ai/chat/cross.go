@@ -61,48 +61,50 @@ func (p *parser) orOptions(cues map[cue]bool) {
 	if cues[cueCompare] || anyWord(p.words, text.Set("which vs versus compare")) {
 		return
 	}
-	byQ := map[*question][]int{}
-	for i, c := range p.conds {
+	byQ := map[*question][]int{} // the positions of each question's answers named
+	for _, c := range p.conds {
 		if c.q != nil && c.f.Op == query.Equals && len(c.q.options) > 0 && c.q.q.Type != form.YesNo {
-			byQ[c.q] = append(byQ[c.q], i)
+			byQ[c.q] = append(byQ[c.q], c.pos)
 		}
 	}
-	for q, idx := range byQ {
-		if len(idx) < 2 {
+	for q, pos := range byQ {
+		if len(pos) < 2 {
 			continue
 		}
-		from, to := p.conds[idx[0]].pos, p.conds[idx[len(idx)-1]].pos
-		if !p.orBetween(from, to) && !(q.q.Type == form.Select && p.andBetween(from, to) && anyWord(p.words, togetherWords)) {
+		from, to := pos[0], pos[len(pos)-1]
+		if !p.wordBetween("or", from, to) && !(q.q.Type == form.Select && p.wordBetween("and", from, to) && anyWord(p.words, togetherWords)) {
 			continue // "france and the uk put together": one country each, so either
 		}
-		var vals []any
-		for _, i := range idx {
-			vals = append(vals, p.conds[i].f.Value)
-		}
-		first := p.conds[idx[0]]
-		first.f = query.Filter{Question: q.q.ID, Op: query.In, Value: vals}
-		p.conds = slices.DeleteFunc(p.conds, func(c cond) bool { return c.q == q && c.f.Op == query.Equals })
-		p.conds = append(p.conds, first)
+		p.conds = anyOf(p.conds, q)
 	}
+}
+
+// anyOf returns conds with the answers of q they name made one "any of"
+// condition, in the place of the first.
+func anyOf(conds []cond, q *question) []cond {
+	var vals []any
+	first := -1
+	for i, c := range conds {
+		if c.q == q && c.f.Op == query.Equals {
+			vals = append(vals, c.f.Value)
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	merged := conds[first]
+	merged.f = query.Filter{Question: q.q.ID, Op: query.In, Value: vals}
+	out := slices.DeleteFunc(slices.Clone(conds), func(c cond) bool { return c.q == q && c.f.Op == query.Equals })
+	return append(out, merged)
 }
 
 // togetherWords ask for the total of answers joined by "and".
 var togetherWords = text.Set("together combined altogether total")
 
-// andBetween reports whether "and" stands between positions from and to.
-func (p *parser) andBetween(from, to int) bool {
+// wordBetween reports whether w stands between positions from and to.
+func (p *parser) wordBetween(w string, from, to int) bool {
 	for k := max(from, 0); k < to && k < len(p.words); k++ {
-		if p.words[k] == "and" {
-			return true
-		}
-	}
-	return false
-}
-
-// orBetween reports whether "or" stands between positions from and to.
-func (p *parser) orBetween(from, to int) bool {
-	for k := from; k < to; k++ {
-		if p.words[k] == "or" {
+		if p.words[k] == w {
 			return true
 		}
 	}

@@ -286,15 +286,18 @@ func oddQuotes(s string) bool {
 var scoreSlashRe = regexp.MustCompile(`\b(gave|give|giving|rated|rate|rating|scored|score|us|a|an)\s+(\d{1,2})/(5|10)\b`)
 
 // endOfMonthRe finds "up to the end of September": until September.
-var endOfMonthRe = regexp.MustCompile(`\b(?:up to|until|till|by) the end of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
+var endOfMonthRe = regexp.MustCompile(`\b(?:up to|until|till|by) the end of (` + monthWord + `)\b`)
+
+// countWord matches a small number, in figures or words, in the patterns below.
+const countWord = `\d+|two|three|four|five|six|seven|eight|nine|ten`
 
 // sinceDurationRe finds a duration after "since" ("since 2 weeks", as German
 // and French speakers write "for the last 2 weeks").
-var sinceDurationRe = regexp.MustCompile(`\bsince (\d+|two|three|four|five|six|seven|eight|nine|ten) (day|week|month)s?\b`)
+var sinceDurationRe = regexp.MustCompile(`\bsince (` + countWord + `) (day|week|month)s?\b`)
 
 // daysToDateRe finds a number of days or weeks up to today ("the 7 days up to
 // today"): the last ones.
-var daysToDateRe = regexp.MustCompile(`\b(?:the )?(\d+|two|three|four|five|six|seven|eight|nine|ten) (days?|weeks?) (?:up to|until|till|to|ending|through) (?:today|now)\b`)
+var daysToDateRe = regexp.MustCompile(`\b(?:the )?(` + countWord + `) (days?|weeks?) (?:up to|until|till|to|ending|through) (?:today|now)\b`)
 
 // thisToDateRe finds "this week up to today" and the like: this week.
 var thisToDateRe = regexp.MustCompile(`\b(this (?:week|month|year|quarter)) (?:up to|until|till|to) (?:today|now|date)\b`)
@@ -305,6 +308,10 @@ var giveMeRe = regexp.MustCompile(`\b(?:give|show|list) me (\d+|three|four|five|
 
 // monthListRe finds three or more months listed ("sep, oct, nov and dec").
 var monthListRe = regexp.MustCompile(`\b(?:` + monthName + `)(?:,? (?:` + monthName + `)){1,}(?:,? and (?:` + monthName + `))\b`)
+
+// monthWord matches a word that begins like a month ("sept", "october"), in
+// the patterns below.
+const monthWord = `(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*`
 
 // monthName matches a month's name or its abbreviation.
 const monthName = `jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december`
@@ -325,11 +332,11 @@ func monthRun(list string) string {
 }
 
 // fromStartOfMonthRe finds "from the beginning of September": since then.
-var fromStartOfMonthRe = regexp.MustCompile(`\bfrom (?:the )?(?:start|beginning) of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
+var fromStartOfMonthRe = regexp.MustCompile(`\bfrom (?:the )?(?:start|beginning) of (` + monthWord + `)\b`)
 
 // atStartOfMonthRe finds "at the start of September", a time the chat does not
 // read: kept as "beginning September", whose first word stays unknown.
-var atStartOfMonthRe = regexp.MustCompile(`\b(?:at|in|during|around) (?:the )?(?:start|beginning) of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
+var atStartOfMonthRe = regexp.MustCompile(`\b(?:at|in|during|around) (?:the )?(?:start|beginning) of (` + monthWord + `)\b`)
 
 // moreOfRe finds "more of 50" as people whose language says so write "more
 // than 50".
@@ -337,10 +344,10 @@ var moreOfRe = regexp.MustCompile(`\b(more|less|fewer) of (\d)`)
 
 // monthToDateRe finds a month up to today ("in october up to today",
 // "october to date"): since its first day.
-var monthToDateRe = regexp.MustCompile(`\b(?:in |during )?((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*) (?:up to|until|till|through|to) (?:today|now|date)\b`)
+var monthToDateRe = regexp.MustCompile(`\b(?:in |during )?(` + monthWord + `) (?:up to|until|till|through|to) (?:today|now|date)\b`)
 
 // firstHalfRe finds "the first half of November": its 1st to 15th.
-var firstHalfRe = regexp.MustCompile(`\b(?:the )?first half of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
+var firstHalfRe = regexp.MustCompile(`\b(?:the )?first half of (` + monthWord + `)\b`)
 
 // periodPhrases writes periods people name in words the dates read: a fortnight
 // is 14 days, "the month before last" and "two months ago" the calendar month
@@ -360,7 +367,7 @@ var scaleSuffixRe = regexp.MustCompile(`\b([a-z]+)/(5|10)\b`)
 
 // startOfMonthRe finds "the start of November": November, from its first day
 // (not a word about the Start date question).
-var startOfMonthRe = regexp.MustCompile(`\b(?:the )?(?:start|beginning) of ((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`)
+var startOfMonthRe = regexp.MustCompile(`\b(?:the )?(?:start|beginning) of (` + monthWord + `)\b`)
 
 // numberRangeRe finds a range of small numbers written with a dash ("9-10"),
 // not a day (2025-10-01).

@@ -21,7 +21,7 @@ type formIndex struct {
 	// slipTargets.
 	formVocabulary map[string]bool
 	// squeezedKnown maps the known words, doubled letters written once, to
-	// themselves; built with slipTargets.
+	// themselves; built on the first unknown word.
 	squeezedKnown map[string]string
 	// joined maps the options of several words written as one ("flatwhite") to
 	// their words; built with slipTargets.

@@ -1058,13 +1058,8 @@ var crossJoins = text.Set("and with vs versus against by")
 // before j, or nil.
 func (p *parser) groupableBefore(j int) *question {
 	for k := j - 1; k >= max(0, j-2); k-- {
-		if p.ts[k].stem == "" {
-			continue
-		}
-		for qi := range p.cf.qs {
-			if q := &p.cf.qs[qi]; groupable(q.q) && slices.Contains(q.stems, p.ts[k].stem) {
-				return q
-			}
+		if q := p.cf.groupableByStem(p.ts[k].stem); q != nil {
+			return q
 		}
 	}
 	return nil
@@ -1162,11 +1157,8 @@ func (p *parser) crossEach(from int, g *question) {
 			continue
 		}
 		answered := slices.IndexFunc(p.conds, func(c cond) bool { return c.f.Op == query.IsNotEmpty && c.pos < j })
-		wasUsed := p.used[j+1]
-		p.used[j+1] = false // "picked each drink" read it as answering the question
-		q := p.groupableAt(j + 1)
-		p.used[j+1] = wasUsed
-		if q != nil && q != g && (!wasUsed || answered >= 0 && p.conds[answered].q == q) {
+		q := p.cf.groupableByStem(p.ts[j+1].stem) // read even when "picked each drink" read it as answering the question
+		if q != nil && q != g && (!p.used[j+1] || answered >= 0 && p.conds[answered].q == q) {
 			if answered >= 0 && p.conds[answered].q == q {
 				p.conds = slices.Delete(p.conds, answered, answered+1)
 			}
@@ -1196,16 +1188,20 @@ func (p *parser) bareYesNoAfter(i int) *question {
 
 // groupableAt returns the choice, yes_no or rating question the word at k names.
 func (p *parser) groupableAt(k int) *question {
-	if k < 0 || k >= len(p.ts) {
+	if k < 0 || k >= len(p.ts) || p.used[k] {
 		return nil
 	}
-	t := p.ts[k]
-	if t.stem == "" || p.used[k] {
+	return p.cf.groupableByStem(p.ts[k].stem)
+}
+
+// groupableByStem returns the first groupable question with stem among its
+// words, or nil.
+func (cf *formIndex) groupableByStem(stem string) *question {
+	if stem == "" {
 		return nil
 	}
-	for qi := range p.cf.qs {
-		q := &p.cf.qs[qi]
-		if groupable(q.q) && slices.Contains(q.stems, t.stem) {
+	for qi := range cf.qs {
+		if q := &cf.qs[qi]; groupable(q.q) && slices.Contains(q.stems, stem) {
 			return q
 		}
 	}

@@ -100,7 +100,6 @@ func (cf *formIndex) respell(msg string) string {
 	if cf.slipTargets == nil {
 		cf.slipTargets, cf.known = cf.vocabulary()
 		cf.joined = cf.joinedOptions()
-		cf.squeezedKnown = squeezedWords(cf.known)
 	}
 	return slipWordRe.ReplaceAllStringFunc(msg, func(w string) string {
 		low := strings.ToLower(w)
@@ -112,6 +111,9 @@ func (cf *formIndex) respell(msg string) string {
 		}
 		if words := cf.joined[low]; words != nil { // "flatwhite": “Flat white”
 			return strings.Join(words, " ")
+		}
+		if cf.squeezedKnown == nil { // built only when a message holds a word it does not know
+			cf.squeezedKnown = squeezedWords(cf.known)
 		}
 		if k := cf.squeezedKnown[squeeze(low)]; k != "" && k != low {
 			return k // "persson": person, not persons; "workking": working; "emplooyee": employee
