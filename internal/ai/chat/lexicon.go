@@ -554,9 +554,12 @@ func undouble(w string) string {
 }
 
 // stemsOf returns the content stems of s, in order.
-func stemsOf(s string) []string {
+func stemsOf(s string) []string { return tokenStems(tokenize(s)) }
+
+// tokenStems returns the content stems of ts, in order.
+func tokenStems(ts []token) []string {
 	var out []string
-	for _, t := range tokenize(s) {
+	for _, t := range ts {
 		if t.stem != "" {
 			out = append(out, t.stem)
 		}

@@ -14,17 +14,16 @@ type formIndex struct {
 	form *form.Form
 	qs   []question
 	df   map[string]int
-	// slipTargets are the words a typing slip is read as, known the words never
-	// corrected (spelling.go); built on first use.
-	slipTargets, known map[string]bool
-	// formVocabulary are the words of the form's questions and options; built with
-	// slipTargets.
+	// formVocabulary are the words of the form's questions and options, which a
+	// typing slip may be read as besides the chat's own (spelling.go).
 	formVocabulary map[string]bool
-	// squeezedKnown maps the known words, doubled letters written once, to
-	// themselves; built on the first unknown word.
-	squeezedKnown map[string]string
+	// formKnown are the form's words and their stems, never corrected.
+	formKnown map[string]bool
+	// formDoubled maps the form's known words with doubled letters that the chat
+	// does not know, their doubled letters written once, to the words.
+	formDoubled map[string][]string
 	// joined maps the options of several words written as one ("flatwhite") to
-	// their words; built with slipTargets.
+	// their words.
 	joined map[string][]string
 	// titleStems are the stems of the form's title, which a question may use
 	// ("cups of coffee" on the "Coffee survey").
@@ -66,7 +65,7 @@ var genericOptionWords = text.Set("other none yes no app plan use us")
 
 // newFormIndex prepares the parser's view of f.
 func newFormIndex(f *form.Form) *formIndex {
-	cf := &formIndex{form: f, df: map[string]int{}}
+	cf := &formIndex{form: f, df: map[string]int{}, formVocabulary: map[string]bool{}, formKnown: map[string]bool{}}
 	if f == nil {
 		return cf
 	}
@@ -79,12 +78,15 @@ func newFormIndex(f *form.Form) *formIndex {
 			codes = append(codes, q.Currency.Currency)
 		}
 		ts := tokenize(q.Text)
-		cq := question{q: q, words: wordsOf(ts), stems: unique(stemsOf(q.Text)), bigrams: bigramsOf(ts)}
+		cf.addVocabulary(ts)
+		cq := question{q: q, words: wordsOf(ts), stems: unique(tokenStems(ts)), bigrams: bigramsOf(ts)}
 		for _, s := range cq.stems {
 			cf.df[s]++
 		}
 		for _, o := range q.Options {
-			co := option{label: o, stems: stemsOf(o)}
+			ots := tokenize(o)
+			cf.addVocabulary(ots)
+			co := option{label: o, stems: tokenStems(ots)}
 			for _, s := range unique(co.stems) {
 				optionUse[s]++
 			}
@@ -94,6 +96,8 @@ func newFormIndex(f *form.Form) *formIndex {
 	}
 	cf.currencies = strings.Join(codes, ", ")
 	cf.markDistinctive(optionUse)
+	cf.formDoubled = doubledWords(cf.formKnown, chatKnown)
+	cf.joined = cf.joinedOptions()
 	return cf
 }
 

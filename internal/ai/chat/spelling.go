@@ -21,34 +21,32 @@ import (
 // minSlipLen is the length from which a word may be read as a slip.
 const minSlipLen = 5
 
-// vocabulary returns the words a slip may be corrected into for this form, and
-// every word the chat knows as it is (the form's, the cues', the fillers, the stop
-// words) with their stems, which are never corrected.
-func (cf *formIndex) vocabulary() (targets, known map[string]bool) {
-	targets, known = maps.Clone(chatTargets), maps.Clone(chatKnown)
-	cf.formVocabulary = map[string]bool{}
-	for _, q := range cf.qs {
-		words := []string{q.q.Text}
-		for _, o := range q.options {
-			words = append(words, o.label)
-		}
-		for _, s := range words {
-			for _, t := range tokenize(s) {
-				if t.stem != "" {
-					targets[t.low], known[t.low], known[stemOf(t.low)], cf.formVocabulary[t.low] = true, true, true, true
-				}
-			}
+// addVocabulary records the words of ts, a question's text or an option, as
+// words a slip may be read as, and them and their stems as known.
+func (cf *formIndex) addVocabulary(ts []token) {
+	for _, t := range ts {
+		if t.stem != "" {
+			cf.formVocabulary[t.low], cf.formKnown[t.low], cf.formKnown[stemOf(t.low)] = true, true, true
 		}
 	}
-	return targets, known
 }
+
+// knows reports whether w is a word the chat knows as it is on this form (the
+// form's, the cues', the fillers, the stop words, or the stem of one), which is
+// never corrected.
+func (cf *formIndex) knows(w string) bool { return chatKnown[w] || cf.formKnown[w] }
 
 // chatTargets and chatKnown are the part of every form's vocabulary that is the
 // chat's own: the cue words, and those with the fillers, stop words, months, the
 // words of the phrases it refuses or reads as periods, the words tokenize
-// rewrites (demonyms, shorthands, spelled numbers, phrases) and their stems.
+// rewrites (demonyms, shorthands, spelled numbers, phrases) and their stems;
+// chatDoubled maps the known words with doubled letters, written once, to them.
 // Built once.
-var chatTargets, chatKnown = func() (targets, known map[string]bool) {
+var chatTargets, chatKnown = chatVocabulary()
+var chatDoubled = doubledWords(chatKnown, nil)
+
+// chatVocabulary builds chatTargets and chatKnown.
+func chatVocabulary() (targets, known map[string]bool) {
 	targets, known = map[string]bool{}, map[string]bool{}
 	read := []iter.Seq[string]{maps.Keys(cueVocabulary), maps.Keys(skipVerbs), maps.Keys(text.Set("percentile percentiles quartile quartiles")),
 		maps.Keys(sentimentClasses), maps.Keys(months), maps.Keys(weekdays), maps.Keys(demonyms), maps.Keys(text.Set("something anything"))}
@@ -76,7 +74,7 @@ var chatTargets, chatKnown = func() (targets, known map[string]bool) {
 		known[s] = true
 	}
 	return targets, known
-}()
+}
 
 // phraseWords yields the words of the phrases of lists.
 func phraseWords(lists ...[]text.Phrase) iter.Seq[string] {
@@ -97,28 +95,21 @@ func phraseWords(lists ...[]text.Phrase) iter.Seq[string] {
 // tokenized: the phrases read whole ("5 star reviews", "working from home") are
 // then read with their slips too ("5 star reviiews").
 func (cf *formIndex) respell(msg string) string {
-	if cf.slipTargets == nil {
-		cf.slipTargets, cf.known = cf.vocabulary()
-		cf.joined = cf.joinedOptions()
-	}
 	return slipWordRe.ReplaceAllStringFunc(msg, func(w string) string {
 		low := strings.ToLower(w)
 		if v := cf.formSpelling(low); v != "" {
 			return v // "favorite" on a form asking for the “Favourite drink”
 		}
-		if cf.known[low] || len(low) < minSlipLen && cf.joined[low] == nil {
+		if cf.knows(low) || len(low) < minSlipLen && cf.joined[low] == nil {
 			return w
 		}
 		if words := cf.joined[low]; words != nil { // "flatwhite": “Flat white”
 			return strings.Join(words, " ")
 		}
-		if cf.squeezedKnown == nil { // built only when a message holds a word it does not know
-			cf.squeezedKnown = squeezedWords(cf.known)
-		}
-		if k := cf.squeezedKnown[squeeze(low)]; k != "" && k != low {
+		if k := cf.squeezedWord(squeeze(low)); k != "" && k != low {
 			return k // "persson": person, not persons; "workking": working; "emplooyee": employee
 		}
-		if cf.known[stemOf(low)] {
+		if cf.knows(stemOf(low)) {
 			return w
 		}
 		if c, ok := cf.oneSlipFrom(low); ok {
@@ -177,7 +168,7 @@ func (cf *formIndex) joinedOptions() map[string][]string {
 // close to a filler word of another stem is left alone ("ratrs": rates or raters).
 func (cf *formIndex) oneSlipFrom(w string) (string, bool) {
 	found, direct := "", false
-	for c := range cf.slipTargets {
+	for c := range cf.slipTargets() {
 		isDirect := oneSlip(w, c) || sameSqueezed(w, c)
 		if len(c) < minSlipLen || !isDirect && !sameSqueezed(stemOf(w), stemOf(c)) {
 			continue
@@ -198,28 +189,44 @@ func (cf *formIndex) oneSlipFrom(w string) (string, bool) {
 	return found, true
 }
 
-// squeezedWords maps each word of known, its doubled letters written once, to
-// the word: the only one with doubled letters that squeezes so ("employe":
-// employee, though the stem "employe" is known too), else the squeezed form
-// itself when it is known ("caffe": cafe).
-func squeezedWords(known map[string]bool) map[string]string {
-	doubled := map[string][]string{}
-	out := map[string]string{}
-	for w := range known {
-		if sq := squeeze(w); sq != w {
-			doubled[sq] = append(doubled[sq], w)
-		} else {
-			out[w] = w
-		}
+// squeezedWord returns the known word that squeezes to sq: the only one with
+// doubled letters that does ("employe": employee, though the stem "employe" is
+// known too), else sq itself when it is known ("caffe": cafe), else "".
+func (cf *formIndex) squeezedWord(sq string) string {
+	doubled := slices.Concat(chatDoubled[sq], cf.formDoubled[sq])
+	switch {
+	case len(doubled) == 1:
+		return doubled[0]
+	case len(doubled) == 0 && cf.knows(sq):
+		return sq
 	}
-	for sq, ws := range doubled {
-		if len(ws) == 1 {
-			out[sq] = ws[0]
-		} else {
-			delete(out, sq)
+	return ""
+}
+
+// doubledWords maps the words of words with doubled letters, except those of
+// except, written once to the words.
+func doubledWords(words, except map[string]bool) map[string][]string {
+	out := map[string][]string{}
+	for w := range words {
+		if sq := squeeze(w); sq != w && !except[w] {
+			out[sq] = append(out[sq], w)
 		}
 	}
 	return out
+}
+
+// slipTargets yields the words a typing slip may be read as on this form: the
+// chat's own, then the form's (a word may come twice).
+func (cf *formIndex) slipTargets() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, words := range []map[string]bool{chatTargets, cf.formVocabulary} {
+			for w := range words {
+				if !yield(w) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // pluralAsTyped returns the plural of word when w is that plural with a slip

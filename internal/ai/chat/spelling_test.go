@@ -67,15 +67,20 @@ func TestSameSqueezed(t *testing.T) {
 	}
 }
 
-// TestVocabularyIsTheSameEachTime builds each survey's vocabulary many times:
-// the words it knows were once grown while ranged over, so a typing slip
-// ("respones") was corrected in some runs and refused in others.
+// TestVocabularyIsTheSameEachTime builds the chat's vocabulary and each survey's
+// many times: the words it knows were once grown while ranged over, so a typing
+// slip ("respones") was corrected in some runs and refused in others.
 func TestVocabularyIsTheSameEachTime(t *testing.T) {
+	for range 30 {
+		if _, known := chatVocabulary(); !maps.Equal(known, chatKnown) {
+			t.Fatalf("the chat's known words differ between two builds (%d and %d words)", len(chatKnown), len(known))
+		}
+	}
 	for _, sv := range aitest.Surveys() {
-		_, first := newFormIndex(sv.Form).vocabulary()
+		first := newFormIndex(sv.Form).formKnown
 		for range 30 {
-			if _, known := newFormIndex(sv.Form).vocabulary(); !maps.Equal(known, first) {
-				t.Fatalf("%s: the known words differ between two builds (%d and %d words)", sv.Name, len(first), len(known))
+			if known := newFormIndex(sv.Form).formKnown; !maps.Equal(known, first) {
+				t.Fatalf("%s: the form's known words differ between two builds (%d and %d words)", sv.Name, len(first), len(known))
 			}
 		}
 		ts := tokenize(newFormIndex(sv.Form).respell("respones"))
