@@ -355,6 +355,13 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "bottom 2 drinks", "The 2 least common answers to “Favourite drink”"},
 		{"employee", "bottom two benefits by number of users", "The 2 least common answers to “Which benefits do you use?”"},
 		{"event", "ticket type whose holders are least likely to recommend on avg", "Regular has the lowest average answer to “How likely are you to recommend this event to a friend?”: 7.22"},
+		{"coffee", "show me what people add to their coffee, all the options", "Answers to “What do you add to your coffee?” (60 responses, 45 answered)"},
+		{"coffee", "avg cups per person per day", "The average answer to “Cups per day” is 2.97"},
+		{"coffee", "mean number of cups people have daily", "The average answer to “Cups per day” is 2.97"},
+		{"coffee", "what is the word most appear in the comments", "The words found in most answers to “Anything else you want to tell us?”"},
+		{"coffee", "which word occurs most in the comments", "The words found in most answers to “Anything else you want to tell us?”"},
+		{"coffee", "how do espresso and cappuccino fans differ in the score they give the cafe", "Cappuccino: 3.91 out of 5 (11 answers)"},
+		{"event", "overall mood of the answers about what people enjoyed most", "over 86 answers (76 positive, 0 neutral, 10 negative)"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

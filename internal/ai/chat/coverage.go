@@ -34,6 +34,7 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"gives giving counts reported report reports reporting bought buy buys sold sell sells selling quick " +
 	"one general plan plans planning intend intends kindly yo analyze analyse make together " +
 	"anyone anybody someone somebody gets vary varies variation variability " +
+	"appear appears appeared appearing occur occurs occurred occurring " +
 	"lol haha sorry bother btw box boxes field fields section crowd single others course rater raters points location locations forms full")
 
 // cueVocabulary holds every word of the cue phrases, the words the parser reads

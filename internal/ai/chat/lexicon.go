@@ -49,7 +49,9 @@ func tokenize(msg string) []token {
 	msg = wholeContractions.Replace(strings.ToLower(msg))
 	msg = contractions.Replace(msg)
 	msg = replaceWith(msg, "'", apostropheRe, "$1$2")
-	msg = replaceWith(msg, "the word", theWordRe, "mention $1")
+	if strings.Contains(msg, "the word") {
+		msg = theWordRe.ReplaceAllStringFunc(msg, searchTheWord)
+	}
 	msg = replaceWith(msg, "cross", crossTabRe, "breakdown")
 	msg = replaceWith(msg, "cross", crossRe, "across")
 	msg = replaceWith(msg, "-", numberRangeRe, "$1$2 to $3$4")
@@ -361,6 +363,18 @@ var slashScoreRe = regexp.MustCompile(`\b(\d{1,2})/(5|10)\s+((?:\pL+\s+)?(?:scor
 
 // theWordRe finds "the word X", a word searched in the written answers.
 var theWordRe = regexp.MustCompile(`\bthe word ["“']?(\pL+)["”']?`)
+
+// searchTheWord reads "the word X" as "mention X", a search for X, unless X
+// asks about the word ("the word most used", "the word that comes up most").
+func searchTheWord(m string) string {
+	if w := theWordRe.FindStringSubmatch(m)[1]; !aboutTheWord[w] {
+		return "mention " + w
+	}
+	return m
+}
+
+// aboutTheWord are the words after "the word" that ask which word it is.
+var aboutTheWord = text.Set("most more least that which with is was used people you they")
 
 // scaleSuffixRe finds a scale written after a word ("balance/10"): out of 10.
 var scaleSuffixRe = regexp.MustCompile(`\b([a-z]+)/(5|10)\b`)

@@ -36,6 +36,7 @@ type formIndex struct {
 type question struct {
 	q       *form.Question
 	words   []string // the words of the text, as tokenize gives them
+	tokens  []token  // the tokens of the text
 	stems   []string
 	bigrams map[[2]string]bool // consecutive words of the text
 	options []option
@@ -79,7 +80,7 @@ func newFormIndex(f *form.Form) *formIndex {
 		}
 		ts := tokenize(q.Text)
 		cf.addVocabulary(ts)
-		cq := question{q: q, words: wordsOf(ts), stems: unique(tokenStems(ts)), bigrams: bigramsOf(ts)}
+		cq := question{q: q, words: wordsOf(ts), tokens: ts, stems: unique(tokenStems(ts)), bigrams: bigramsOf(ts)}
 		for _, s := range cq.stems {
 			cf.df[s]++
 		}

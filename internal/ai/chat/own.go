@@ -2,6 +2,7 @@ package chat
 
 import (
 	"slices"
+	"strings"
 
 	"forma/internal/ai/text"
 )
@@ -15,7 +16,7 @@ import (
 func (p *parser) markOwn() {
 	p.own = make([]bool, len(p.ts))
 	for qi := range p.cf.qs {
-		p.markRuns(p.cf.qs[qi].words)
+		p.markRuns(p.cf.qs[qi].tokens)
 	}
 	for i, w := range p.words {
 		if !periodWords[w] || p.own[i] || !perWords[p.word(i-1)] {
@@ -36,13 +37,15 @@ func (p *parser) markOwn() {
 	}
 }
 
-// markRuns marks runs of two or more consecutive message words found in a row in
-// qwords, when the run holds a content word that is not a period.
-func (p *parser) markRuns(qwords []string) {
+// markRuns marks runs of two or more consecutive message words found in a row,
+// as they are or in another tense, in a question's text qts ("enjoyed most" of
+// “Which session did you enjoy most?”), when the run holds a content word that
+// is not a period.
+func (p *parser) markRuns(qts []token) {
 	for i := range p.words {
-		for j := range qwords {
+		for j := range qts {
 			n := 0
-			for i+n < len(p.words) && j+n < len(qwords) && p.words[i+n] == qwords[j+n] {
+			for i+n < len(p.words) && j+n < len(qts) && sameWord(p.ts[i+n], qts[j+n]) {
 				n++
 			}
 			if n >= 2 && p.hasContent(i, i+n) {
@@ -52,6 +55,13 @@ func (p *parser) markRuns(qwords []string) {
 			}
 		}
 	}
+}
+
+// sameWord reports whether the message's word a is b, or b in another tense
+// ("enjoyed", "enjoying": enjoy). A plural is not: "ticket types" asks for the
+// types, not the question “Ticket type”.
+func sameWord(a, b token) bool {
+	return a.low == b.low || a.stem != "" && a.stem == b.stem && (strings.HasSuffix(a.low, "ed") || strings.HasSuffix(a.low, "ing"))
 }
 
 // hasContent reports whether the words [from, to) hold a content word that is not
@@ -80,7 +90,7 @@ func (p *parser) periodOfQuestion(i int) {
 				stated = w
 			}
 		}
-		if stated == "" || !p.namesBefore(q, i) {
+		if stated == "" || !p.namesBefore(q, i, 3) {
 			continue
 		}
 		if singular(stated) != singular(p.words[i]) {
@@ -112,7 +122,7 @@ func (p *parser) adjectiveOfQuestion(i int, period string) {
 			}
 		}
 		after := i+1 < len(p.ts) && p.ts[i+1].stem != "" && slices.Contains(q.stems, p.ts[i+1].stem)
-		before := i > 0 && p.ts[i-1].stem != "" && slices.Contains(q.stems, p.ts[i-1].stem) // "cups daily"
+		before := p.namesBefore(q, i, 1) // "cups daily", "cups people have daily"
 		if stated == "" || !after && !before {
 			continue
 		}
@@ -125,17 +135,26 @@ func (p *parser) adjectiveOfQuestion(i int, period string) {
 	}
 }
 
-// namesBefore reports whether one of the three words before i is a content word
-// of q that is not a period.
-func (p *parser) namesBefore(q *question, i int) bool {
-	for k := max(0, i-3); k < i; k++ {
+// namesBefore reports whether a content word of q that is not a period comes
+// before i: among the free words right before it, or further back across the
+// words that may stand in a rate ("cups per person per day", "cups people have
+// daily"), six words back at most.
+func (p *parser) namesBefore(q *question, i, free int) bool {
+	for k := i - 1; k >= max(0, i-6); k-- {
 		t := p.ts[k]
 		if t.stem != "" && !periodWords[t.low] && slices.Contains(q.stems, t.stem) {
 			return true
 		}
+		if i-k > free && !betweenRateWords[t.low] {
+			return false
+		}
 	}
 	return false
 }
+
+// betweenRateWords may stand between a question's word and the period of its rate.
+var betweenRateWords = text.Set("per a an each every person people ppl folks head capita they we you i " +
+	"have has had drink drinks drank take takes consume consumes get gets usually typically normally on average avg")
 
 // singular drops the plural of a period word.
 func singular(w string) string {

@@ -134,7 +134,7 @@ var cuePhrases = map[cue][]text.Phrase{
 		"most ppl", "most folks", "most respondents", "most customers", "most employees", "most attendees", "most staff", "most guests"),
 	cueLeast:        phrases("least common", "least popular", "least used", "less used", "less chosen", "less selected", "chosen less", "picked less", "selected less", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
 	cueCount:        phrases("how many", "number of", "count", "headcount"),
-	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "counts", "each option", "each answer", "each choice", "per star", "each star", "per score", "each score", "per value", "each value", "per point", "each point", "how did people answer", "how do people answer", "how people answer", "how people answered", "how did ppl answer", "how did folks answer", "how did respondents answer", "how did everyone answer", "results", "what did people choose", "mix"),
+	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "counts", "each option", "every option", "all the options", "all options", "all the choices", "each answer", "each choice", "per star", "each star", "per score", "each score", "per value", "each value", "per point", "each point", "how did people answer", "how do people answer", "how people answer", "how people answered", "how did ppl answer", "how did folks answer", "how did respondents answer", "how did everyone answer", "results", "what did people choose", "mix"),
 	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "what did they say", "what do they say", "what are they saying", "what did people write", "what did they write", "examples", "quotes", "recent", "latest", "newest"),
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
 	cueMode:         phrases("mode", "modal"),
@@ -466,6 +466,11 @@ var weEarned = phrases("we earn", "we earned")
 
 // scoreWords name the answer on a scale when the form has one scale question.
 var scoreWords = text.Set("score scores")
+
+// scoreStatistics are the figures of a score that "score" asks for on a form with
+// one scale: a statistic, a breakdown, or none said ("how do fans differ in score").
+var scoreStatistics = map[query.Metric]bool{"": true, query.Mean: true, query.Median: true, query.Mode: true,
+	query.Min: true, query.Max: true, query.StdDev: true, query.Percentile: true, query.Sum: true, query.Distribution: true}
 
 // addUpWords ask for a sum whatever else the message says; addedUp do even among
 // a question's own words ("if you add up everyone's cups" on “What do you add …”).
@@ -1823,8 +1828,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if in.target == nil && in.extreme != 0 && anyWord(p.cueWords, priceWords) && s.cf.countOfType(form.Currency) == 1 {
 		in.target = s.cf.firstOfType(form.Currency) // "the most expensive early bird ticket"
 	}
-	if in.target == nil && in.extreme != 0 && anyWord(p.words, scoreWords) && s.cf.countOfType(form.Rating, form.Slider) == 1 {
-		in.target = s.cf.firstOfType(form.Rating, form.Slider) // "worst score any UK customer gave" on a form with one scale
+	if in.target == nil && (in.extreme != 0 || scoreStatistics[in.metric]) && anyWord(p.words, scoreWords) && s.cf.countOfType(form.Rating, form.Slider) == 1 {
+		// "worst score any UK customer gave", "average score they give the cafe" on a form with one scale
+		in.target = s.cf.firstOfType(form.Rating, form.Slider)
 		for i, w := range p.words {
 			if scoreWords[w] {
 				p.used[i] = true
