@@ -37,6 +37,9 @@ type parser struct {
 	clash string
 	// rate is set by "<yes_no word> rate": the share of yes answers.
 	rate bool
+	// formAnswers is set by a word of the form's title that names its responses
+	// ("feedback count", "how many feedback" on the “Conference feedback” form).
+	formAnswers bool
 	// unsure says why a part of the message has two readings, or "".
 	unsure string
 	// unknownAt are the positions of the words unknownWords found.
@@ -766,6 +769,9 @@ func (p *parser) answerBefore(i int) bool {
 // ("recommend rate", "return ratio").
 var rateWords = text.Set("rate rates ratio")
 
+// percentWords after a yes_no question's word ask for the share that said yes too.
+var percentWords = text.Set("percent percentage pct %")
+
 // shareRate reads "rate" right after a comparison ("5 star rate", "4+ rate") as
 // the share of the responses it keeps, even when the rating question took the
 // word.
@@ -779,11 +785,12 @@ func (p *parser) shareRate(end int) {
 	}
 }
 
-// rateOf reads "<yes_no word> rate" (within the next two words) as the share of
-// yes answers, marking the rate word used so it does not name a rating question.
+// rateOf reads "<yes_no word> rate" or "… percent" (within the next two words)
+// as the share of yes answers, marking the rate word used so it does not name a
+// rating question: "engineering remote work percent" is the share among Engineering.
 func (p *parser) rateOf(i int) {
 	for k := i + 1; k <= i+2 && k < len(p.ts); k++ {
-		if rateWords[p.words[k]] && !p.used[k] {
+		if (rateWords[p.words[k]] || percentWords[p.words[k]]) && !p.used[k] {
 			p.used[k], p.rate = true, true
 			return
 		}

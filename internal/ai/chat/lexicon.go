@@ -120,11 +120,14 @@ func dropGreeting(ts []token) []token {
 		return ts
 	}
 	end := len(ts)
-	for end > 1 && (courtesyWords[ts[end-1].low] || ts[end-1].low == "," || ts[end-1].low == "you" && ts[end-2].low == "thank") {
-		end-- // "… most pls", "…, thanks"
+	for end > 1 && (courtesyWords[ts[end-1].low] || endMarks[ts[end-1].low] || ts[end-1].low == "you" && ts[end-2].low == "thank") {
+		end-- // "… most pls", "…, thanks", "… most?? pls"
 	}
 	if ts[end-1].low == "thank" {
 		end--
+	}
+	if end < len(ts) && ts[end].low == "?" {
+		end++ // the question mark stays, once
 	}
 	k := greetingLen(ts[:end])
 	if k == 0 && end == len(ts) || k >= end {
@@ -148,6 +151,9 @@ func greetingLen(ts []token) int {
 	}
 	return k
 }
+
+// endMarks are the punctuation a message may end with, besides its words.
+var endMarks = text.Set(", ? ! .")
 
 // courtesyWords end a message without asking anything.
 var courtesyWords = text.Set("pls please plz thanks thx ty cheers")

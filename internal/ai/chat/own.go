@@ -40,16 +40,24 @@ func (p *parser) markOwn() {
 // markRuns marks runs of two or more consecutive message words found in a row,
 // as they are or in another tense, in a question's text qts ("enjoyed most" of
 // “Which session did you enjoy most?”), when the run holds a content word that
-// is not a period.
+// is not a period. A "the" the text does not have may stand inside the run
+// ("what did you like the most" of “What did you like most?”).
 func (p *parser) markRuns(qts []token) {
 	for i := range p.words {
 		for j := range qts {
-			n := 0
-			for i+n < len(p.words) && j+n < len(qts) && sameWord(p.ts[i+n], qts[j+n]) {
-				n++
+			n, matched, end := 0, 0, 0
+			for i+n < len(p.words) && j+matched < len(qts) {
+				if sameWord(p.ts[i+n], qts[j+matched]) {
+					n, matched = n+1, matched+1
+					end = n
+				} else if n > 0 && p.words[i+n] == "the" {
+					n++
+				} else {
+					break
+				}
 			}
-			if n >= 2 && p.hasContent(i, i+n) {
-				for k := i; k < i+n; k++ {
+			if matched >= 2 && p.hasContent(i, i+end) {
+				for k := i; k < i+end; k++ {
 					p.own[k] = true
 				}
 			}

@@ -247,12 +247,12 @@ func (p *parser) markIdioms() {
 		}
 		if (submissionWords[p.words[i]] || p.words[i] == "count" || p.words[i] == "forms") && p.ts[i-1].stem != "" &&
 			slices.Contains(p.cf.titleStems, p.ts[i-1].stem) && !p.cf.optionStem(p.ts[i-1].stem) {
-			p.used[i-1] = true // "coffee answers", "feedback count": the form's own answers
+			p.used[i-1], p.formAnswers = true, true // "coffee answers", "feedback count": the form's own answers
 		}
-		gave := givingVerbs[p.words[i-1]] || i >= 2 && objectPronouns[p.words[i-1]] && givingVerbs[p.words[i-2]]
+		gave := givingVerbs[p.words[i-1]] || i >= 2 && objectPronouns[p.words[i-1]] && givingVerbs[p.words[i-2]] || howMany.Index(p.words[max(0, i-2):i]) >= 0
 		if gave && p.ts[i].stem != "" && slices.Contains(p.cf.titleStems, p.ts[i].stem) && !p.cf.optionStem(p.ts[i].stem) &&
 			!p.cf.namesAQuestion(p.ts[i].stem) {
-			p.used[i] = true // "gave (us) feedback" on the “Conference feedback” form: responded
+			p.used[i], p.formAnswers = true, true // "gave (us) feedback", "received how many feedback" on the “Conference feedback” form: responded
 		}
 		if reportVerbs[p.words[i-1]] && subjectPronouns[p.words[i]] {
 			p.used[i-1] = true // "people who said they drink 5 cups": what they said, not a comment
@@ -263,8 +263,9 @@ func (p *parser) markIdioms() {
 // objectPronouns may stand between a giving verb and the form's title word.
 var objectPronouns = text.Set("us me them")
 
-// givingVerbs before the form's own title word say people responded.
-var givingVerbs = text.Set("gave give given left provided submitted sent")
+// givingVerbs before the form's own title word say people responded, as "how
+// many" does.
+var givingVerbs = text.Set("gave give given left provided submitted sent received receive got get collected")
 
 // reportVerbs before a subject pronoun report what was answered elsewhere.
 var (
@@ -1045,8 +1046,8 @@ func (p *parser) crossWithYesNo(in *request, cues map[cue]bool) {
 	}
 	c := p.conds[at]
 	k := c.pos - 1
-	for k > 0 && (p.own[k] || p.used[k] && p.word(k) != "and" || whetherWords[p.word(k)]) {
-		k-- // "would you recommend us": the question's own words; "if they come next year"
+	for k > 0 && (p.own[k] || p.used[k] && p.word(k) != "and" || whetherWords[p.word(k)] || modalWords[p.word(k)]) {
+		k-- // "would you recommend us": the question's own words; "if they come next year", "will come next year"
 	}
 	if !crossJoins[p.word(k)] {
 		return
@@ -1055,6 +1056,9 @@ func (p *parser) crossWithYesNo(in *request, cues map[cue]bool) {
 	p.conds = slices.Delete(p.conds, at, at+1)
 	p.used[k] = true
 }
+
+// modalWords may stand before the words of a yes_no question in a cross-tab.
+var modalWords = text.Set("will would do does did")
 
 // crossJoins join the two sides of a cross-tab.
 var crossJoins = text.Set("and with vs versus against by")
@@ -1386,9 +1390,10 @@ func (p *parser) markBase(mentions []mention, span *dateRange) {
 
 // rateBase reads a rate with other conditions and no population clause
 // ("cappuccino drinkers recommend rate", "germans 5 star rate") as the share of
-// the condition the rate follows among the others.
+// the condition the rate follows among the others ("engineering remote work
+// percent" too).
 func (p *parser) rateBase() {
-	r := slices.IndexFunc(p.words, func(w string) bool { return rateWords[w] })
+	r := lastIndexFunc(p.words, func(w string) bool { return rateWords[w] || percentWords[w] })
 	if !p.rate || r < 0 || len(p.conds) < 2 {
 		return
 	}
@@ -1889,7 +1894,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.narrows = anyWord(p.words, narrowWords)
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
 	in.pointsBack = !in.followUp && p.demonstrativeCond()
-	in.about = anyWord(p.words, aboutWords)
+	in.about = anyWord(p.words, aboutWords) || p.formAnswers
 	in.every = anyWord(p.words, everyWords)
 	in.rank = rankOf(p.cueWords)
 	in.which = p.whichGroup()
@@ -2454,4 +2459,14 @@ func (p *parser) hasYesNoCond() bool {
 		}
 	}
 	return false
+}
+
+// lastIndexFunc returns the index of the last word of words f holds for, or -1.
+func lastIndexFunc(words []string, f func(string) bool) int {
+	for i := len(words) - 1; i >= 0; i-- {
+		if f(words[i]) {
+			return i
+		}
+	}
+	return -1
 }
