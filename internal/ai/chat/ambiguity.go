@@ -441,6 +441,8 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case text.Any(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
+	case p.earlierEdition():
+		return "it asks about an earlier edition, and I only have this form's responses"
 	case p.twoPeriodsCompared():
 		return "it compares two periods, and I give one figure per question; ask for each period, or for a trend by month"
 	case text.Any(p.words, forecastWords) || p.willChange():
@@ -464,6 +466,27 @@ func (p *parser) beyondFigures() string {
 	}
 	return ""
 }
+
+// earlierEdition reports whether the message names an earlier edition of what
+// the form asks about ("last year's conference", "the edition of last year"),
+// not the responses submitted last year.
+func (p *parser) earlierEdition() bool {
+	for i := 1; i < len(p.words); i++ {
+		if !earlierEditionWords[p.words[i-1]] || p.words[i] != "year" && p.words[i] != "years" {
+			continue
+		}
+		if editionNouns[p.word(i+1)] || subjectNouns[p.word(i+1)] || i >= 3 && p.words[i-2] == "of" && editionNouns[p.words[i-3]] {
+			return true
+		}
+	}
+	return false
+}
+
+// earlierEditionWords before "year" name the year before this one.
+var earlierEditionWords = text.Set("last previous prior")
+
+// editionNouns name one run of what a form asks about.
+var editionNouns = text.Set("edition editions survey one version round")
 
 // vagueGroup returns the group word of "which team", "which 2 teams", "by
 // team", "across our locations" when the message names no group the chat

@@ -202,6 +202,14 @@ func searchCond(conds []cond) int {
 var numberFigure = map[query.Metric]bool{query.Mean: true, query.Median: true, query.Sum: true, query.StdDev: true,
 	query.Percentile: true, query.Min: true, query.Max: true}
 
+// splitsFigure reports whether cur only asks to break the previous figure down
+// by a group ("how many use the gym or training" – "split by office"): the
+// figure stays, a breakdown of answers is not asked for.
+func splitsFigure(prev, cur *request) bool {
+	return cur.metric == query.Distribution && cur.kind == metricIntent && cur.groupBy != nil && cur.target == nil && len(cur.conds) == 0 &&
+		prev.kind == metricIntent && (numberFigure[prev.metric] || prev.metric == query.Count || prev.metric == query.Percent)
+}
+
 // singleFigure are the metrics whose figure is an answer some respondents gave.
 var singleFigure = map[query.Metric]bool{query.Max: true, query.Min: true, query.Mode: true}
 
@@ -256,7 +264,7 @@ func merge(prev, cur *request, today time.Time) *request {
 // question it is about, a new number for the previous condition, the words it
 // could not read.
 func mergeFigure(out, prev, cur *request, ranked bool) {
-	if cur.metric != "" || cur.kind != metricIntent {
+	if (cur.metric != "" || cur.kind != metricIntent) && !splitsFigure(prev, cur) {
 		out.metric, out.kind, out.least, out.interval = cur.metric, cur.kind, cur.least, cur.interval
 		out.extreme, out.total, out.percentile = cur.extreme, cur.total, cur.percentile
 	}
@@ -312,6 +320,9 @@ func mergePeriod(out, prev, cur *request, today time.Time) {
 	} else if cur.span != nil {
 		out.span = cur.span
 	}
+	if cur.allTime && cur.span == nil {
+		out.span = nil // "in october" – "and germans over the whole survey?"
+	}
 	if cur.shift != nil {
 		out.span = nil
 		if why := shiftSpan(out, prev.span, *cur.shift, today); why != "" && out.ambiguous == "" {
@@ -361,6 +372,12 @@ func mergeConds(out, prev, cur *request) {
 	if !cur.addOnly {
 		out.conds = keepFirstOf(out.conds, curConds)
 	}
+	if !cur.addOnly && !cur.narrows && len(curConds) > 0 && !slices.ContainsFunc(curConds, func(c cond) bool { return !isBlankCond(c) }) {
+		out.conds = slices.DeleteFunc(out.conds, isBlankCond) // "how many skipped cups per day" – "and how many didn't leave a comment"
+		if prev.blank && cur.target == nil {
+			out.blank, out.target = false, nil
+		}
+	}
 	if cur.answer != "" && !setYesNo(out.conds, cur.answer == "yes") && out.ambiguous == "" {
 		out.ambiguous = "I can't tell which answer of the previous question it turns around; please ask in full"
 	}
@@ -388,6 +405,9 @@ func mergeConds(out, prev, cur *request) {
 		}
 	}
 }
+
+// isBlankCond reports whether c keeps the responses that left its question blank.
+func isBlankCond(c cond) bool { return c.f.Op == query.IsEmpty }
 
 // versusPrevious reads a follow-up that sets one answer against the previous
 // question's ("avg cups for latte people" – "vs espresso people", "… remote

@@ -362,6 +362,20 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "which word occurs most in the comments", "The words found in most answers to “Anything else you want to tell us?”"},
 		{"coffee", "how do espresso and cappuccino fans differ in the score they give the cafe", "Cappuccino: 3.91 out of 5 (11 answers)"},
 		{"event", "overall mood of the answers about what people enjoyed most", "over 86 answers (76 positive, 0 neutral, 10 negative)"},
+		{"event", "last month received how many feedback?", "21 of the 120 responses were submitted last month"},
+		{"event", "Make a cross table from favourite session and will come next year", "Answers to “Which session did you enjoy most?” by answer to “Will you come next year?”"},
+		{"event", "what is the sentiment of the responses to what did you like the most?", "over 86 answers (76 positive, 0 neutral, 10 negative)"},
+		{"employee", "Engineering department remote work percent how much?", "Among the 51 responses that answered Engineering to “Department”, 72.55% answered Yes"},
+		{"coffee", "which star rating do people give most?? pls", "3 stars and 4 stars are tied as the most common answers"},
+		// conversations (batch 137)
+		{"coffee", "what % of people would recommend us|and in october?|only among germans|and germans over the whole survey?", "Among the 16 responses that answered Germany to “Country”, 56.25%"},
+		{"coffee", "how many people didn't answer cups per day|and how many didn't leave a comment", "29 of the 60 responses left “Anything else you want to tell us?” blank."},
+		{"event", "% coming back next year|and the marketing track|how does that compare to last year's conference?", "it asks about an earlier edition"},
+		{"event", "compare keynote and workshop fans on overall rating|and panel vs networking|use the recommend score instead", "- Networking: 7.83 (36 answers)"},
+		{"event", "sentiment of what people liked most|only for the vips|how many of their answers were negative", "0 of the 120 responses answered VIP to “Ticket type” and gave a negative answer"},
+		{"employee", "average hours worked per week|and for people not working remotely?|split by office|which office is highest", "has the highest average answer to “Hours worked per week”"},
+		{"employee", "% satisfied (4 or 5 stars)|among support|and just 5 stars|split by department", "- Engineering: 37.25% (19 of 51)"},
+		{"employee", "how many use the gym|gym or training|split by office", "Responses by answer to “Office” among the 94 responses that answered Gym or Training"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

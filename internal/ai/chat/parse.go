@@ -45,6 +45,7 @@ type request struct {
 	rankDefault bool
 	compares    bool // the message asks to compare ("compare them")
 	same        bool // the message asks the same question again ("same question but …")
+	allTime     bool // the message asks over every response ("over the whole survey"): a follow-up drops the period
 	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
 	// answersTarget is set when the message says the target was answered ("how
@@ -157,6 +158,7 @@ var (
 	themWords    = text.Set("those them these")
 	clauseWords  = text.Set("who whose that which on with in using from")
 	ofAmong      = text.Set("of among from")
+	ofTheir      = phrase("of their")
 	aboutWords   = text.Set("responses response submissions people respondents customers users entries survey form " +
 		"filled replies answers everyone anyone comments responded respond replied participants participated " +
 		"employees staff attendees guests members workers took part")
@@ -1646,6 +1648,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 	switch {
 	case in.shift != nil:
 		return true // "and the week before that?"
+	case p.endsWith("instead"):
+		return true // "use the recommend score instead"
 	case p.endsWith("there") && !copulas[p.word(p.lastWord()-1)]:
 		return true // "what's the lowest rating there?", not "how many responses are there?"
 	case pronoun && own == 0:
@@ -1781,6 +1785,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.metric = query.Percentile
 	}
 	in.howMany = howMany.Index(p.words) >= 0
+	in.allTime = text.Any(p.words, allTimePhrases)
 	classes := p.sentimentWords()
 	scores := s.cf.scores(p.ts, p.used)
 	p.mentions(scores)
@@ -1890,7 +1895,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.cuesOnly = p.onlyCues()
 	in.answersTarget = in.target != nil && p.answeredNamed(in.target)
 	in.atFigure = in.metric == query.Count && p.figurePronoun()
-	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong)
+	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong) || ofTheir.Index(p.words) >= 0 // "how many of their answers were negative"
 	in.narrows = anyWord(p.words, narrowWords)
 	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
 	in.pointsBack = !in.followUp && p.demonstrativeCond()
@@ -2460,6 +2465,10 @@ func (p *parser) hasYesNoCond() bool {
 	}
 	return false
 }
+
+// allTimePhrases ask for a figure over every response, whenever submitted.
+var allTimePhrases = phrases("whole survey", "entire survey", "all time", "all-time", "whole period", "entire period",
+	"whole time", "since the start", "since the beginning", "from the start", "without the date", "any time", "no date limit")
 
 // lastIndexFunc returns the index of the last word of words f holds for, or -1.
 func lastIndexFunc(words []string, f func(string) bool) int {
