@@ -354,6 +354,9 @@ func (p *parser) numberQuestion(i int) *question {
 	if best == nil && p.scoreVerbBefore(i) {
 		return p.onlyScaleFor(p.ts[i].num)
 	}
+	if scale := p.onlyScaleFor(p.ts[i].num); best != nil && !isScale(best.q) && !currencySigns[p.word(i-1)] && p.scoreVerbBefore(i) && scale != nil {
+		return scale // "which ticket type has most ppl scoring 6 or below": a score, not the ticket price
+	}
 	if q := p.unitAfter(i); q != nil {
 		return q // "10 or more years": the word after the number names its question
 	}
@@ -731,7 +734,7 @@ var (
 	subjectNouns = text.Set("event conference cafe café shop store restaurant company product service experience " +
 		"course class hotel app website site place venue business brand")
 	rateVerbs   = text.Set("rate rated rates rating gave give scored score")
-	scoreVerbs  = text.Set("gave give scored score")
+	scoreVerbs  = text.Set("gave give scored score scoring")
 	determiners = text.Set("the our this your their that its")
 )
 
@@ -749,7 +752,7 @@ func (p *parser) ratedSubject() {
 		for determiners[p.word(k)] {
 			k++
 		}
-		if k > i+1 && subjectNouns[p.word(k)] && !p.used[k] {
+		if (k > i+1 || givenVerbs[w]) && subjectNouns[p.word(k)] && !p.used[k] { // "gave (the) event 1 star"
 			p.used[k] = true
 		}
 	}
@@ -770,7 +773,7 @@ func (p *parser) answerBefore(i int) bool {
 var rateWords = text.Set("rate rates ratio")
 
 // percentWords after a yes_no question's word ask for the share that said yes too.
-var percentWords = text.Set("percent percentage pct %")
+var percentWords = text.Set("percent percentage pct % share")
 
 // shareRate reads "rate" right after a comparison ("5 star rate", "4+ rate") as
 // the share of the responses it keeps, even when the rating question took the
@@ -1025,3 +1028,6 @@ func (p *parser) namedAt(k int) *question {
 	}
 	return nil
 }
+
+// isScale reports whether q is answered on a scale: a rating or a slider.
+func isScale(q *form.Question) bool { return q.Type == form.Rating || q.Type == form.Slider }

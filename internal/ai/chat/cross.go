@@ -72,11 +72,22 @@ func (p *parser) orOptions(cues map[cue]bool) {
 			continue
 		}
 		from, to := pos[0], pos[len(pos)-1]
-		if !p.wordBetween("or", from, to) && !(q.q.Type == form.Select && p.wordBetween("and", from, to) && anyWord(p.words, togetherWords)) {
-			continue // "france and the uk put together": one country each, so either
+		joinedAnd := q.q.Type == form.Select && p.wordBetween("and", from, to)
+		if !p.wordBetween("or", from, to) && !(joinedAnd && (anyWord(p.words, togetherWords) || p.peopleAfter(to))) {
+			continue // "france and the uk put together", "finance and marketing people": one answer each, so either
 		}
 		p.conds = anyOf(p.conds, q)
 	}
+}
+
+// peopleAfter reports whether a word naming people follows the answer named at
+// pos ("finance and marketing people").
+func (p *parser) peopleAfter(pos int) bool {
+	k := pos + 1
+	for k < len(p.words) && p.used[k] && !peopleNouns[p.words[k]] {
+		k++ // the answer's other words ("early bird")
+	}
+	return peopleNouns[p.word(k)]
 }
 
 // anyOf returns conds with the answers of q they name made one "any of"

@@ -145,11 +145,36 @@ func dropGreeting(ts []token) []token {
 func greetingLen(ts []token) int {
 	quick := func(k int) bool { return ts[k].low == "q" || ts[k].low == "question" }
 	k := 0
-	for k < len(ts) && (greetingWords[ts[k].low] || ts[k].low == "," || ts[k].low == "quick" && k+1 < len(ts) && quick(k+1) ||
-		k > 0 && (ts[k-1].low == "quick" && quick(k) || greetingWords[ts[k-1].low] && ts[k].low == "there")) {
+	thank := func(k int) bool { return ts[k].low == "thank" && k+1 < len(ts) && ts[k+1].low == "you" }
+	for k < len(ts) && (greetingWords[ts[k].low] || courtesyWords[ts[k].low] || thank(k) || ts[k].low == "," || ts[k].low == "quick" && k+1 < len(ts) && quick(k+1) ||
+		k > 0 && (ts[k-1].low == "quick" && quick(k) || greetingWords[ts[k-1].low] && ts[k].low == "there" || thank(k-1))) {
 		k++
 	}
-	return k
+	return k + nextQuestionLen(ts[k:])
+}
+
+// nextQuestionLen returns how many tokens an opening that announces another
+// question takes ("one more:", "another question,", "next q:"), or 0.
+func nextQuestionLen(ts []token) int {
+	n := 0
+	switch {
+	case len(ts) > 2 && (ts[0].low == "1" || ts[0].low == "one") && ts[1].low == "more":
+		n = 2
+	case len(ts) > 1 && (ts[0].low == "another" || ts[0].low == "next"):
+		n = 1
+	default:
+		return 0
+	}
+	if ts[n].low == "question" || ts[n].low == "q" || ts[n].low == "thing" {
+		n++
+	}
+	switch {
+	case n < len(ts) && ts[n].low == ",":
+		return n + 1
+	case n < len(ts) && ts[n].sentence != ts[n-1].sentence: // "one more: …"
+		return n
+	}
+	return 0
 }
 
 // endMarks are the punctuation a message may end with, besides its words.
@@ -312,7 +337,7 @@ var thisToDateRe = regexp.MustCompile(`\b(this (?:week|month|year|quarter)) (?:u
 
 // giveMeRe finds a number asked for at the end of a message ("… in the
 // comments? give me five"): how many to list.
-var giveMeRe = regexp.MustCompile(`\b(?:give|show|list) me (\d+|three|four|five|six|seven|eight|nine|ten)\s*[.!?]?\s*$`)
+var giveMeRe = regexp.MustCompile(`\b(?:give|show|list) me (\d+|three|four|five|six|seven|eight|nine|ten)[\s.!?,]*(?:(?:pls|please|plz|thanks|thank you|thx|ty)[\s.!?]*)?$`)
 
 // monthListRe finds three or more months listed ("sep, oct, nov and dec").
 var monthListRe = regexp.MustCompile(`\b(?:` + monthName + `)(?:,? (?:` + monthName + `)){1,}(?:,? and (?:` + monthName + `))\b`)

@@ -149,6 +149,7 @@ var (
 	theMost      = phrase("the most")
 	mostRecent   = phrase("most recent")
 	howMany      = phrase("how many")
+	numberOf     = phrase("number of")
 	afterTheMost = text.Set("? , among in by for with of") // "the most" + one word + these is a top answer
 	periodWords  = text.Set("day days week weeks month months")
 	dayWords     = text.Set("day days daily")
@@ -251,7 +252,7 @@ func (p *parser) markIdioms() {
 			slices.Contains(p.cf.titleStems, p.ts[i-1].stem) && !p.cf.optionStem(p.ts[i-1].stem) {
 			p.used[i-1], p.formAnswers = true, true // "coffee answers", "feedback count": the form's own answers
 		}
-		gave := givingVerbs[p.words[i-1]] || i >= 2 && objectPronouns[p.words[i-1]] && givingVerbs[p.words[i-2]] || howMany.Index(p.words[max(0, i-2):i]) >= 0
+		gave := givingVerbs[p.words[i-1]] || i >= 2 && objectPronouns[p.words[i-1]] && givingVerbs[p.words[i-2]] || howMany.Index(p.words[max(0, i-2):i]) >= 0 || numberOf.Index(p.words[max(0, i-2):i]) >= 0
 		if gave && p.ts[i].stem != "" && slices.Contains(p.cf.titleStems, p.ts[i].stem) && !p.cf.optionStem(p.ts[i].stem) &&
 			!p.cf.namesAQuestion(p.ts[i].stem) {
 			p.used[i], p.formAnswers = true, true // "gave (us) feedback", "received how many feedback" on the “Conference feedback” form: responded
@@ -1339,6 +1340,19 @@ func (p *parser) whichGroup() *question {
 // narrowWords say a follow-up narrows the previous population.
 var narrowWords = text.Set("among amongst only within also too")
 
+// mostPeople reads a ranking of groups by "the most people" ("which ticket type
+// has the most people scoring 6 or below") as the most common group, whatever
+// other question the group's words name.
+func (p *parser) mostPeople(in *request) {
+	if in.kind != highestGroup && in.kind != lowestGroup || in.groupBy == nil || in.target == nil || in.metric == query.Percent || p.namedApart(in.target, in.groupBy) {
+		return // "which ticket type has the most people coming back, in percent" ranks by the share
+	}
+	if i := slices.IndexFunc(p.words, func(w string) bool { return w == "most" || w == "fewest" || w == "least" }); i < 0 || !peopleNouns[p.word(i+1)] && p.word(i+1) != "ppl" {
+		return
+	}
+	in.target, in.groupBy, in.metric, in.least, in.kind = in.groupBy, nil, query.Top, in.kind == lowestGroup, metricIntent
+}
+
 // peopleNouns name the respondents.
 var peopleNouns = text.Set("people persons respondents customers users clients members ones those them folks guys " +
 	"employees staff workers attendees participants guests")
@@ -1869,6 +1883,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.metric = query.Distribution // "overall ratings": how many gave each
 	}
 	in.settle()
+	p.mostPeople(in)
 	p.contrastComparative(in)
 	if compared && in.metric == "" && in.target != nil && isNumeric(in.target.q) {
 		in.metric = query.Mean
