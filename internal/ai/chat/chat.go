@@ -165,6 +165,8 @@ func (s *session) follow(prev, in *request) *request {
 		out := *prev // "both the design and the product track" – "and either one of them?"
 		out.conds = eitherOf(prev.conds)
 		return &out
+	case prev != nil && in.followUp && s.ofNamedAnswer(prev, in) != nil:
+		return merge(s.ofNamedAnswer(prev, in), in, s.today()) // "which session did people enjoy most" – "how many of them will come next year"
 	case prev != nil && in.followUp:
 		return merge(prev, in, s.today())
 	case in.shift != nil:
@@ -201,6 +203,27 @@ func searchCond(conds []cond) int {
 // answers.
 var numberFigure = map[query.Metric]bool{query.Mean: true, query.Median: true, query.Sum: true, query.StdDev: true,
 	query.Percentile: true, query.Min: true, query.Max: true}
+
+// ofAnswersListed reports whether cur ranks the answers the reply to prev listed
+// by a figure of another question ("which of them has the lowest average rating").
+func ofAnswersListed(prev, cur *request) bool {
+	return cur.rank != 0 && cur.asksWhich && cur.refersBack && cur.groupBy == nil && cur.kind == metricIntent && cur.target != nil &&
+		prev.groupBy == nil && prev.target != nil && cur.target != prev.target && groupable(prev.target.q) &&
+		(prev.metric == query.Distribution || prev.metric == query.Top)
+}
+
+// whichOfCounted reads "which office are they in" after a count as the breakdown of
+// the counted respondents by the question named, and "which office are most of
+// them in" as its most common answer.
+func whichOfCounted(out, prev, cur *request) {
+	if cur.target == prev.target || cur.metric != "" || !cur.asksWhich || !groupable(cur.target.q) || prev.metric != query.Count || cur.kind != metricIntent {
+		return
+	}
+	out.metric, out.limit, out.least = query.Distribution, 0, false
+	if cur.rank != 0 {
+		out.metric, out.limit, out.least = query.Top, 1, cur.rank < 0
+	}
+}
 
 // splitsFigure reports whether cur only asks to break the previous figure down
 // by a group ("how many use the gym or training" – "split by office"): the
@@ -256,7 +279,7 @@ func merge(prev, cur *request, today time.Time) *request {
 	mergePeriod(&out, prev, cur, today)
 	mergeGroups(&out, prev, cur, ranked)
 	mergeConds(&out, prev, cur)
-	out.followUp, out.addOnly, out.about = false, false, true
+	out.followUp, out.addOnly, out.about, out.refersBack = false, false, true, cur.refersBack
 	return &out
 }
 
@@ -298,7 +321,13 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.q == cur.which })
 	}
 	if cur.target != nil {
+		if prev.blank && prev.target != nil && cur.target != prev.target && !cur.blank {
+			// "how many skipped cups per day" – "which countries are they from": those who skipped
+			out.conds = append(out.conds, cond{q: prev.target, f: query.Filter{Question: prev.target.q.ID, Op: query.IsEmpty}, base: true})
+			out.blank = false
+		}
 		out.target = cur.target
+		whichOfCounted(out, prev, cur)
 	} else if out.target != nil && out.metric != "" && !fits(out.metric, out.target.q) {
 		out.target = nil
 	}
@@ -339,6 +368,9 @@ func mergeGroups(out, prev, cur *request, ranked bool) {
 		// "which department is the most satisfied" – "and the least?" ranks the other way
 		out.kind = rankIntent(cur.rank > 0)
 		out.metric, out.least, out.extreme, out.target = prev.metric, false, 0, prev.target
+	}
+	if ofAnswersListed(prev, cur) {
+		out.groupBy, out.kind, out.extreme, out.limit = prev.target, rankIntent(cur.rank > 0), 0, 0 // "ticket type breakdown" – "which of them has the lowest average rating"
 	}
 	if cur.groupBy != nil {
 		if cur.kind == metricIntent && cur.every {

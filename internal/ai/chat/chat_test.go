@@ -376,6 +376,18 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "average hours worked per week|and for people not working remotely?|split by office|which office is highest", "has the highest average answer to “Hours worked per week”"},
 		{"employee", "% satisfied (4 or 5 stars)|among support|and just 5 stars|split by department", "- Engineering: 37.25% (19 of 51)"},
 		{"employee", "how many use the gym|gym or training|split by office", "Responses by answer to “Office” among the 94 responses that answered Gym or Training"},
+		{"employee", "Thank you! One more: what's the standard deviation of years at the company for Finance and Marketing people who started in 2019 or later?", "among the 21 responses that answered 2019-01-01 or later to “Start date” and answered Finance or Marketing"},
+		{"event", "which ticket type has most ppl scoring 6 or below", "The most common answer to “Ticket type” among the 26 responses that answered 6 or less to “How likely are you to recommend this event to a friend?” is Regular"},
+		{"event", "how many gave event only 1 or 2 stars", "12 of the 120 responses answered between 1 and 2 to “Overall rating”"},
+		{"coffee", "which words the people write most in the comments? give me five thanks", "among the 31 responses that answered “Anything else you want to tell us?”"},
+		// follow-ups pointing back (batch 140): at the one answer the reply named, or at the respondents counted
+		{"coffee", "least popular drink|how many of them would recommend us|what % of that group is that", "Among the 4 responses that answered Flat white to “Favourite drink”, 50%"},
+		{"event", "which session did people enjoy most|how many of them will come next year", "answered Keynote to “Which session did you enjoy most?”"},
+		{"coffee", "how many people drink more than 3 cups a day|which drink is most popular among them|what's their average rating", "among the 20 responses that answered more than 3 to “Cups per day” is 3.55"},
+		{"employee", "how many people rated job satisfaction 1 or 2|which office are they in", "- Berlin: 14 (48.28%)"},
+		{"coffee", "how many people skipped the cups per day question|which countries are they from", "- Italy: 2 (100%)"},
+		{"event", "ticket type breakdown|which of them has the lowest average overall rating|how many of that group will come next year", "36 of the 120 responses answered Regular"},
+		{"coffee", "What % of customers would recommend us|and among those who rated us 3 or less?", "Among the 26 responses that answered 3 or less to “How would you rate our cafe?”, 34.62%"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

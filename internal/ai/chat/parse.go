@@ -46,6 +46,7 @@ type request struct {
 	compares    bool // the message asks to compare ("compare them")
 	same        bool // the message asks the same question again ("same question but …")
 	allTime     bool // the message asks over every response ("over the whole survey"): a follow-up drops the period
+	refersBack  bool // the message points at the previous answer's respondents ("of them", "there", "that group")
 	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
 	// answersTarget is set when the message says the target was answered ("how
@@ -1800,6 +1801,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	in.howMany = howMany.Index(p.words) >= 0
 	in.allTime = text.Any(p.words, allTimePhrases)
+	in.refersBack = anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases)
 	classes := p.sentimentWords()
 	scores := s.cf.scores(p.ts, p.used)
 	p.mentions(scores)
@@ -1910,9 +1912,15 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.cuesOnly = p.onlyCues()
 	in.answersTarget = in.target != nil && p.answeredNamed(in.target)
 	in.atFigure = in.metric == query.Count && p.figurePronoun()
-	in.addOnly = anyWord(p.words, themWords) && anyWord(p.words, ofAmong) || ofTheir.Index(p.words) >= 0 // "how many of their answers were negative"
+	backPhrase := text.Any(p.words, backPhrases)
+	in.addOnly = (anyWord(p.words, themWords) || backPhrase) && anyWord(p.words, ofAmong) || ofTheir.Index(p.words) >= 0 // "how many of their answers were negative", "of that group"
+	if in.metric == query.Percent && p.pointsAtThat() || p.thoseWho() {
+		// "what % of that group is that": the previous figure's share of its own population;
+		// "and among those who rated us 3 or less?": a new population, not the previous answer's
+		in.addOnly = false
+	}
 	in.narrows = anyWord(p.words, narrowWords)
-	in.followUp = in.addOnly || p.looksLikeFollowUp(in)
+	in.followUp = in.addOnly || backPhrase || p.looksLikeFollowUp(in)
 	in.pointsBack = !in.followUp && p.demonstrativeCond()
 	in.about = anyWord(p.words, aboutWords) || p.formAnswers
 	in.every = anyWord(p.words, everyWords)
@@ -2480,6 +2488,19 @@ func (p *parser) hasYesNoCond() bool {
 	}
 	return false
 }
+
+// thoseWho reports whether the message's "those" or "these" opens a clause that
+// says who they are ("those who rated us 3 or less", "those with 5 stars").
+func (p *parser) thoseWho() bool {
+	i := slices.IndexFunc(p.words, func(w string) bool { return w == "those" || w == "these" })
+	return i >= 0 && clauseWords[p.word(i+1)] && p.word(i+1) != "on"
+}
+
+// backPronouns and backPhrases point at the respondents of the previous answer.
+var (
+	backPronouns = text.Set("them those they their there these")
+	backPhrases  = phrases("that group", "that one", "the same people", "this group")
+)
 
 // allTimePhrases ask for a figure over every response, whenever submitted.
 var allTimePhrases = phrases("whole survey", "entire survey", "all time", "all-time", "whole period", "entire period",
