@@ -441,6 +441,8 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case text.Any(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
+	case p.leftSince():
+		return "it asks who has left since, and the form only records the answers people gave"
 	case p.earlierEdition():
 		return "it asks about an earlier edition, and I only have this form's responses"
 	case p.twoPeriodsCompared():
@@ -466,6 +468,27 @@ func (p *parser) beyondFigures() string {
 	}
 	return ""
 }
+
+// leftSince reports whether the message asks who left (the company, the
+// service) rather than who left an answer ("how many of them have left since?").
+func (p *parser) leftSince() bool {
+	for i, w := range p.words {
+		if w != "left" || !perfectAux[p.word(i-1)] && p.word(i-1) != "who" {
+			continue
+		}
+		next := p.word(i + 1)
+		if next == "the" || next == "our" {
+			next = p.word(i + 2)
+		}
+		if next == "" || next == "?" || leftObjects[next] {
+			return true
+		}
+	}
+	return false
+}
+
+// leftObjects after "have left" say what was left: not an answer.
+var leftObjects = text.Set("since already yet us company job firm team")
 
 // earlierEdition reports whether the message names an earlier edition of what
 // the form asks about ("last year's conference", "the edition of last year"),

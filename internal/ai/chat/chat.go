@@ -165,6 +165,10 @@ func (s *session) follow(prev, in *request) *request {
 		out := *prev // "both the design and the product track" – "and either one of them?"
 		out.conds = eitherOf(prev.conds)
 		return &out
+	case prev != nil && in.followUp && in.allGroups && (prev.kind == highestGroup || prev.kind == lowestGroup) && len(in.conds) == 0 && in.target == nil:
+		out := *prev // "which drink has the highest recommend rate" – "show me all of them"
+		out.kind, out.limit = metricIntent, 0
+		return &out
 	case prev != nil && in.followUp && s.ofNamedAnswer(prev, in) != nil:
 		return merge(s.ofNamedAnswer(prev, in), in, s.today()) // "which session did people enjoy most" – "how many of them will come next year"
 	case prev != nil && in.followUp:
@@ -321,7 +325,7 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.q == cur.which })
 	}
 	if cur.target != nil {
-		if prev.blank && prev.target != nil && cur.target != prev.target && !cur.blank {
+		if prev.blank && prev.target != nil && cur.target != prev.target && !cur.blank && (cur.metric != "" || cur.asksWhich) {
 			// "how many skipped cups per day" – "which countries are they from": those who skipped
 			out.conds = append(out.conds, cond{q: prev.target, f: query.Filter{Question: prev.target.q.ID, Op: query.IsEmpty}, base: true})
 			out.blank = false
@@ -399,6 +403,9 @@ func mergeConds(out, prev, cur *request) {
 	if prev.metric == query.Percent && numberFigure[cur.metric] && slices.ContainsFunc(prev.conds, func(c cond) bool { return c.base }) {
 		// "what % of the Italians would recommend us" – "and their avg rating": the Italians'
 		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return !c.base })
+	}
+	if cur.everyone {
+		out.conds = nil // "how many in germany" – "and overall?"
 	}
 	curConds := replaceNamed(out.conds, cur.conds, cur.replaced)
 	if !cur.addOnly {

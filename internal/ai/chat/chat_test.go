@@ -388,6 +388,14 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "how many people skipped the cups per day question|which countries are they from", "- Italy: 2 (100%)"},
 		{"event", "ticket type breakdown|which of them has the lowest average overall rating|how many of that group will come next year", "36 of the 120 responses answered Regular"},
 		{"coffee", "What % of customers would recommend us|and among those who rated us 3 or less?", "Among the 26 responses that answered 3 or less to “How would you rate our cafe?”, 34.62%"},
+		// conversations (batch 139)
+		{"coffee", "how many people skipped the cups per day question|and the comment box?|as a %?", "48.33% of all 60 responses left “Anything else you want to tell us?” blank (29 of 60)"},
+		{"coffee", "which drink has the highest recommend rate|lowest?|show me all of them", "Share of responses that answered Yes to “Would you recommend us?” by answer to “Favourite drink”"},
+		{"event", "overall rating breakdown for the workshop crowd|and keynote?|for everyone", "Answers to “Overall rating” (120 responses, 120 answered)"},
+		{"coffee", "how many in germany|and overall?", "There are 60 responses in total."},
+		{"employee", "how many started in 2025|how many of them have left since?", "it asks who has left since"},
+		{"employee", "how many have left the comments blank", "81 of the 150 responses left “Any comments?” blank."},
+		{"employee", "latest start date by department", "Latest answer to “Start date” by answer to “Department”:\n- Engineering: 2025-11-26 (45 answers)"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -16,6 +16,8 @@ func (s *session) groupFigure(in *request, m query.Metric, r query.Result) strin
 	switch {
 	case m == query.Count:
 		return fmt.Sprintf("%d responses", r.N)
+	case r.Value == nil && r.Text != "":
+		return fmt.Sprintf("%s (%d answers)", r.Display, r.N) // the earliest or latest date
 	case r.Value == nil:
 		return "no answers"
 	case m == query.Percent:
@@ -132,8 +134,18 @@ func (s *session) figureTitle(in *request, p queryPlan) string {
 	case query.Sentiment:
 		return "Sentiment of the written answers"
 	}
-	name := figureNames[p.q.Metric]
-	return text.Capitalize(name) + " answer to " + text.Quote(in.target.q.Text)
+	return text.Capitalize(figureName(p.q.Metric, in.target.q)) + " answer to " + text.Quote(in.target.q.Text)
+}
+
+// figureName names the figure m of q's answers: "earliest" and "latest" for the
+// extremes of dates and times.
+func figureName(m query.Metric, q *form.Question) string {
+	if q.Type == form.Date || q.Type == form.Time {
+		if name := map[query.Metric]string{query.Min: "earliest", query.Max: "latest"}[m]; name != "" {
+			return name
+		}
+	}
+	return figureNames[m]
 }
 
 // replyArg names the group with the highest (or lowest) figure, naming ties;

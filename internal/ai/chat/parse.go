@@ -47,6 +47,8 @@ type request struct {
 	same        bool // the message asks the same question again ("same question but …")
 	allTime     bool // the message asks over every response ("over the whole survey"): a follow-up drops the period
 	refersBack  bool // the message points at the previous answer's respondents ("of them", "there", "that group")
+	allGroups   bool // the message asks for every group of the previous ranking ("show me all of them")
+	everyone    bool // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
 	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
 	// answersTarget is set when the message says the target was answered ("how
@@ -1801,7 +1803,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	in.howMany = howMany.Index(p.words) >= 0
 	in.allTime = text.Any(p.words, allTimePhrases)
-	in.refersBack = anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases)
+	in.allGroups = p.allOfThem()
+	in.refersBack = (anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases)) && !in.allGroups
 	classes := p.sentimentWords()
 	scores := s.cf.scores(p.ts, p.used)
 	p.mentions(scores)
@@ -1920,6 +1923,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.addOnly = false
 	}
 	in.narrows = anyWord(p.words, narrowWords)
+	in.everyone = len(in.conds) == 0 && in.groupBy == nil && in.target == nil && in.metric == "" && p.unusedPhrase(everyonePhrases)
 	in.followUp = in.addOnly || backPhrase || p.looksLikeFollowUp(in)
 	in.pointsBack = !in.followUp && p.demonstrativeCond()
 	in.about = anyWord(p.words, aboutWords) || p.formAnswers
@@ -2494,6 +2498,28 @@ func (p *parser) hasYesNoCond() bool {
 func (p *parser) thoseWho() bool {
 	i := slices.IndexFunc(p.words, func(w string) bool { return w == "those" || w == "these" })
 	return i >= 0 && clauseWords[p.word(i+1)] && p.word(i+1) != "on"
+}
+
+// allOfThem reports whether the message asks for all the previous answer's
+// groups ("show me all of them", "each of them").
+func (p *parser) allOfThem() bool {
+	return text.Any(p.words, phrases("all of them", "each of them", "every one of them", "them all", "all of those", "all of these"))
+}
+
+// everyonePhrases ask for a figure over every respondent.
+var everyonePhrases = phrases("overall", "for everyone", "for everybody", "for all", "all respondents", "all responses", "in general", "everyone")
+
+// unusedPhrase reports whether one of list stands in the message on words no
+// question took ("overall" of “Overall rating” is the question's).
+func (p *parser) unusedPhrase(list []text.Phrase) bool {
+	for _, ph := range list {
+		for i := range p.words {
+			if ph.At(p.words, i) && !slices.Contains(p.used[i:i+len(ph)], true) && !slices.Contains(p.own[i:i+len(ph)], true) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // backPronouns and backPhrases point at the respondents of the previous answer.

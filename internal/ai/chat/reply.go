@@ -268,13 +268,12 @@ var figureNames = map[query.Metric]string{
 // replyNumber words a mean, median, total or extreme.
 func (s *session) replyNumber(in *request, p queryPlan, res *query.Result) string {
 	q := in.target.q
-	name := figureNames[p.q.Metric]
+	name := figureName(p.q.Metric, q)
 	if p.q.Metric == query.Percentile {
 		name = ordinal(p.q.Percentile) + " percentile"
 	}
 	scope := s.scope(p.base, p, res.Matched)
 	if res.Text != "" {
-		name = map[query.Metric]string{query.Min: "earliest", query.Max: "latest"}[p.q.Metric]
 		return fmt.Sprintf("The %s answer to %s%s is %s (from %d answers).", name, text.Quote(q.Text), scope, res.Text, res.N)
 	}
 	if res.Value == nil {
