@@ -396,6 +396,11 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "how many started in 2025|how many of them have left since?", "it asks who has left since"},
 		{"employee", "how many have left the comments blank", "81 of the 150 responses left “Any comments?” blank."},
 		{"employee", "latest start date by department", "Latest answer to “Start date” by answer to “Department”:\n- Engineering: 2025-11-26 (45 answers)"},
+		// the follow-up probe's findings
+		{"coffee", "spain's top cups per day figure|and germany?", "The highest answer to “Cups per day” among the 16 responses that answered Germany to “Country” is 6"},
+		{"employee", "We're reviewing the Finance team — what's the average number of hours per week in Finance?", "The average answer to “Hours worked per week” among the 15 responses that answered Finance to “Department” is 43.27"},
+		{"employee", "We're reviewing the Berlin office — what percentage of Berlin staff use the gym benefit?", "Among the 68 responses that answered Berlin to “Office”, 42.65%"},
+		{"coffee", "avg cups per day over the last 7 days|what about the standard deviation?", "Only 1 response among the 1 responses that were submitted in the last 7 days"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

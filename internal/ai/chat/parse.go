@@ -1232,6 +1232,21 @@ func groupable(q *form.Question) bool {
 	return false
 }
 
+// uniqueConds returns conds without the answers named again later, whose last
+// mention is the one that says its role ("the Berlin office — what % of Berlin
+// staff": the population). Their values are strings, numbers or booleans, so
+// they compare.
+func uniqueConds(conds []cond) []cond {
+	var out []cond
+	for i, c := range conds {
+		later := slices.ContainsFunc(conds[i+1:], func(o cond) bool { return o.q == c.q && o.f.Op == query.Equals && o.f.Value == c.f.Value })
+		if c.f.Op != query.Equals || !later {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // compareOptions turns two or more options of one question into a comparison when
 // the message compares, or when they are options of a single-choice question; it
 // reports whether it did.
@@ -1243,7 +1258,11 @@ func (p *parser) compareOptions(in *request, cues map[cue]bool) bool {
 		}
 	}
 	for q, labels := range byQ {
-		if len(labels) < 2 || (q.q.Type == form.MultiSelect && (!cues[cueCompare] && !p.unusedWordOf(whichOr) || slices.Contains(p.words, "both"))) {
+		if labels = unique(labels); len(labels) < 2 {
+			p.conds = uniqueConds(p.conds) // "the Finance team — … in Finance": one answer named twice
+			continue
+		}
+		if q.q.Type == form.MultiSelect && (!cues[cueCompare] && !p.unusedWordOf(whichOr) || slices.Contains(p.words, "both")) {
 			continue
 		}
 		in.groupBy, in.compare = q, labels
@@ -1342,6 +1361,24 @@ func (p *parser) whichGroup() *question {
 
 // narrowWords say a follow-up narrows the previous population.
 var narrowWords = text.Set("among amongst only within also too")
+
+// topFigure reads "top" before a figure of a numeric question ("spain's top cups
+// per day figure") as its highest answer, not its most common one.
+func (p *parser) topFigure(in *request) {
+	if in.metric != query.Top || in.limit > 1 || in.groupBy != nil || in.target == nil || !fits(query.Max, in.target.q) {
+		return
+	}
+	i := slices.Index(p.words, "top")
+	for k := i + 1; i >= 0 && k <= i+5 && k < len(p.words); k++ {
+		if oneFigureNouns[p.words[k]] {
+			in.metric = query.Max
+			return
+		}
+	}
+}
+
+// oneFigureNouns name one figure ("the top figure", "the top value").
+var oneFigureNouns = text.Set("figure value number amount")
 
 // mostPeople reads a ranking of groups by "the most people" ("which ticket type
 // has the most people scoring 6 or below") as the most common group, whatever
@@ -1889,6 +1926,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	in.settle()
 	p.mostPeople(in)
+	p.topFigure(in)
 	p.contrastComparative(in)
 	if compared && in.metric == "" && in.target != nil && isNumeric(in.target.q) {
 		in.metric = query.Mean

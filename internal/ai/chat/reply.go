@@ -276,6 +276,9 @@ func (s *session) replyNumber(in *request, p queryPlan, res *query.Result) strin
 	if res.Text != "" {
 		return fmt.Sprintf("The %s answer to %s%s is %s (from %d answers).", name, text.Quote(q.Text), scope, res.Text, res.N)
 	}
+	if res.Value == nil && res.N == 1 {
+		return fmt.Sprintf("Only 1 response%s answered %s, and a %s needs at least two answers.", scope, text.Quote(q.Text), name)
+	}
 	if res.Value == nil {
 		return fmt.Sprintf("No responses%s answered %s, so there is no %s to give.", scope, text.Quote(q.Text), name)
 	}
