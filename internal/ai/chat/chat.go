@@ -316,6 +316,9 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if cur.metric == "" && cur.extreme != 0 && out.target != nil && fits(query.Max, out.target.q) && cur.kind == metricIntent {
 		out.metric = extremeMetric(cur.extreme > 0)
 	}
+	if (prev.metric == query.Max || prev.metric == query.Min) && cur.metric == query.Top && cur.cuesOnly && cur.limit <= 1 && cur.kind == metricIntent {
+		out.metric, out.least = extremeMetric(!cur.least), false // "most anyone paid for a regular ticket" – "and the least?"
+	}
 	if ranked && cur.which != nil && cur.which == prev.groupBy && cur.target == cur.which {
 		cur.target = nil // "and which country likes us least?" names the same groups again
 	}

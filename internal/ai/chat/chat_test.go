@@ -401,6 +401,15 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "We're reviewing the Finance team — what's the average number of hours per week in Finance?", "The average answer to “Hours worked per week” among the 15 responses that answered Finance to “Department” is 43.27"},
 		{"employee", "We're reviewing the Berlin office — what percentage of Berlin staff use the gym benefit?", "Among the 68 responses that answered Berlin to “Office”, 42.65%"},
 		{"coffee", "avg cups per day over the last 7 days|what about the standard deviation?", "Only 1 response among the 1 responses that were submitted in the last 7 days"},
+		// found by the stricter scoring (the reply must name the statistic asked)
+		{"event", "lowest overall rating", "The lowest answer to “Overall rating” is 1 out of 5"},
+		{"coffee", "lowest rating given by a french customer", "The lowest answer to “How would you rate our cafe?” among the 15 responses that answered France"},
+		{"coffee", "bottom 2 drinks", "The 2 least common answers to “Favourite drink”"},
+		{"employee", "top job satisfaction score given", "The highest answer to “Job satisfaction” is 5 out of 5"},
+		{"event", "most anyone paid for a regular ticket|and the least?", "The lowest answer to “Ticket price” among the 59 responses that answered Regular to “Ticket type” is 229 EUR"},
+		{"event", "what's the most anyone paid?|and the least an early bird paid?", "The lowest answer to “Ticket price” among the 43 responses that answered Early bird to “Ticket type” is 129 EUR"},
+		{"event", "the least common ticket price", "The least common answer to “Ticket price” is 479"},
+		{"event", "what's the midpoint of the likely-to-recommend scores|people whose favourite was the panel", "The median answer to “How likely are you to recommend this event to a friend?” among the 15 responses that answered Panel"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -120,7 +120,7 @@ func runEval(t testing.TB, cases []evalCase) evalScore {
 				t.Fatalf("line %d turn %d %q: %v", c.line, i+1, turn.ask, err)
 			}
 			reply := Answer(ds, history, turn.ask, sv.Now)
-			problems := withoutGiven(fbCheck(reply, wants), turn.ask)
+			problems := append(withoutGiven(fbCheck(reply, wants), turn.ask), statNamed(turn.spec, turn.ask, reply)...)
 			refusal := evalRefusalRe.MatchString(reply)
 			switch {
 			case wants[0].kind == "refuse" && refusal, wants[0].kind != "refuse" && !refusal && len(problems) == 0:
@@ -138,6 +138,38 @@ func runEval(t testing.TB, cases []evalCase) evalScore {
 	}
 	return score
 }
+
+// statNamed checks that a reply giving one figure names the statistic the spec
+// asks for, unless the question asks yes or no: a reply listing the most common answers may hold the highest one
+// among them by chance ("top cups per day figure" answered with the most common
+// answers, 6 among them), and that is not the answer.
+func statNamed(sp spec, ask, reply string) []string {
+	if yesNoAsk.MatchString(ask) {
+		return nil // "is the lowest rating among VIPs below 3?" may be answered by how many gave less than 3
+	}
+	words, ok := statNames[sp.stat]
+	if strings.HasPrefix(sp.stat, "p") && len(sp.stat) > 1 && sp.stat[1] >= '0' && sp.stat[1] <= '9' {
+		words, ok = []string{"percentile"}, true
+	}
+	if !ok || evalRefusalRe.MatchString(reply) {
+		return nil
+	}
+	low := strings.ToLower(reply)
+	for _, w := range words {
+		if strings.Contains(low, w) {
+			return nil
+		}
+	}
+	return []string{fmt.Sprintf("does not name the %s", words[0])}
+}
+
+// yesNoAsk finds a question asked to be answered yes or no.
+var yesNoAsk = regexp.MustCompile(`(?i)^\s*(is|are|was|were|does|do|did|has|have)\b`)
+
+// statNames are the words a reply names each single-figure statistic with.
+var statNames = map[string][]string{"mean": {"average"}, "median": {"median", "50th percentile"}, "mode": {"most common"},
+	"min": {"lowest", "earliest"}, "max": {"highest", "latest"}, "sd": {"standard deviation"}, "sum": {"total", "add up to"},
+	"earliest": {"earliest"}, "latest": {"latest"}}
 
 // withoutGiven drops from problems the "unexpected" figures the question itself
 // gave: "is the average above 3.5?" is rightly answered "… is not more than 3.5".

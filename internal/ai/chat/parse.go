@@ -260,6 +260,9 @@ func (p *parser) markIdioms() {
 			!p.cf.namesAQuestion(p.ts[i].stem) {
 			p.used[i], p.formAnswers = true, true // "gave (us) feedback", "received how many feedback" on the “Conference feedback” form: responded
 		}
+		if (p.words[i] == "favourite" || p.words[i] == "favorite") && (p.words[i-1] == "whose" || p.words[i-1] == "their" && copulas[p.word(i+1)]) {
+			p.cueWords[i] = "" // "people whose favourite was the panel": who they are, not the most common answer
+		}
 		if reportVerbs[p.words[i-1]] && subjectPronouns[p.words[i]] {
 			p.used[i-1] = true // "people who said they drink 5 cups": what they said, not a comment
 		}
@@ -1370,12 +1373,15 @@ func (p *parser) topFigure(in *request) {
 	}
 	i := slices.Index(p.words, "top")
 	for k := i + 1; i >= 0 && k <= i+5 && k < len(p.words); k++ {
-		if oneFigureNouns[p.words[k]] {
-			in.metric = query.Max
+		if oneFigureNouns[p.words[k]] || extremeGiven[p.words[k]] {
+			in.metric = query.Max // "top job satisfaction score given"
 			return
 		}
 	}
 }
+
+// extremeGiven after "top" and a question say the answer given, the highest.
+var extremeGiven = text.Set("given received awarded recorded reported")
 
 // oneFigureNouns name one figure ("the top figure", "the top value").
 var oneFigureNouns = text.Set("figure value number amount")
@@ -1909,8 +1915,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	byCount := in.metric == query.Count && text.Any(p.words, phrases("by number", "by count", "by the number", "by how many"))
 	if lead := p.rankLead(); lead >= 0 && !leadRanks[p.words[lead]] && (in.metric == "" || in.metric == query.Top || in.metric == query.Distribution || byCount) &&
-		in.target != nil && groupable(in.target.q) && in.groupBy == nil && in.kind == metricIntent {
-		in.metric, in.least = query.Top, true // "bottom 2 drinks": the least common
+		in.target != nil && groupable(in.target.q) && in.groupBy == nil && in.kind == metricIntent && (p.words[lead] == "bottom" || !fits(query.Min, in.target.q)) {
+		in.metric, in.least = query.Top, true // "bottom 2 drinks": the least common; "lowest rating" is the lowest answer
 	}
 	if most := p.whichEndsMost(); in.metric == "" && in.target != nil && in.groupBy == nil && most != 0 {
 		in.metric, in.least = query.Top, most < 0 // "which star rating did people give most"
@@ -2281,15 +2287,19 @@ func (p *parser) mostOfTarget(in *request) int {
 			return -1
 		}
 	}
-	lead := p.word(0)
-	if lead == "the" {
-		lead = p.word(1)
+	k := 0
+	for p.word(k) == "and" || p.word(k) == "the" {
+		k++
 	}
-	if (lead == "most" || lead == "least") && in.metric == "" && anyWord(p.words, typeCues[in.target.q.Type]) {
-		return map[string]int{"most": 1, "least": -1}[lead] // "most an early bird paid"
+	lead := p.word(k)
+	if (lead == "most" || lead == "least") && (in.metric == "" || in.metric == query.Top && !frequencyAfterMost[p.word(k+1)]) && anyWord(p.words, typeCues[in.target.q.Type]) {
+		return map[string]int{"most": 1, "least": -1}[lead] // "most an early bird paid", "and the least an early bird paid?"
 	}
 	return 0
 }
+
+// frequencyAfterMost after "most" or "least" ask how often ("the least common price").
+var frequencyAfterMost = text.Set("common popular frequent frequently often chosen picked given selected")
 
 // topGroups returns the groupable question named right after a leading "top"
 // or "bottom" (and its number): "top 3 departments by satisfaction".
