@@ -13,6 +13,12 @@ import (
 // The chat answers only what it reads one way. A message with two plausible
 // readings gets an honest refusal naming them, never a guess.
 
+// twoWayWords are words with two plausible readings, and why: they are never
+// read as a typing slip either.
+var twoWayWords = map[string]string{
+	"media": "“media” could be a slip for the median or the word for the mean (average) in several languages; please say which",
+}
+
 // statWords name one statistic each; a message naming two asks for two figures.
 var statWords = text.Set("average avg mean median mode sd stdev stddev standard")
 
@@ -20,6 +26,11 @@ var statWords = text.Set("average avg mean median mode sd stdev stddev standard"
 func (p *parser) ambiguity(in *request) string {
 	if p.unsure != "" {
 		return p.unsure
+	}
+	for _, w := range p.words {
+		if why := twoWayWords[w]; why != "" {
+			return why
+		}
 	}
 	if r := p.beyondFigures(); r != "" {
 		return r
@@ -441,6 +452,8 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case text.Any(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
+	case p.personalIncome():
+		return "it asks what people earn, and the form does not ask that"
 	case p.leftSince():
 		return "it asks who has left since, and the form only records the answers people gave"
 	case p.earlierEdition():
@@ -468,6 +481,28 @@ func (p *parser) beyondFigures() string {
 	}
 	return ""
 }
+
+// personalIncome reports whether the message asks what the respondents earn
+// ("avg attendee income"), not what the form's amounts bring in.
+func (p *parser) personalIncome() bool {
+	for i, w := range p.words {
+		if !incomeWords[w] {
+			continue
+		}
+		for k := max(0, i-2); k < i+3 && k < len(p.words); k++ {
+			if k != i && personWords[p.words[k]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// incomeWords name what a person earns; personWords the people who would.
+var (
+	incomeWords = text.Set("income incomes earn earns earning earnings wage wages")
+	personWords = text.Set("attendee attendees employee employees customer customers staff people person respondent respondents worker workers they their guests guest")
+)
 
 // leftSince reports whether the message asks who left (the company, the
 // service) rather than who left an answer ("how many of them have left since?").

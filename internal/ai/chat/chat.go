@@ -218,14 +218,14 @@ func ofAnswersListed(prev, cur *request) bool {
 
 // whichOfCounted reads "which office are they in" after a count as the breakdown of
 // the counted respondents by the question named, and "which office are most of
-// them in" as its most common answer.
+// them in" and "what do they mostly drink" as its most common answer.
 func whichOfCounted(out, prev, cur *request) {
-	if cur.target == prev.target || cur.metric != "" || !cur.asksWhich || !groupable(cur.target.q) || prev.metric != query.Count || cur.kind != metricIntent {
+	if cur.target == prev.target || cur.metric != "" || !cur.asksWhich && !cur.refersBack || !groupable(cur.target.q) || prev.metric != query.Count || cur.kind != metricIntent {
 		return
 	}
 	out.metric, out.limit, out.least = query.Distribution, 0, false
-	if cur.rank != 0 {
-		out.metric, out.limit, out.least = query.Top, 1, cur.rank < 0
+	if cur.rank != 0 || cur.mostly {
+		out.metric, out.limit, out.least = query.Top, 1, cur.rank < 0 // "what do they mostly drink"
 	}
 }
 
@@ -315,6 +315,9 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	}
 	if cur.metric == "" && cur.extreme != 0 && out.target != nil && fits(query.Max, out.target.q) && cur.kind == metricIntent {
 		out.metric = extremeMetric(cur.extreme > 0)
+	}
+	if (prev.metric == query.Max || prev.metric == query.Min) && cur.metric == query.List && cur.target == nil && out.target != nil && isDateLike(out.target.q) {
+		out.metric = query.Max // "earliest start date in sales" – "and the most recent one?"
 	}
 	if (prev.metric == query.Max || prev.metric == query.Min) && cur.metric == query.Top && cur.cuesOnly && cur.limit <= 1 && cur.kind == metricIntent {
 		out.metric, out.least = extremeMetric(!cur.least), false // "most anyone paid for a regular ticket" – "and the least?"

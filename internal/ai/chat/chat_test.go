@@ -410,6 +410,18 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"event", "what's the most anyone paid?|and the least an early bird paid?", "The lowest answer to “Ticket price” among the 43 responses that answered Early bird to “Ticket type” is 129 EUR"},
 		{"event", "the least common ticket price", "The least common answer to “Ticket price” is 479"},
 		{"event", "what's the midpoint of the likely-to-recommend scores|people whose favourite was the panel", "The median answer to “How likely are you to recommend this event to a friend?” among the 15 responses that answered Panel"},
+		// batches 142-144
+		{"coffee", "pct spain rated 4+", "Among the 8 responses that answered Spain to “Country”, 62.5%"},
+		{"employee", "% sales remote", "Among the 27 responses that answered Sales to “Department”, 25.93%"},
+		{"event", "avg attendee income", "it asks what people earn"},
+		{"event", "how much income did vip tickets bring", "add up to 8842 EUR"},
+		{"event", "how much did vip tickets bring in", "add up to 8842 EUR"},
+		{"coffee", "how many people drink more than 2 cups a day|whats their avg rating|what about people on 4+ cups|is that above 4?", "So no: 3.55 out of 5 is not more than 4."},
+		{"coffee", "how many people gave us 1 or 2 stars|what do they mostly drink", "is Tea, given in 3 of 8 responses"},
+		{"employee", "which office has the longest hours|how many people there work over 45 hours", "12 of the 150 responses answered Berlin to “Office” and answered more than 45"},
+		{"employee", "earliest start date|in sales|and the most recent one in sales", "The latest answer to “Start date” among the 27 responses that answered Sales to “Department” is 2025-10-02"},
+		{"coffee", "Which is the media of cups per day at the persons who recommend us?", "I can't answer that"},
+		{"employee", "department and remote work together in table", "Answers to “Department” by answer to “Do you work remotely?”"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -48,6 +48,12 @@ func (p *parser) statCheck() *figureCheck {
 			p.used[k] = true // "is it true that the average …"
 		}
 	}
+	if auxiliaries[p.word(0)] && itWords[p.word(1)] && !slices.ContainsFunc(p.words, func(w string) bool { return checkStats[w] }) {
+		if c := p.checkAfter(1, 1); c != nil {
+			p.used[0], p.used[1] = true, true // "is that above 4?": the previous figure, checked
+			return c
+		}
+	}
 	a := slices.IndexFunc(p.words, func(w string) bool { return checkStats[w] })
 	if a < 0 {
 		return p.countCheck()

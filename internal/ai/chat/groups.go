@@ -137,10 +137,13 @@ func (s *session) figureTitle(in *request, p queryPlan) string {
 	return text.Capitalize(figureName(p.q.Metric, in.target.q)) + " answer to " + text.Quote(in.target.q.Text)
 }
 
+// isDateLike reports whether q's answers are dates or times.
+func isDateLike(q *form.Question) bool { return q.Type == form.Date || q.Type == form.Time }
+
 // figureName names the figure m of q's answers: "earliest" and "latest" for the
 // extremes of dates and times.
 func figureName(m query.Metric, q *form.Question) string {
-	if q.Type == form.Date || q.Type == form.Time {
+	if isDateLike(q) {
 		if name := map[query.Metric]string{query.Min: "earliest", query.Max: "latest"}[m]; name != "" {
 			return name
 		}

@@ -48,6 +48,7 @@ type request struct {
 	allTime     bool // the message asks over every response ("over the whole survey"): a follow-up drops the period
 	refersBack  bool // the message points at the previous answer's respondents ("of them", "there", "that group")
 	allGroups   bool // the message asks for every group of the previous ranking ("show me all of them")
+	mostly      bool // "mostly", "mainly": the most common answer ("what do they mostly drink")
 	everyone    bool // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
 	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
@@ -138,7 +139,7 @@ var cuePhrases = map[cue][]text.Phrase{
 		"most ppl", "most folks", "most respondents", "most customers", "most employees", "most attendees", "most staff", "most guests"),
 	cueLeast:        phrases("least common", "least popular", "least used", "less used", "less chosen", "less selected", "chosen less", "picked less", "selected less", "least chosen", "least selected", "used the least", "fewest", "rarest", "least frequent", "least often", "least"),
 	cueCount:        phrases("how many", "number of", "count", "headcount"),
-	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "counts", "each option", "every option", "all the options", "all options", "all the choices", "each answer", "each choice", "per star", "each star", "per score", "each score", "per value", "each value", "per point", "each point", "how did people answer", "how do people answer", "how people answer", "how people answered", "how did ppl answer", "how did folks answer", "how did respondents answer", "how did everyone answer", "results", "what did people choose", "mix"),
+	cueDistribution: phrases("breakdown", "break down", "distribution", "split", "spread", "counts", "each option", "every option", "all the options", "in table", "in a table", "as table", "all options", "all the choices", "each answer", "each choice", "per star", "each star", "per score", "each score", "per value", "each value", "per point", "each point", "how did people answer", "how do people answer", "how people answer", "how people answered", "how did ppl answer", "how did folks answer", "how did respondents answer", "how did everyone answer", "results", "what did people choose", "mix"),
 	cueList:         phrases("show", "list", "display", "read", "what did people say", "what are people saying", "what do people say", "what did they say", "what do they say", "what are they saying", "what did people write", "what did they write", "examples", "quotes", "recent", "latest", "newest"),
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
 	cueMode:         phrases("mode", "modal"),
@@ -474,6 +475,9 @@ var priceWords = text.Set("expensive cheapest cheaper pricier priciest")
 // "did we earn").
 var weEarned = phrases("we earn", "we earned")
 
+// takings name what amounts bring in together.
+var takings = phrases("revenue", "income", "takings", "turnover", "bring in", "brought in", "brings in", "bring", "brought", "generated", "generate")
+
 // scoreWords name the answer on a scale when the form has one scale question.
 var scoreWords = text.Set("score scores")
 
@@ -583,7 +587,8 @@ func (in *request) setMetric(cues map[cue]bool, words []string) {
 	if in.metric == query.Trend {
 		in.interval = intervalOf(words, "")
 	}
-	in.total = cues[cueTotal] || text.Any(words, weEarned) // "how much did we make": the takings
+	in.total = cues[cueTotal] || text.Any(words, weEarned) || (in.metric == "" || in.metric == query.Count) && text.Any(words, takings)
+	// "how much did we make", "how much income did vip tickets bring": the takings
 	if cues[cueMax] {
 		in.extreme = 1
 	} else if cues[cueMin] {
@@ -1413,7 +1418,9 @@ func (p *parser) markBase(mentions []mention, span *dateRange) {
 		start, end = p.leadingClause()
 	}
 	if start < -1 {
-		p.rateBase()
+		if !p.leadingShareOf() {
+			p.rateBase()
+		}
 		return
 	}
 	for k := start + 1; k < end; k++ {
@@ -1448,6 +1455,23 @@ func (p *parser) markBase(mentions []mention, span *dateRange) {
 		}
 		p.conds[last].base = false
 	}
+}
+
+// leadingShareOf reads a share asked with the group right after its first word
+// and no "of" ("% french recommending", "pct spain rated 4+") as the share of that
+// group, and reports whether it did.
+func (p *parser) leadingShareOf() bool {
+	if len(p.conds) < 2 || !percentWords[p.word(0)] && p.word(0) != "share" {
+		return false
+	}
+	at := slices.IndexFunc(p.conds, func(c cond) bool { return c.pos == 1 })
+	if at < 0 {
+		return false
+	}
+	for i := range p.conds {
+		p.conds[i].base = i == at
+	}
+	return true
 }
 
 // rateBase reads a rate with other conditions and no population clause
@@ -1710,6 +1734,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true // "and the week before that?"
 	case p.endsWith("instead"):
 		return true // "use the recommend score instead"
+	case p.pointsThere():
+		return true // "how many people there work over 45 hours"
 	case p.endsWith("there") && !copulas[p.word(p.lastWord()-1)]:
 		return true // "what's the lowest rating there?", not "how many responses are there?"
 	case pronoun && own == 0:
@@ -1847,6 +1873,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.howMany = howMany.Index(p.words) >= 0
 	in.allTime = text.Any(p.words, allTimePhrases)
 	in.allGroups = p.allOfThem()
+	in.mostly = anyWord(p.words, text.Set("mostly mainly"))
 	in.refersBack = (anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases)) && !in.allGroups
 	classes := p.sentimentWords()
 	scores := s.cf.scores(p.ts, p.used)
@@ -1897,6 +1924,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.target = nil // the share of yes by group names no question to average
 	}
 	p.bareByGroup(in)
+	if in.target == nil && (in.metric == "" || in.metric == query.Count) && text.Any(p.cueWords, takings) && s.cf.countOfType(form.Currency) == 1 {
+		in.target, in.metric = s.cf.firstOfType(form.Currency), query.Sum // "how much did vip tickets bring in"
+	}
 	if in.target == nil && in.extreme != 0 && anyWord(p.cueWords, priceWords) && s.cf.countOfType(form.Currency) == 1 {
 		in.target = s.cf.firstOfType(form.Currency) // "the most expensive early bird ticket"
 	}
@@ -2547,6 +2577,16 @@ func (p *parser) thoseWho() bool {
 	i := slices.IndexFunc(p.words, func(w string) bool { return w == "those" || w == "these" })
 	return i >= 0 && clauseWords[p.word(i+1)] && p.word(i+1) != "on"
 }
+
+// pointsThere reports whether "there" points at a place named before ("people
+// there"), not at something existing ("are there", "there are").
+func (p *parser) pointsThere() bool {
+	i := slices.Index(p.words, "there")
+	return i > 0 && !beWords[p.word(i-1)] && !beWords[p.word(i+1)]
+}
+
+// beWords are the forms of "be" that make "there" say something exists.
+var beWords = text.Set("are is were was be been being")
 
 // allOfThem reports whether the message asks for all the previous answer's
 // groups ("show me all of them", "each of them").

@@ -97,6 +97,9 @@ func phraseWords(lists ...[]text.Phrase) iter.Seq[string] {
 func (cf *formIndex) respell(msg string) string {
 	return slipWordRe.ReplaceAllStringFunc(msg, func(w string) string {
 		low := strings.ToLower(w)
+		if twoWayWords[low] != "" {
+			return w // "media": the median or the mean, asked back
+		}
 		if v := cf.formSpelling(low); v != "" {
 			return v // "favorite" on a form asking for the “Favourite drink”
 		}
