@@ -422,6 +422,13 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "earliest start date|in sales|and the most recent one in sales", "The latest answer to “Start date” among the 27 responses that answered Sales to “Department” is 2025-10-02"},
 		{"coffee", "Which is the media of cups per day at the persons who recommend us?", "I can't answer that"},
 		{"employee", "department and remote work together in table", "Answers to “Department” by answer to “Do you work remotely?”"},
+		// the re-asking probe (one letter slipped): an unknown word is never passed over
+		{"employee", "how many staff have uner 2 years at the company", "I don't know what “uner” refers to"},
+		{"employee", "how many ppl wrk 45+ hrs", "27 of the 150 responses answered 45 or more to “Hours worked per week”"},
+		{"employee", "finance: remoet percentage", "I don't know what “remoet” refers to"},
+		{"employee", "remoe folks: median weekly hours", "I don't know what “remoe” refers to"},
+		{"coffee", "sgar in coffee - how many ppl", "I don't know what “sgar” refers to"},
+		{"coffee", "Quick sanity check: what is the highest number of cups per day that anyone reported?", "The highest answer to “Cups per day” is 6"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

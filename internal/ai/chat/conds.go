@@ -279,6 +279,23 @@ func (p *parser) joinedBounds(from, to int) bool {
 	return k == to-1 && (p.words[k] == "but" || p.words[k] == "and")
 }
 
+// mayBeVerb reports whether w (of stem) may be the verb of a quantity: a word the
+// chat knows, a verb of doing, or a slip of a word of the form's ("drnk", "wrk").
+func (cf *formIndex) mayBeVerb(w, stem string) bool {
+	if cf.knows(w) || cf.knows(stem) || quantityVerbs[w] {
+		return true
+	}
+	for v := range cf.formVocabulary {
+		if len(v) >= 4 && oneSlip(w, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// quantityVerbs say how a quantity was done ("people doing 45 hours").
+var quantityVerbs = text.Set("doing do does did done putting put puts logging logged logs clocking clocked having getting")
+
 // relativeWords open a clause about the respondents.
 var relativeWords = text.Set("who that which")
 
@@ -290,8 +307,8 @@ func (p *parser) markQuantityVerb(start int, q *question) {
 	for k > 0 && verbTails[p.words[k]] {
 		k-- // "worked *here* more than 5 years", "worked *for* more than 5 years", "drink *only* 1 cup"
 	}
-	if k < 1 || p.ts[k].stem == "" || p.used[k] {
-		return
+	if k < 1 || p.ts[k].stem == "" || p.used[k] || !p.cf.mayBeVerb(p.words[k], p.ts[k].stem) {
+		return // a word the chat does not know is no verb it can pass over ("staff have uner 2 years")
 	}
 	j := k - 1
 	for j > 0 && (perfectAux[p.words[j]] || negatedAux[p.words[j]]) {

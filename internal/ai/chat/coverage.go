@@ -95,15 +95,17 @@ func (p *parser) unknownWords(in *request) []string {
 // withoutChatter returns the tokens of the message without the sentences that
 // hold unknown words and nothing the question is made of: no word read as a
 // condition, date or number, no option, no statistic, no restricting word
-// ("only", "except"), and no word of a question before a colon ("onboarding:
-// …" is a topic). Nil when there is no such sentence, or nothing else.
+// ("only", "except"), no word of a question before a colon ("onboarding: …" is
+// a topic), and no word a slip away from one of the form's ("remoe folks: …"
+// names the remote workers, misspelled). Nil when there is no such sentence, or
+// nothing else.
 func (p *parser) withoutChatter() []token {
 	drop := map[int]bool{}
 	for _, i := range p.unknownAt {
 		drop[p.ts[i].sentence] = true
 	}
 	for i, t := range p.ts {
-		if drop[t.sentence] && (p.used[i] || t.isNum || t.quoted || t.topic && t.stem != "" && p.cf.namesAQuestion(t.stem) || restrictWords[t.low] || statCueWords[t.low] && (t.stem != "" || t.low == "%" || statWords[t.low]) ||
+		if drop[t.sentence] && (p.used[i] || t.isNum || t.quoted || t.topic && t.stem != "" && p.cf.namesAQuestion(t.stem) || p.cf.nearFormWord(t.low) || restrictWords[t.low] || statCueWords[t.low] && (t.stem != "" || percentWords[t.low] || statWords[t.low]) ||
 			months[t.low] != 0 || t.stem != "" && p.cf.optionStem(t.stem) || questionWords[t.low] && t.sentence > 0) {
 			delete(drop, t.sentence)
 		}
@@ -121,6 +123,20 @@ func (p *parser) withoutChatter() []token {
 		return nil
 	}
 	return kept
+}
+
+// nearFormWord reports whether w, unknown, is one slip from a word or stem of the
+// form's questions and options ("remoe", "sgar"): a misspelled word of the form.
+func (cf *formIndex) nearFormWord(w string) bool {
+	if cf.knows(w) || len(w) < 4 {
+		return false
+	}
+	for v := range cf.formVocabulary {
+		if len(v) >= 4 && (oneSlip(w, v) || oneSlip(w, stemOf(v))) {
+			return true
+		}
+	}
+	return false
 }
 
 // restrictWords narrow or exclude: a sentence holding one is never set aside.
