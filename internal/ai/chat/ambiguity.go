@@ -35,6 +35,15 @@ func (p *parser) ambiguity(in *request) string {
 	if r := p.beyondFigures(); r != "" {
 		return r
 	}
+	if in.howMany && in.metric == query.Top && slices.Contains(p.words, "both") {
+		return "I can't tell which answers “both” means; name them, e.g. how many use both Gym and Training"
+	}
+	if numberFigure[in.metric] && in.groupBy == nil && p.topAnswersNamed() {
+		return "it asks for a figure of the highest or lowest few answers, which I don't compute; ask for the figure of all answers, or for the answers above a number"
+	}
+	if in.metric != query.List && p.recentSubset() {
+		return "it asks for a figure over the latest few responses, and I compute figures over periods; ask for the last 7 days, say"
+	}
 	if in.metric == query.Words && in.groupBy != nil {
 		return fmt.Sprintf("I find the most used words of one group at a time, not for each answer to %s; ask for the words of one answer to it at a time",
 			text.Quote(in.groupBy.q.Text))
@@ -452,6 +461,14 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case text.Any(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
+	case slices.Contains(p.words, "ratio") && !p.rate:
+		return "it asks for a ratio, which I don't compute; ask for the count of each answer, or for a percentage"
+	case p.differenceAsked():
+		return "it asks for a difference between two figures, which I don't compute; ask for each figure"
+	case text.Any(p.words, answerLength):
+		return "it asks how long the written answers are, and I don't measure that; I can give the most used words"
+	case p.shareOfAmount():
+		return "it asks for a share of a total amount, and I give shares of responses; ask for the total by group instead"
 	case p.personalIncome():
 		return "it asks what people earn, and the form does not ask that"
 	case p.leftSince():
@@ -480,6 +497,99 @@ func (p *parser) beyondFigures() string {
 		return "it asks about one respondent, and I don't single out respondents; ask for a figure over a group instead, such as the highest or the average answer of the people who chose one option"
 	}
 	return ""
+}
+
+// topAnswersNamed reports whether the message names the few highest or lowest
+// answers ("the top 3 ratings", "the 5 lowest prices").
+func (p *parser) topAnswersNamed() bool {
+	for i, t := range p.ts {
+		if t.isNum && (leadRanks[p.word(i-1)] || p.word(i-1) == "top" || p.word(i-1) == "bottom") ||
+			t.isNum && rankWords[p.word(i+1)] {
+			return true
+		}
+	}
+	return false
+}
+
+// recentSubset reports whether the message names a number of latest (or
+// earliest) responses ("the 10 most recent responses", "the last 20 answers").
+func (p *parser) recentSubset() bool {
+	for i, t := range p.ts {
+		if !t.isNum {
+			continue
+		}
+		before, after := p.word(i-1), p.word(i+1)
+		if (before == "last" || before == "latest" || before == "first") && submissionWords[after] ||
+			recentWords[after] || after == "most" && recentWords[p.word(i+2)] {
+			return true
+		}
+	}
+	return false
+}
+
+// recentWords after a number name the latest or earliest responses.
+var recentWords = text.Set("recent latest newest oldest earliest")
+
+// differenceAsked reports whether the message asks how many more (or fewer) of
+// one thing than of another ("how many more people attended engineering than
+// design"), not how many gave more than a number ("how many more than 3").
+func (p *parser) differenceAsked() bool {
+	for i := 0; i+2 < len(p.words); i++ {
+		if (p.words[i] == "many" || p.words[i] == "much") && (p.words[i+1] == "more" || p.words[i+1] == "fewer" || p.words[i+1] == "less") &&
+			p.words[i+2] != "than" && slices.Contains(p.words[i+2:], "than") {
+			return true
+		}
+	}
+	return false
+}
+
+// answerLength asks how long the written answers are.
+var answerLength = phrases("how many words", "number of words", "word count", "longest comment", "longest answer", "longest response",
+	"shortest comment", "shortest answer", "shortest response", "how long are the comments", "how long are the answers")
+
+// shareOfAmount reports whether the message asks for a share of a total amount
+// ("what percent of total ticket revenue came from vip", "what fraction of all
+// the cups per day comes from germans"), not a share of the responses.
+func (p *parser) shareOfAmount() bool {
+	for i, w := range p.words {
+		if !partWords[w] || p.word(i+1) != "of" {
+			continue
+		}
+		k := i + 2
+		for amountLeads[p.word(k)] {
+			k++
+		}
+		if k == i+2 {
+			continue // "% of germans": a share of the responses
+		}
+		if takingsAt(p.words, k) || p.ts[k].stem != "" && p.cf.amountStem(p.ts[k].stem) {
+			return true
+		}
+	}
+	return false
+}
+
+// takingsAt reports whether a word of takings stands at k or right after.
+func takingsAt(words []string, k int) bool {
+	return k < len(words) && (text.Any(words[k:min(k+3, len(words))], takings))
+}
+
+// partWords ask for a part of a whole; amountLeads stand between "of" and the
+// amount ("of all the", "of the total").
+var (
+	partWords   = text.Set("percent percentage % share fraction proportion part")
+	amountLeads = text.Set("all the total")
+)
+
+// amountStem reports whether stem is a word of a number or currency question,
+// whose answers add up to an amount.
+func (cf *formIndex) amountStem(stem string) bool {
+	for _, q := range cf.qs {
+		if (q.q.Type == form.Number || q.q.Type == form.Currency) && slices.Contains(q.stems, stem) {
+			return true
+		}
+	}
+	return false
 }
 
 // personalIncome reports whether the message asks what the respondents earn
@@ -640,7 +750,7 @@ var (
 	periodCompareWords = text.Set("compare compared comparison vs versus than difference differ")
 	// periodChangePhrases ask whether a figure moved up or down between periods
 	// ("how did it change from April to May" is a trend over them).
-	periodChangePhrases = phrases("go up", "went up", "go down", "went down", "increase", "increased", "decrease",
+	periodChangePhrases = phrases("percent change", "percentage change", "% change", "growth", "grew", "go up", "went up", "go down", "went down", "increase", "increased", "decrease",
 		"decreased", "improve", "improved", "drop", "dropped", "rise", "rose", "fall", "fell")
 )
 

@@ -93,7 +93,8 @@ func (s *session) ofNamedAnswer(prev, cur *request) *request {
 		return nil // "how many drink more than 3 cups" – "which drink is most popular among them" – "their average rating": still those drinkers
 	}
 	c, ok := s.namedAnswer(prev)
-	if !ok || cur.target == c.q || cur.which == c.q || slices.ContainsFunc(cur.conds, func(o cond) bool { return o.q == c.q }) {
+	if !ok || cur.target == c.q || cur.which == c.q || slices.ContainsFunc(cur.conds, func(o cond) bool { return o.q == c.q }) ||
+		cur.onlyThere && !anyWord(c.q.words, placeNouns) { // "most common rating in spain" – "the total cups there": in Spain
 		return nil // "and those in France?" names the answer again; "and which add-in do they pick least?" asks it again
 	}
 	out := *prev

@@ -229,6 +229,13 @@ func whichOfCounted(out, prev, cur *request) {
 	}
 }
 
+// topOfList reports whether cur only asks for the first of the list the reply to
+// prev gave ("just the top one", "top 3 instead").
+func topOfList(prev, cur *request) bool {
+	return cur.metric == query.Top && !cur.least && cur.target == nil && cur.groupBy == nil && len(cur.conds) == 0 && cur.kind == metricIntent &&
+		(prev.metric == query.Words || prev.metric == query.Top && !prev.least)
+}
+
 // splitsFigure reports whether cur only asks to break the previous figure down
 // by a group ("how many use the gym or training" – "split by office"): the
 // figure stays, a breakdown of answers is not asked for.
@@ -291,7 +298,9 @@ func merge(prev, cur *request, today time.Time) *request {
 // question it is about, a new number for the previous condition, the words it
 // could not read.
 func mergeFigure(out, prev, cur *request, ranked bool) {
-	if (cur.metric != "" || cur.kind != metricIntent) && !splitsFigure(prev, cur) {
+	if topOfList(prev, cur) {
+		out.limit = max(cur.limit, 1) // "top 2 words in what people liked" – "just the top one": the same list, shorter
+	} else if (cur.metric != "" || cur.kind != metricIntent) && !splitsFigure(prev, cur) {
 		out.metric, out.kind, out.least, out.interval = cur.metric, cur.kind, cur.least, cur.interval
 		out.extreme, out.total, out.percentile = cur.extreme, cur.total, cur.percentile
 	}

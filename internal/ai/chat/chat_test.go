@@ -429,6 +429,24 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "remoe folks: median weekly hours", "I don't know what “remoe” refers to"},
 		{"coffee", "sgar in coffee - how many ppl", "I don't know what “sgar” refers to"},
 		{"coffee", "Quick sanity check: what is the highest number of cups per day that anyone reported?", "The highest answer to “Cups per day” is 6"},
+		// near misses (batch 147) and conversations (batch 145)
+		{"coffee", "what is the ratio of germans to french respondents", "it asks for a ratio"},
+		{"coffee", "percent change in responses between october and november", "it compares two periods"},
+		{"coffee", "how many words does the longest comment have", "it asks how long the written answers are"},
+		{"coffee", "what fraction of all the cups per day comes from germans", "it asks for a share of a total amount"},
+		{"event", "what percent of total ticket revenue came from vip tickets", "it asks for a share of a total amount"},
+		{"event", "how many more people attended engineering than design", "it asks for a difference"},
+		{"coffee", "how many more than 3 cups", "20 of the 60 responses answered more than 3 to “Cups per day”"},
+		{"coffee", "average rating of the 10 most recent responses", "it asks for a figure over the latest few responses"},
+		{"coffee", "show the 5 most recent comments", "The 5 most recent answers to “Anything else you want to tell us?”"},
+		{"coffee", "average of the top 3 ratings", "it asks for a figure of the highest or lowest few answers"},
+		{"coffee", "what share of all respondents are germans who would recommend us", "15% of all 60 responses answered Germany"},
+		{"coffee", "the lowest rating given by someone who would recommend us", "The lowest answer to “How would you rate our cafe?” among the 38 responses that answered Yes"},
+		{"employee", "how many work more than 40 hours a week|and at least 40?", "108 of the 150 responses answered 40 or more"},
+		{"event", "top 2 words in what people liked most|just the top one", "(of 86 answers):\n- reports: in 15 answers"},
+		{"coffee", "most common rating|in spain|and the total cups per day there", "among the 8 responses that answered Spain to “Country” add up to 24"},
+		{"employee", "among employees who use some benefit, what percent use training", "Among the 141 responses that answered “Which benefits do you use?”, 45.39%"},
+		{"employee", "top 3 benefits|how many use both of the top two", "I can't tell which answers “both” means"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

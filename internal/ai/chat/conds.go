@@ -985,7 +985,7 @@ var pickVerbs = text.Set("pick picked choose chose select selected use used answ
 // anyWords and noneWords stand for an answer of a choice question in "did not
 // pick any features", "don't add anything", "use no benefits".
 var (
-	anyWords  = text.Set("any anything")
+	anyWords  = text.Set("any anything some something")
 	noneWords = text.Set("no none nothing")
 )
 

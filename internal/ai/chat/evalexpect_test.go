@@ -226,6 +226,18 @@ func labelCounts(sv *aitest.Survey, rs []aitest.Record, key string) ([]string, [
 	return labels, counts
 }
 
+// writtenAnswers returns the distinct written answers to key's question, sorted.
+func writtenAnswers(sv *aitest.Survey, key string) []string {
+	var out []string
+	for _, r := range sv.Records {
+		if v, ok := r.V[key].(string); ok && v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // optionsOf returns the options of key's question ("yes", "no" for yes_no, the
 // stars of a rating).
 func optionsOf(sv *aitest.Survey, key string) []string {
@@ -236,6 +248,8 @@ func optionsOf(sv *aitest.Survey, key string) []string {
 				return []string{"yes", "no"}
 			case form.Rating:
 				return []string{"1", "2", "3", "4", "5"}
+			case form.Text, form.Textarea:
+				return writtenAnswers(sv, key) // the most common comment: written answers repeat
 			}
 			return q.Options
 		}

@@ -47,6 +47,7 @@ type request struct {
 	same        bool // the message asks the same question again ("same question but …")
 	allTime     bool // the message asks over every response ("over the whole survey"): a follow-up drops the period
 	refersBack  bool // the message points at the previous answer's respondents ("of them", "there", "that group")
+	onlyThere   bool // "there" is its only pointer: a place
 	allGroups   bool // the message asks for every group of the previous ranking ("show me all of them")
 	mostly      bool // "mostly", "mainly": the most common answer ("what do they mostly drink")
 	everyone    bool // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
@@ -260,6 +261,9 @@ func (p *parser) markIdioms() {
 		if gave && p.ts[i].stem != "" && slices.Contains(p.cf.titleStems, p.ts[i].stem) && !p.cf.optionStem(p.ts[i].stem) &&
 			!p.cf.namesAQuestion(p.ts[i].stem) {
 			p.used[i], p.formAnswers = true, true // "gave (us) feedback", "received how many feedback" on the “Conference feedback” form: responded
+		}
+		if (p.words[i] == "least" || p.words[i] == "most") && p.words[i-1] == "at" {
+			p.cueWords[i] = "" // "and at least 40?": a comparison, not the least common answer
 		}
 		if (p.words[i] == "favourite" || p.words[i] == "favorite") && (p.words[i-1] == "whose" || p.words[i-1] == "their" && copulas[p.word(i+1)]) {
 			p.cueWords[i] = "" // "people whose favourite was the panel": who they are, not the most common answer
@@ -1198,10 +1202,11 @@ var rankVerbs = text.Set("rank sort order")
 
 // bareYesNoAfter takes the yes_no question named without an answer within the four
 // words after i ("by would recommend", "vs will you come next year") as the
-// breakdown, dropping its condition.
+// breakdown, dropping its condition; not after a relative word ("given by
+// someone who would recommend us" keeps those who would).
 func (p *parser) bareYesNoAfter(i int) *question {
 	for ci, c := range p.conds {
-		if c.bare && c.pos > i && c.pos <= i+4 {
+		if c.bare && c.pos > i && c.pos <= i+4 && !slices.ContainsFunc(p.words[i+1:c.pos], func(w string) bool { return relativeWords[w] }) {
 			p.conds = slices.Delete(p.conds, ci, ci+1)
 			return c.q
 		}
@@ -1423,6 +1428,12 @@ func (p *parser) markBase(mentions []mention, span *dateRange) {
 		}
 		return
 	}
+	if p.ofEveryoneWho(start) {
+		for i := range p.conds {
+			p.conds[i].base = false // "what share of all respondents are germans who would recommend us": of everyone
+		}
+		return
+	}
 	for k := start + 1; k < end; k++ {
 		if p.words[k] == "," || sourceVerbs[p.words[k]] && p.word(k+1) == "from" {
 			end = k // "…, what % …", "of 5 star ratings came from vip"
@@ -1455,6 +1466,20 @@ func (p *parser) markBase(mentions []mention, span *dateRange) {
 		}
 		p.conds[last].base = false
 	}
+}
+
+// ofEveryoneWho reports whether the population clause at start is everyone,
+// what they are following ("of all respondents are germans who …", "of all
+// employees are engineers working remotely").
+func (p *parser) ofEveryoneWho(start int) bool {
+	if start < 0 || p.word(start) != "of" || !everyoneWords[p.word(start+1)] {
+		return false
+	}
+	k := start + 2
+	for k < len(p.words) && (peopleNouns[p.words[k]] || submissionWords[p.words[k]] || fillerWords[p.words[k]] && !beWords[p.words[k]]) {
+		k++
+	}
+	return beWords[p.word(k)]
 }
 
 // leadingShareOf reads a share asked with the group right after its first word
@@ -1875,6 +1900,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.allGroups = p.allOfThem()
 	in.mostly = anyWord(p.words, text.Set("mostly mainly"))
 	in.refersBack = (anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases)) && !in.allGroups
+	in.onlyThere = slices.Contains(p.words, "there") && !anyWord(p.words, themWords) && !text.Any(p.words, backPhrases) && !anyWord(p.words, text.Set("they their"))
 	classes := p.sentimentWords()
 	scores := s.cf.scores(p.ts, p.used)
 	p.mentions(scores)
