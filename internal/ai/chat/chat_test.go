@@ -447,6 +447,9 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "most common rating|in spain|and the total cups per day there", "among the 8 responses that answered Spain to “Country” add up to 24"},
 		{"employee", "among employees who use some benefit, what percent use training", "Among the 141 responses that answered “Which benefits do you use?”, 45.39%"},
 		{"employee", "top 3 benefits|how many use both of the top two", "I can't tell which answers “both” means"},
+		// a leading clause saying what the figure is for (batch 141)
+		{"coffee", "For the board deck, what share of all respondents gave us 5 stars?", "26.67% of all 60 responses answered 5"},
+		{"coffee", "For Germany, what's the average rating?", "among the 16 responses that answered Germany to “Country” is 3.38"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

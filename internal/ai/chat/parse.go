@@ -1834,13 +1834,41 @@ func needsTarget(m query.Metric) bool {
 // when the rest reads in full.
 func (s *session) parse(msg string) *request {
 	in, p := s.parseTokens(dropGreeting(tokenize(s.cf.respell(msg))))
-	if kept := p.withoutChatter(); kept != nil {
+	for _, kept := range [][]token{p.withoutChatter(), p.withoutPreface()} {
+		if kept == nil {
+			continue
+		}
 		if in2, _ := s.parseTokens(kept); len(in2.unknown) == 0 {
 			return in2
 		}
 	}
 	return in
 }
+
+// withoutPreface returns the tokens of the message after a leading clause that
+// says what the figure is for and names nothing of the form ("For the board
+// deck, …", "Before the team meeting, …"), or nil when there is none. A clause
+// naming an answer, a question, a number, a month or a statistic is kept: it may
+// be the question's filter.
+func (p *parser) withoutPreface() []token {
+	if len(p.unknownAt) == 0 || !prefaceWords[p.word(0)] {
+		return nil
+	}
+	end := slices.Index(p.words, ",")
+	if end < 2 {
+		return nil
+	}
+	for i, t := range p.ts[:end] {
+		if p.used[i] || p.own[i] || t.isNum || months[t.low] != 0 || statCueWords[t.low] && t.stem != "" ||
+			t.stem != "" && (p.cf.optionStem(t.stem) || p.cf.namesAQuestion(t.stem)) {
+			return nil
+		}
+	}
+	return p.ts[end+1:]
+}
+
+// prefaceWords open a clause saying what a figure is for.
+var prefaceWords = text.Set("for before after ahead")
 
 // parseTokens reads the tokens of one message into a request.
 func (s *session) parseTokens(ts []token) (*request, *parser) {
