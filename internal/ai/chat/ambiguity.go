@@ -38,7 +38,7 @@ func (p *parser) ambiguity(in *request) string {
 	if in.howMany && in.metric == query.Top && slices.Contains(p.words, "both") {
 		return "I can't tell which answers “both” means; name them, e.g. how many use both Gym and Training"
 	}
-	if numberFigure[in.metric] && in.groupBy == nil && p.topAnswersNamed() {
+	if in.metric != query.List && in.metric != query.Top && in.metric != query.Distribution && in.groupBy == nil && p.topAnswersNamed() {
 		return "it asks for a figure of the highest or lowest few answers, which I don't compute; ask for the figure of all answers, or for the answers above a number"
 	}
 	if in.metric != query.List && p.recentSubset() {
@@ -461,9 +461,13 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case text.Any(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
-	case slices.Contains(p.words, "ratio") && !p.rate:
+	case slices.Contains(p.words, "ratio") && !p.rate || p.forEveryOne():
 		return "it asks for a ratio, which I don't compute; ask for the count of each answer, or for a percentage"
-	case p.differenceAsked():
+	case p.perHead():
+		return "it asks for a figure per person or per attendance, which I don't compute; ask for the average or the total"
+	case anyWord(p.words, growWords):
+		return "it asks how much a figure grew, which I don't compute; ask for the figure per month or per week"
+	case p.differenceAsked() || p.rangeAsked():
 		return "it asks for a difference between two figures, which I don't compute; ask for each figure"
 	case text.Any(p.words, answerLength):
 		return "it asks how long the written answers are, and I don't measure that; I can give the most used words"
@@ -504,8 +508,9 @@ func (p *parser) beyondFigures() string {
 func (p *parser) topAnswersNamed() bool {
 	for i, t := range p.ts {
 		if t.isNum && (leadRanks[p.word(i-1)] || p.word(i-1) == "top" || p.word(i-1) == "bottom") ||
-			t.isNum && rankWords[p.word(i+1)] {
-			return true
+			t.isNum && rankWords[p.word(i+1)] ||
+			t.isNum && peopleNouns[p.word(i+1)] && text.Any(p.words[i:], phrases("the most", "the least", "the highest", "the lowest")) {
+			return true // "the top 3 ratings", "the 10 people working the most"
 		}
 	}
 	return false
@@ -529,6 +534,57 @@ func (p *parser) recentSubset() bool {
 
 // recentWords after a number name the latest or earliest responses.
 var recentWords = text.Set("recent latest newest oldest earliest")
+
+// perHead reports whether the message asks for a figure per head ("euros per
+// track attendance", "per capita").
+func (p *parser) perHead() bool {
+	for i, w := range p.words {
+		if w == "per" && (headWords[p.word(i+1)] || headWords[p.word(i+2)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// headWords after "per" count people or visits, not answers.
+var headWords = text.Set("capita head attendance attendances visit visits")
+
+// growWords ask how much a figure grew.
+var growWords = text.Set("grow grew grown growth growing")
+
+// forEveryOne reports whether the message asks how many of one kind there are
+// for every one of another ("for every person who wouldn't recommend us, how
+// many would"): a ratio. "For each country" is a breakdown.
+func (p *parser) forEveryOne() bool {
+	for i, w := range p.words {
+		if (w == "every" || w == "each") && p.word(i-1) == "for" && singlePerson[p.word(i+1)] {
+			return true
+		}
+	}
+	return false
+}
+
+// singlePerson name one respondent.
+var singlePerson = text.Set("person one respondent customer employee attendee guest user")
+
+// rangeAsked reports whether the message asks for the difference between the
+// highest and the lowest answer ("the difference between the longest and
+// shortest working week").
+func (p *parser) rangeAsked() bool {
+	i := slices.Index(p.words, "difference")
+	if i < 0 {
+		return false
+	}
+	for _, w := range p.words[i:] {
+		if extremeNames[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// extremeNames name the highest or lowest answer.
+var extremeNames = text.Set("longest shortest highest lowest best worst max min maximum minimum biggest smallest largest")
 
 // differenceAsked reports whether the message asks how many more (or fewer) of
 // one thing than of another ("how many more people attended engineering than
@@ -577,7 +633,7 @@ func takingsAt(words []string, k int) bool {
 // partWords ask for a part of a whole; amountLeads stand between "of" and the
 // amount ("of all the", "of the total").
 var (
-	partWords   = text.Set("percent percentage % share fraction proportion part")
+	partWords   = text.Set("percent percentage % share fraction proportion part portion")
 	amountLeads = text.Set("all the total")
 )
 

@@ -450,6 +450,14 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		// a leading clause saying what the figure is for (batch 141)
 		{"coffee", "For the board deck, what share of all respondents gave us 5 stars?", "26.67% of all 60 responses answered 5"},
 		{"coffee", "For Germany, what's the average rating?", "among the 16 responses that answered Germany to “Country” is 3.38"},
+		// near misses, second pass (batch 148)
+		{"coffee", "for every person who wouldn't recommend us, how many would", "it asks for a ratio"},
+		{"coffee", "for each country, how many would recommend us", "Responses by answer to “Country” among the 38 responses that answered Yes"},
+		{"event", "how much did the number of monthly responses grow", "it asks how much a figure grew"},
+		{"employee", "what's the difference between the longest and shortest working week", "it asks for a difference"},
+		{"employee", "what portion of all hours worked is put in by engineering", "it asks for a share of a total amount"},
+		{"employee", "total hours of the 10 people working the most", "it asks for a figure of the highest or lowest few answers"},
+		{"event", "how many euros did we take per track attendance", "it asks for a figure per person or per attendance"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn
