@@ -13,6 +13,12 @@ import (
 // The chat answers only what it reads one way. A message with two plausible
 // readings gets an honest refusal naming them, never a guess.
 
+// typicalWords name a middle figure without saying which; namedStats say which.
+var (
+	typicalWords = text.Set("typical typically")
+	namedStats   = text.Set("average avg mean median mode")
+)
+
 // twoWayWords are words with two plausible readings, and why: they are never
 // read as a typing slip either.
 var twoWayWords = map[string]string{
@@ -32,13 +38,19 @@ func (p *parser) ambiguity(in *request) string {
 			return why
 		}
 	}
+	if anyWord(p.words, typicalWords) && !anyWord(p.cueWords, namedStats) && !text.Any(p.cueWords, phrases("most common")) {
+		return "“typical” could be the average, the median or the most common answer; please say which"
+	}
+	if text.Any(p.words, phrases("up or down", "down or up", "better or worse", "worse or better")) {
+		return "it asks which way a figure is going, and I don't judge that; ask for the figure per month or per week"
+	}
 	if r := p.beyondFigures(); r != "" {
 		return r
 	}
 	if in.howMany && in.metric == query.Top && slices.Contains(p.words, "both") {
 		return "I can't tell which answers “both” means; name them, e.g. how many use both Gym and Training"
 	}
-	if in.metric != query.List && in.metric != query.Top && in.metric != query.Distribution && in.groupBy == nil && p.topAnswersNamed() {
+	if (numberFigure[in.metric] || in.metric == query.Count) && in.groupBy == nil && p.topAnswersNamed() {
 		return "it asks for a figure of the highest or lowest few answers, which I don't compute; ask for the figure of all answers, or for the answers above a number"
 	}
 	if in.metric != query.List && p.recentSubset() {
@@ -569,9 +581,9 @@ var singlePerson = text.Set("person one respondent customer employee attendee gu
 
 // rangeAsked reports whether the message asks for the difference between the
 // highest and the lowest answer ("the difference between the longest and
-// shortest working week").
+// shortest working week", "the spread between the best and worst rating").
 func (p *parser) rangeAsked() bool {
-	i := slices.Index(p.words, "difference")
+	i := slices.IndexFunc(p.words, func(w string) bool { return w == "difference" || w == "spread" || w == "gap" })
 	if i < 0 {
 		return false
 	}

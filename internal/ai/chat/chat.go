@@ -169,6 +169,10 @@ func (s *session) follow(prev, in *request) *request {
 		out := *prev // "which drink has the highest recommend rate" – "show me all of them"
 		out.kind, out.limit = metricIntent, 0
 		return &out
+	case prev != nil && in.followUp && in.itAnswer && s.ofNamedAnswer(prev, in) == nil:
+		out := merge(prev, in, s.today())
+		out.ambiguous = "I can't tell which one answer “it” is; please name it"
+		return out
 	case prev != nil && in.followUp && s.ofNamedAnswer(prev, in) != nil:
 		return merge(s.ofNamedAnswer(prev, in), in, s.today()) // "which session did people enjoy most" – "how many of them will come next year"
 	case prev != nil && in.followUp:
@@ -328,6 +332,9 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if (prev.metric == query.Max || prev.metric == query.Min) && cur.metric == query.List && cur.target == nil && out.target != nil && isDateLike(out.target.q) {
 		out.metric = query.Max // "earliest start date in sales" – "and the most recent one?"
 	}
+	if prev.metric == query.Top && cur.metric == query.Top && cur.least != prev.least && cur.limit == 0 {
+		out.limit = 1 // "top 2 instead" – "least popular?": the one least popular
+	}
 	if (prev.metric == query.Max || prev.metric == query.Min) && cur.metric == query.Top && cur.cuesOnly && cur.limit <= 1 && cur.kind == metricIntent {
 		out.metric, out.least = extremeMetric(!cur.least), false // "most anyone paid for a regular ticket" – "and the least?"
 	}
@@ -396,9 +403,8 @@ func mergeGroups(out, prev, cur *request, ranked bool) {
 			out.kind = metricIntent // "the figure for each ticket type" after the highest one shows them all
 		}
 		out.groupBy, out.compare = cur.groupBy, cur.compare
-		if len(cur.compare) == 0 { // "and for every country" breaks down what was filtered to one
-			out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.q == cur.groupBy })
-		}
+		// "and for every country" breaks down what was filtered to one; "compare vip and regular" after early birds compares those
+		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.q == cur.groupBy })
 	}
 	if g, labels := versusPrevious(prev, cur); g != nil {
 		out.groupBy, out.compare, cur.conds = g, labels, nil
@@ -440,8 +446,19 @@ func mergeConds(out, prev, cur *request) {
 			out.conds[i].base = true
 		}
 	}
+	named := map[*question]int{} // where each question's first new answer went
 	for _, c := range curConds {
+		if at, ok := named[c.q]; ok && c.q != nil {
+			c.base = out.conds[at].base
+			out.conds = append(out.conds, c) // "milk or sugar" – "and milk and sugar?": both
+			continue
+		}
 		out.conds = replaceCond(out.conds, c, cur.addOnly)
+		if i := slices.IndexFunc(out.conds, func(o cond) bool {
+			return c.f.Op == query.Equals && o.f.Op == query.Equals && o.q == c.q && o.f.Value == c.f.Value
+		}); i >= 0 {
+			named[c.q] = i
+		}
 		if cur.groupBy == nil && c.q != nil && c.q == out.groupBy && len(out.compare) == 0 {
 			out.groupBy = nil // "and for Spain?" after a breakdown by country: Spain alone
 		}
@@ -454,7 +471,12 @@ func mergeConds(out, prev, cur *request) {
 		}
 	}
 	if out.metric == query.Percent && prev.metric != query.Percent {
-		if cur.addOnly || !shareOfNamed(out.conds, curConds) {
+		switch {
+		case cur.ofEveryone:
+			for i := range out.conds {
+				out.conds[i].base = false // "how many add milk and sugar" – "what % of everyone is that"
+			}
+		case cur.addOnly || !shareOfNamed(out.conds, curConds):
 			shareOfFirst(out.conds)
 		}
 	}

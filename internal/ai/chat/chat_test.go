@@ -458,6 +458,16 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "what portion of all hours worked is put in by engineering", "it asks for a share of a total amount"},
 		{"employee", "total hours of the 10 people working the most", "it asks for a figure of the highest or lowest few answers"},
 		{"event", "how many euros did we take per track attendance", "it asks for a figure per person or per attendance"},
+		// vague words (batch 149) and conversations (batch 150)
+		{"coffee", "what's the typical rating people give us", "“typical” could be the average, the median or the most common answer"},
+		{"event", "typical ticket price on average, in eur", "The average answer to “Ticket price” is 241.75 EUR"},
+		{"coffee", "what's the spread between the best and worst rating", "it asks for a difference"},
+		{"employee", "which department has the most spread in job satisfaction", "has the highest standard deviation"},
+		{"event", "are the ratings trending up or down", "it asks which way a figure is going"},
+		{"coffee", "most popular drink?|top 2 instead|least popular?|what's the average rating of the people who picked it", "among the 4 responses that answered Flat white to “Favourite drink” is 2.5"},
+		{"coffee", "top 3 drinks|what's the average rating of the people who picked it", "I can't tell which one answer “it” is"},
+		{"coffee", "how many people add milk or sugar|and milk and sugar?|what % of everyone is that", "21.67% of all 60 responses chose Milk"},
+		{"event", "average overall rating among early birds|compare vip and regular", "- VIP: 4.56 out of 5 (18 answers)"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

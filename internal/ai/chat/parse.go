@@ -50,6 +50,8 @@ type request struct {
 	onlyThere   bool // "there" is its only pointer: a place
 	allGroups   bool // the message asks for every group of the previous ranking ("show me all of them")
 	mostly      bool // "mostly", "mainly": the most common answer ("what do they mostly drink")
+	itAnswer    bool // "it" is the answer the previous reply named ("the people who picked it")
+	ofEveryone  bool // "of everyone": a share of all the responses
 	everyone    bool // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
 	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
@@ -503,6 +505,16 @@ var withCounts = phrases("with how many", "and how many", "with the counts", "wi
 // varyWords ask how spread out answers are; with a group named ("vary by
 // country") they ask for each group's figure instead.
 var varyWords = text.Set("vary varies variation variability")
+
+// spreadAsked reports whether "spread" asks how far the answers vary ("the most
+// spread", "how spread out"), not for the breakdown ("the spread of answers").
+func (p *parser) spreadAsked() bool {
+	i := slices.Index(p.words, "spread")
+	return i >= 0 && (spreadDegree[p.word(i-1)] || p.word(i+1) == "out")
+}
+
+// spreadDegree before "spread" ask how much.
+var spreadDegree = text.Set("most least more less biggest smallest largest widest how")
 
 // mostOfAGroup reports whether "most" stands before a group of respondents
 // named by an answer ("most germans", "most latte drinkers").
@@ -1901,6 +1913,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	cues := p.cues()
 	cues[cueCompare] = cues[cueCompare] || compared
 	in.setMetric(cues, p.cueWords)
+	if p.spreadAsked() {
+		in.metric = query.StdDev // "which department has the most spread in job satisfaction", "how spread out"
+	}
 	if p.likely = p.likelyTo(); p.likely && (in.metric == "" || in.metric == query.Mean) {
 		in.metric = query.Percent // "which ticket type is least likely to return": the share of yes
 	}
@@ -1927,7 +1942,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.allTime = text.Any(p.words, allTimePhrases)
 	in.allGroups = p.allOfThem()
 	in.mostly = anyWord(p.words, text.Set("mostly mainly"))
-	in.refersBack = (anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases)) && !in.allGroups
+	in.itAnswer = p.verbOfIt()
+	in.ofEveryone = p.ofEveryone()
+	in.refersBack = (anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases) || in.itAnswer) && !in.allGroups
 	in.onlyThere = slices.Contains(p.words, "there") && !anyWord(p.words, themWords) && !text.Any(p.words, backPhrases) && !anyWord(p.words, text.Set("they their"))
 	classes := p.sentimentWords()
 	scores := s.cf.scores(p.ts, p.used)
@@ -2641,6 +2658,27 @@ func (p *parser) pointsThere() bool {
 
 // beWords are the forms of "be" that make "there" say something exists.
 var beWords = text.Set("are is were was be been being")
+
+// ofEveryone reports whether the message asks for a share of all the responses
+// ("what % of everyone is that", "out of all respondents").
+func (p *parser) ofEveryone() bool {
+	for i, w := range p.words {
+		if w == "of" && everyoneWords[p.word(i+1)] && (p.word(i+2) == "" || p.word(i+2) == "?" || p.word(i+2) == "is" || peopleNouns[p.word(i+2)] || submissionWords[p.word(i+2)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// verbOfIt reports whether "it" is what people chose ("the people who picked
+// it", "who use it"): the answer the previous reply named.
+func (p *parser) verbOfIt() bool {
+	i := slices.Index(p.words, "it")
+	return i > 0 && (pickVerbs[p.word(i-1)] || itVerbs[p.word(i-1)])
+}
+
+// itVerbs before "it" choose an answer.
+var itVerbs = text.Set("uses enjoyed liked attended picks chooses selects prefer prefers drink drinks add adds")
 
 // allOfThem reports whether the message asks for all the previous answer's
 // groups ("show me all of them", "each of them").
