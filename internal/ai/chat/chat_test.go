@@ -468,6 +468,8 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "top 3 drinks|what's the average rating of the people who picked it", "I can't tell which one answer “it” is"},
 		{"coffee", "how many people add milk or sugar|and milk and sugar?|what % of everyone is that", "21.67% of all 60 responses chose Milk"},
 		{"event", "average overall rating among early birds|compare vip and regular", "- VIP: 4.56 out of 5 (18 answers)"},
+		{"employee", "what is the mood in the comments, with number of positive and negative", "over 69 answers (54 positive, 0 neutral, 15 negative)"},
+		{"event", "mean overall score event got", "The average answer to “Overall rating” is 3.92"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -745,6 +745,9 @@ func (p *parser) yesNo() {
 	}
 }
 
+// receivedVerbs after a subject noun say it was rated ("the score the event got").
+var receivedVerbs = text.Set("got gets received receives earned earns scored")
+
 // subjectNouns name what a survey is about; after a rating verb ("rated the event
 // 5", "rate our cafe") they are the thing rated, not a word of another question.
 var (
@@ -762,6 +765,9 @@ func (p *parser) ratedSubject() {
 		return
 	}
 	for i, w := range p.words {
+		if subjectNouns[w] && receivedVerbs[p.word(i+1)] && !p.used[i] {
+			p.used[i] = true // "mean overall score event got": the thing rated
+		}
 		if !rateVerbs[w] {
 			continue
 		}

@@ -500,7 +500,7 @@ var (
 )
 
 // withCounts ask for the counts that come with a figure.
-var withCounts = phrases("with how many", "and how many", "with the counts", "with counts", "with numbers")
+var withCounts = phrases("with how many", "and how many", "with the counts", "with counts", "with numbers", "with number of", "with the number of", "and the number of")
 
 // varyWords ask how spread out answers are; with a group named ("vary by
 // country") they ask for each group's figure instead.
