@@ -13,6 +13,33 @@ import (
 // The chat answers only what it reads one way. A message with two plausible
 // readings gets an honest refusal naming them, never a guess.
 
+// oneSidedComparison reports whether a yes/no question compares one group with
+// nobody named ("are VIPs happier?", "do berliners work more").
+func (p *parser) oneSidedComparison(in *request) bool {
+	if !auxiliaries[p.word(0)] || slices.Contains(p.words, "than") || in.groupBy != nil || len(in.compare) > 0 || in.check != nil {
+		return false
+	}
+	if !slices.ContainsFunc(p.conds, func(c cond) bool { return c.q != nil && c.f.Op == query.Equals && len(c.q.options) > 0 }) {
+		return false
+	}
+	for i, w := range p.words {
+		if (comparativeWords[w] || moodComparatives[w]) && !p.used[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// moodComparatives compare how groups feel.
+var moodComparatives = text.Set("happier unhappier sadder busier keener")
+
+// vagueVerdict reports whether the message asks how something did or how good
+// it is ("how did the keynote do", "how good is the workshop").
+func (p *parser) vagueVerdict() bool {
+	return p.word(0) == "how" && (p.word(1) == "did" || p.word(1) == "does") && p.words[len(p.words)-1] == "do" ||
+		text.Any(p.words, phrases("how well", "how good", "how bad"))
+}
+
 // typicalWords name a middle figure without saying which; namedStats say which.
 var (
 	typicalWords = text.Set("typical typically")
@@ -40,6 +67,15 @@ func (p *parser) ambiguity(in *request) string {
 	}
 	if anyWord(p.words, typicalWords) && !anyWord(p.cueWords, namedStats) && !text.Any(p.cueWords, phrases("most common")) {
 		return "“typical” could be the average, the median or the most common answer; please say which"
+	}
+	if p.oneSidedComparison(in) {
+		return "it compares one group with no other named; name both, e.g. compare two answers"
+	}
+	if p.vagueVerdict() {
+		return "it asks for a verdict, and I give figures; ask for one, e.g. the average rating or how many chose it"
+	}
+	if slices.ContainsFunc(p.words, func(w string) bool { return likeWords[w] }) && slices.Contains(p.words, "us") && in.target == nil && (in.groupBy != nil || len(in.compare) > 0) {
+		return "“likes us” could be the rating or whether people would recommend us; please say which"
 	}
 	if text.Any(p.words, phrases("up or down", "down or up", "better or worse", "worse or better")) {
 		return "it asks which way a figure is going, and I don't judge that; ask for the figure per month or per week"

@@ -470,6 +470,13 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"event", "average overall rating among early birds|compare vip and regular", "- VIP: 4.56 out of 5 (18 answers)"},
 		{"employee", "what is the mood in the comments, with number of positive and negative", "over 69 answers (54 positive, 0 neutral, 15 negative)"},
 		{"event", "mean overall score event got", "The average answer to “Overall rating” is 3.92"},
+		// imprecise wording (batch 152)
+		{"coffee", "which country likes us more, france or italy", "“likes us” could be the rating or whether people would recommend us"},
+		{"coffee", "do germans drink more", "it compares one group with no other named"},
+		{"event", "are VIPs happier?", "it compares one group with no other named"},
+		{"event", "are vips happier than regular ticket holders", "Average answer to “Overall rating” by answer to “Ticket type”"},
+		{"event", "how did the keynote do", "it asks for a verdict"},
+		{"coffee", "which drink is more popular, tea or latte", "Responses by answer to “Favourite drink”"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn
