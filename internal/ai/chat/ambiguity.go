@@ -92,6 +92,9 @@ func (p *parser) ambiguity(in *request) string {
 	if in.metric != query.List && p.recentSubset() {
 		return "it asks for a figure over the latest few responses, and I compute figures over periods; ask for the last 7 days, say"
 	}
+	if in.metric == query.Words && (in.least || anyWord(p.words, text.Set("rarest rare least fewest"))) {
+		return "it asks for the least used words, and I give the most used ones"
+	}
 	if in.metric == query.Words && in.groupBy != nil {
 		return fmt.Sprintf("I find the most used words of one group at a time, not for each answer to %s; ask for the words of one answer to it at a time",
 			text.Quote(in.groupBy.q.Text))
@@ -509,6 +512,16 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case text.Any(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
+	case p.orAcrossQuestions():
+		return "it asks for one answer or another to two different questions, which I don't combine; ask for each"
+	case text.Any(p.words, hypothetical):
+		return "it asks what someone would answer, and I don't predict answers; I can give the figures of the people who answered"
+	case text.Any(p.words, togetherPhrases):
+		return "it asks which answers were chosen together, and I don't count combinations; ask how many chose both of two answers"
+	case p.singleAnswerAsked():
+		return "it asks for one respondent's answer, and I don't single out answers; I can give the sentiment of all of them"
+	case p.wentToOption():
+		return "the form asks which session people enjoyed most, not who went to it"
 	case slices.Contains(p.words, "ratio") && !p.rate || p.forEveryOne():
 		return "it asks for a ratio, which I don't compute; ask for the count of each answer, or for a percentage"
 	case p.perHead():
@@ -596,6 +609,57 @@ func (p *parser) perHead() bool {
 
 // headWords after "per" count people or visits, not answers.
 var headWords = text.Set("capita head attendance attendances visit visits")
+
+// orAcrossQuestions reports whether "or" joins answers of two different
+// questions ("how many either gave us 5 stars or would recommend us").
+func (p *parser) orAcrossQuestions() bool {
+	for i, w := range p.words {
+		if w != "or" {
+			continue
+		}
+		before := slices.IndexFunc(p.conds, func(c cond) bool { return c.q != nil && c.pos < i && c.pos >= i-6 })
+		after := slices.IndexFunc(p.conds, func(c cond) bool { return c.q != nil && c.pos > i && c.pos <= i+6 })
+		if before >= 0 && after >= 0 && p.conds[before].q != p.conds[after].q && slices.Contains(p.words[:i], "either") {
+			return true
+		}
+	}
+	return false
+}
+
+// hypothetical asks what someone would answer.
+var hypothetical = phrases("would someone", "would somebody", "would a customer", "would an employee", "would an attendee", "would a person",
+	"would a new", "would the next")
+
+// togetherPhrases ask which answers go together.
+var togetherPhrases = phrases("attended together", "chosen together", "picked together", "selected together", "used together", "together most often",
+	"most often together", "combination", "combinations", "pair of", "pairs of")
+
+// singleAnswerAsked reports whether the message asks for the one most positive
+// (or negative) written answer ("which answer is the most positive one").
+func (p *parser) singleAnswerAsked() bool {
+	return text.Any(p.words, phrases("most positive one", "most negative one", "most positive answer", "most negative answer",
+		"most positive comment", "most negative comment", "happiest comment", "angriest comment"))
+}
+
+// wentToOption reports whether the message asks who went to an answer of a
+// question that records a preference ("how many went to the workshop" on
+// “Which session did you enjoy most?”).
+func (p *parser) wentToOption() bool {
+	for i, w := range p.words {
+		if !wentWords[w] {
+			continue
+		}
+		for _, c := range p.conds {
+			if c.q != nil && c.pos > i && c.pos <= i+3 && slices.Contains(c.q.words, "enjoy") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wentWords say someone went somewhere.
+var wentWords = text.Set("went go goes visited visit visits")
 
 // growWords ask how much a figure grew.
 var growWords = text.Set("grow grew grown growth growing")

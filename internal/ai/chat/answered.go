@@ -27,7 +27,7 @@ func (s *session) namedAnswer(prev *request) (cond, bool) {
 		if err != nil {
 			return cond{}, false
 		}
-		ranked := rankGroups(res.Groups, prev.kind == highestGroup)
+		ranked := rankGroups(s.groupsShown(prev, res), prev.kind == highestGroup)
 		if len(ranked) == 0 || len(ranked) > 1 && query.Format(*ranked[0].Result.Value) == query.Format(*ranked[1].Result.Value) {
 			return cond{}, false
 		}
@@ -102,4 +102,22 @@ func (s *session) ofNamedAnswer(prev, cur *request) *request {
 	out.metric, out.kind, out.target, out.groupBy, out.compare = query.Count, metricIntent, nil, nil, nil
 	out.limit, out.least, out.extreme, out.rank, out.check = 0, false, 0, 0, nil
 	return &out
+}
+
+// listedAnswers returns the answers the reply to prev listed, a top (or bottom)
+// list of a choice question, or nil.
+func (s *session) listedAnswers(prev *request) []string {
+	p, ok := s.plan(prev)
+	if !ok {
+		return nil
+	}
+	res, err := s.eng.Run(p.q)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, b := range res.Buckets {
+		out = append(out, b.Label)
+	}
+	return out
 }

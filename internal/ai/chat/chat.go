@@ -169,6 +169,10 @@ func (s *session) follow(prev, in *request) *request {
 		out := *prev // "which drink has the highest recommend rate" – "show me all of them"
 		out.kind, out.limit = metricIntent, 0
 		return &out
+	case prev != nil && in.answersPrev && prev.target != nil && in.target == nil:
+		out := merge(prev, in, s.today()) // "total years at the company across engineering" – "and how many engineers answered that"
+		out.metric, out.kind, out.groupBy, out.blank, out.answersTarget = query.Count, metricIntent, nil, false, true
+		return out
 	case prev != nil && in.followUp && in.itAnswer && s.ofNamedAnswer(prev, in) == nil:
 		out := merge(prev, in, s.today())
 		out.ambiguous = "I can't tell which one answer “it” is; please name it"
@@ -176,7 +180,11 @@ func (s *session) follow(prev, in *request) *request {
 	case prev != nil && in.followUp && s.ofNamedAnswer(prev, in) != nil:
 		return merge(s.ofNamedAnswer(prev, in), in, s.today()) // "which session did people enjoy most" – "how many of them will come next year"
 	case prev != nil && in.followUp:
-		return merge(prev, in, s.today())
+		out := merge(prev, in, s.today())
+		if ofAnswersListed(prev, in) && prev.metric == query.Top {
+			out.compare = s.listedAnswers(prev) // "top 3 countries" – "which of them has the highest average rating": those 3
+		}
+		return out
 	case in.shift != nil:
 		in.ambiguous = shiftSpan(in, nil, *in.shift, s.today())
 	}
@@ -388,12 +396,15 @@ func mergePeriod(out, prev, cur *request, today time.Time) {
 
 // mergeGroups applies a follow-up's ranking and breakdown.
 func mergeGroups(out, prev, cur *request, ranked bool) {
-	if byGroup := prev.kind == metricIntent && prev.groupBy != nil && len(prev.compare) == 0 && (cur.asksWhich || cur.cuesOnly); (ranked || byGroup) &&
+	if byGroup := prev.kind == metricIntent && prev.groupBy != nil && (len(prev.compare) == 0 || cur.refersBack) && (cur.asksWhich || cur.cuesOnly); (ranked || byGroup) &&
 		cur.kind == metricIntent && cur.groupBy == nil && cur.rank != 0 &&
 		(cur.target == nil || cur.target == prev.target || prev.target == nil && len(cur.conds) == 0) {
 		// "which department is the most satisfied" – "and the least?" ranks the other way
 		out.kind = rankIntent(cur.rank > 0)
 		out.metric, out.least, out.extreme, out.target = prev.metric, false, 0, prev.target
+		if out.metric == "" && out.target != nil {
+			out.metric = defaultMetric(out.target.q) // "compare keynote and panel fans on overall rating" – "which of them is highest"
+		}
 	}
 	if ofAnswersListed(prev, cur) {
 		out.groupBy, out.kind, out.extreme, out.limit = prev.target, rankIntent(cur.rank > 0), 0, 0 // "ticket type breakdown" – "which of them has the lowest average rating"
@@ -405,6 +416,9 @@ func mergeGroups(out, prev, cur *request, ranked bool) {
 		out.groupBy, out.compare = cur.groupBy, cur.compare
 		// "and for every country" breaks down what was filtered to one; "compare vip and regular" after early birds compares those
 		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.q == cur.groupBy })
+	}
+	if labels := addedToCompare(prev, cur); labels != nil {
+		out.compare, cur.conds = append(slices.Clone(prev.compare), labels...), nil // "compare keynote and panel fans" – "add networking too"
 	}
 	if g, labels := versusPrevious(prev, cur); g != nil {
 		out.groupBy, out.compare, cur.conds = g, labels, nil
@@ -484,6 +498,23 @@ func mergeConds(out, prev, cur *request) {
 
 // isBlankCond reports whether c keeps the responses that left its question blank.
 func isBlankCond(c cond) bool { return c.f.Op == query.IsEmpty }
+
+// addedToCompare returns the answers a follow-up adds to the previous comparison
+// ("add networking too", "also panel"), or nil.
+func addedToCompare(prev, cur *request) []string {
+	if prev.groupBy == nil || len(prev.compare) == 0 || !cur.addsMore || len(cur.conds) == 0 {
+		return nil
+	}
+	var labels []string
+	for _, c := range cur.conds {
+		label, ok := c.f.Value.(string)
+		if c.q != prev.groupBy || c.f.Op != query.Equals || !ok {
+			return nil
+		}
+		labels = append(labels, label)
+	}
+	return labels
+}
 
 // versusPrevious reads a follow-up that sets one answer against the previous
 // question's ("avg cups for latte people" – "vs espresso people", "… remote

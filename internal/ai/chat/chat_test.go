@@ -477,6 +477,20 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"event", "are vips happier than regular ticket holders", "Average answer to “Overall rating” by answer to “Ticket type”"},
 		{"event", "how did the keynote do", "it asks for a verdict"},
 		{"coffee", "which drink is more popular, tea or latte", "Responses by answer to “Favourite drink”"},
+		// near misses, third pass (batch 151), and conversations (batch 153)
+		{"coffee", "how many people either gave us 5 stars or would recommend us", "it asks for one answer or another to two different questions"},
+		{"coffee", "how many comments are written in french", "I don't know what “french” refers to"},
+		{"coffee", "how many french customers", "15 of the 60 responses answered France"},
+		{"coffee", "based on the data, what rating would someone who drinks 6 cups a day give", "it asks what someone would answer"},
+		{"coffee", "what is the rarest word in the comments", "it asks for the least used words"},
+		{"event", "how many people went to the workshop", "the form asks which session people enjoyed most, not who went to it"},
+		{"event", "which two tracks are most often attended together", "I don't count combinations"},
+		{"event", "which answer to what did you like most is the most positive one", "I don't single out answers"},
+		{"employee", "total years at the company across engineering|and how many engineers answered that", "50 of the 150 responses answered Engineering to “Department” and answered “Years at the company”"},
+		{"employee", "how many people skipped the start date question|and how many answered it", "132 of the 150 responses answered “Start date”"},
+		{"coffee", "top 2 countries by number of responses|top 3 instead|which of them has the highest average rating", "Of Germany, France and UK (the answers to “Country”), France has the highest"},
+		{"event", "responses by month|how many in september|what was the average overall rating then", "were submitted in September 2025 (2025-09-01 to 2025-09-30) is 4.1"},
+		{"event", "compare keynote and panel fans on overall rating|add networking too|which of them is highest", "Keynote has the highest average answer to “Overall rating”: 4.03"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -158,7 +158,7 @@ func (s *session) replyArg(in *request, p queryPlan, res *query.Result) string {
 		return s.replyMetric(in, p, res)
 	}
 	high := in.kind == highestGroup
-	ranked := rankGroups(res.Groups, high)
+	ranked := rankGroups(s.groupsShown(in, res), high)
 	if len(ranked) == 0 {
 		return s.replyGroups(in, p, res)
 	}
@@ -172,8 +172,16 @@ func (s *session) replyArg(in *request, p queryPlan, res *query.Result) string {
 			names = append(names, answerLabel(in.groupBy.q, g.Label))
 		}
 	}
-	return fmt.Sprintf("Of the answers to %s, %s %s the %s %s%s: %s.",
-		text.Quote(in.groupBy.q.Text), andList(names), map[bool]string{true: "has", false: "have"}[len(names) == 1],
+	of := "the answers to " + text.Quote(in.groupBy.q.Text)
+	if len(in.compare) > 0 {
+		var compared []string
+		for _, label := range in.compare {
+			compared = append(compared, answerLabel(in.groupBy.q, label))
+		}
+		of = andList(compared) + " (" + of + ")" // the groups compared, not all of them
+	}
+	return fmt.Sprintf("Of %s, %s %s the %s %s%s: %s.",
+		of, andList(names), map[bool]string{true: "has", false: "have"}[len(names) == 1],
 		extremeWord(high), lowerFirst(s.figureTitle(in, p)), s.scope(p.base, p, res.Matched),
 		s.groupFigure(in, p.q.Metric, best.Result))
 }

@@ -93,8 +93,8 @@ func tokenize(msg string) []token {
 		}
 		last = loc[1]
 		word := msg[loc[0]:loc[1]]
-		if c, ok := demonyms[word]; ok {
-			word = c
+		if c, ok := demonyms[word]; ok && !(languageNames[word] && len(out) > 0 && out[len(out)-1].low == "in") {
+			word = c // not "written in french": a language, which stays unknown
 		}
 		if c, ok := shorthands[word]; ok {
 			word = c
@@ -179,6 +179,9 @@ func nextQuestionLen(ts []token) int {
 
 // endMarks are the punctuation a message may end with, besides its words.
 var endMarks = text.Set(", ? ! .")
+
+// languageNames are demonyms that also name a language.
+var languageNames = text.Set("french german spanish italian english dutch portuguese")
 
 // courtesyWords end a message without asking anything.
 var courtesyWords = text.Set("pls please plz thanks thx ty cheers")

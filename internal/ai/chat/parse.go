@@ -52,6 +52,8 @@ type request struct {
 	mostly      bool // "mostly", "mainly": the most common answer ("what do they mostly drink")
 	itAnswer    bool // "it" is the answer the previous reply named ("the people who picked it")
 	ofEveryone  bool // "of everyone": a share of all the responses
+	addsMore    bool // "add networking too": more answers to the previous comparison
+	answersPrev bool // "how many answered that": who answered the previous question
 	everyone    bool // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
 	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
@@ -1769,8 +1771,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 	switch {
 	case in.shift != nil:
 		return true // "and the week before that?"
-	case p.endsWith("instead"):
-		return true // "use the recommend score instead"
+	case p.endsWith("instead") || p.endsWith("then"):
+		return true // "use the recommend score instead", "what was the average rating then"
 	case p.pointsThere():
 		return true // "how many people there work over 45 hours"
 	case p.endsWith("there") && !copulas[p.word(p.lastWord()-1)]:
@@ -1944,6 +1946,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.mostly = anyWord(p.words, text.Set("mostly mainly"))
 	in.itAnswer = p.verbOfIt()
 	in.ofEveryone = p.ofEveryone()
+	in.addsMore = anyWord(p.words, text.Set("add too also plus"))
+	in.answersPrev = p.answeredPrevious()
 	in.refersBack = (anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases) || in.itAnswer) && !in.allGroups
 	in.onlyThere = slices.Contains(p.words, "there") && !anyWord(p.words, themWords) && !text.Any(p.words, backPhrases) && !anyWord(p.words, text.Set("they their"))
 	classes := p.sentimentWords()
@@ -2674,8 +2678,22 @@ func (p *parser) ofEveryone() bool {
 // it", "who use it"): the answer the previous reply named.
 func (p *parser) verbOfIt() bool {
 	i := slices.Index(p.words, "it")
-	return i > 0 && (pickVerbs[p.word(i-1)] || itVerbs[p.word(i-1)])
+	return i > 0 && (pickVerbs[p.word(i-1)] || itVerbs[p.word(i-1)]) && !answeredWords[p.word(i-1)]
 }
+
+// answeredPrevious reports whether the message asks who answered the previous
+// question ("how many engineers answered that", "and how many answered it").
+func (p *parser) answeredPrevious() bool {
+	for i, w := range p.words {
+		if answeredWords[w] && itWords[p.word(i+1)] {
+			return true
+		}
+	}
+	return false
+}
+
+// answeredWords say a question was answered.
+var answeredWords = text.Set("answer answered answers responded replied filled")
 
 // itVerbs before "it" choose an answer.
 var itVerbs = text.Set("uses enjoyed liked attended picks chooses selects prefer prefers drink drinks add adds")
