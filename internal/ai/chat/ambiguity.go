@@ -13,6 +13,22 @@ import (
 // The chat answers only what it reads one way. A message with two plausible
 // readings gets an honest refusal naming them, never a guess.
 
+// answeredEach reports whether "how many answered A and B" names two questions
+// and no answer: each, both or either could be meant, and the chat counts who
+// answered one question.
+func (p *parser) answeredEach() bool {
+	if !anyWord(p.words, text.Set("answered filled")) {
+		return false
+	}
+	named := 0
+	for _, score := range p.cf.scores(p.ts, make([]bool, len(p.ts))) {
+		if score >= 1 {
+			named++
+		}
+	}
+	return named >= 2 && len(p.conds) == 0
+}
+
 // oneSidedComparison reports whether a yes/no question compares one group with
 // nobody named ("are VIPs happier?", "do berliners work more").
 func (p *parser) oneSidedComparison(in *request) bool {
@@ -61,12 +77,15 @@ func (p *parser) ambiguity(in *request) string {
 		return p.unsure
 	}
 	for _, w := range p.words {
-		if why := twoWayWords[w]; why != "" {
+		if why := twoWayWords[w]; why != "" && !p.cf.formKnown[w] { // "social media" on a form that offers it
 			return why
 		}
 	}
 	if anyWord(p.words, typicalWords) && !anyWord(p.cueWords, namedStats) && !text.Any(p.cueWords, phrases("most common")) {
 		return "“typical” could be the average, the median or the most common answer; please say which"
+	}
+	if (in.metric == query.Count || in.metric == "") && p.answeredEach() {
+		return "it could ask how many answered each question or how many answered both; please say which"
 	}
 	if p.oneSidedComparison(in) {
 		return "it compares one group with no other named; name both, e.g. compare two answers"
@@ -378,6 +397,9 @@ func (p *parser) secondQuestion() bool {
 		}
 		if w == "?" && next < len(p.words) && questionWords[p.word(next)] {
 			return true // "how many use the gym? also which office is happiest?"
+		}
+		if w == "," && p.word(i+1) == "and" && auxiliaries[p.word(i+2)] {
+			return true // "what's the most common drink, and do people add sugar to it"
 		}
 		k := i + 1
 		for k < len(p.words) && k <= i+2 && secondFigureLead[p.words[k]] {

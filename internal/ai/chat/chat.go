@@ -69,6 +69,9 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 	if in.followUp && lastFailed {
 		return s.cannotFollow()
 	}
+	if in.dangling && prev == nil && !lastFailed {
+		in.ambiguous = "it points back at an earlier answer (“them”, “those”), and there is none; please say who you mean"
+	}
 	in.followUp = in.followUp || in.pointsBack && !lastFailed
 	in = s.follow(prev, in)
 	s.bind(in)
@@ -336,6 +339,10 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	}
 	if cur.metric == "" && cur.extreme != 0 && out.target != nil && fits(query.Max, out.target.q) && cur.kind == metricIntent {
 		out.metric = extremeMetric(cur.extreme > 0)
+		if prev.metric == query.Mean && cur.cuesOnly && cur.judged && slices.ContainsFunc(prev.conds, isOptionCond) && out.ambiguous == "" {
+			// "what's the average rating from spain" – "and the worst?": Spain's lowest rating, or the country rated lowest
+			out.ambiguous = "it could ask for the lowest (or highest) answer among the people asked about, or for the group with the lowest (or highest) average; please say which"
+		}
 	}
 	if (prev.metric == query.Max || prev.metric == query.Min) && cur.metric == query.List && cur.target == nil && out.target != nil && isDateLike(out.target.q) {
 		out.metric = query.Max // "earliest start date in sales" – "and the most recent one?"

@@ -491,6 +491,14 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "top 2 countries by number of responses|top 3 instead|which of them has the highest average rating", "Of Germany, France and UK (the answers to “Country”), France has the highest"},
 		{"event", "responses by month|how many in september|what was the average overall rating then", "were submitted in September 2025 (2025-09-01 to 2025-09-30) is 4.1"},
 		{"event", "compare keynote and panel fans on overall rating|add networking too|which of them is highest", "Keynote has the highest average answer to “Overall rating”: 4.03"},
+		// imprecise wording, second pass (batch 155)
+		{"coffee", "how many of those would recommend us", "it points back at an earlier answer"},
+		{"coffee", "how many germans|how many of those would recommend us", "9 of the 60 responses answered Germany"},
+		{"coffee", "Milk or cream, how many peoples add one of them?", "answered Milk or Cream"},
+		{"coffee", "what's the most common drink, and do people add sugar to it", "it asks for more than one figure"},
+		{"coffee", "what's the average rating from spain|and the worst?", "or for the group with the lowest (or highest) average"},
+		{"coffee", "avg cups in spain|and the max", "The highest answer to “Cups per day” among the 8 responses that answered Spain"},
+		{"employee", "how many answered years at the company and start date", "how many answered each question or how many answered both"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

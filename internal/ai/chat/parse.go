@@ -54,6 +54,8 @@ type request struct {
 	ofEveryone  bool // "of everyone": a share of all the responses
 	addsMore    bool // "add networking too": more answers to the previous comparison
 	answersPrev bool // "how many answered that": who answered the previous question
+	dangling    bool // the message points back ("how many of those …"): a first message can't
+	judged      bool // "best" or "worst": a judgement, which may rank groups
 	everyone    bool // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
 	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
@@ -1948,6 +1950,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.ofEveryone = p.ofEveryone()
 	in.addsMore = anyWord(p.words, text.Set("add too also plus"))
 	in.answersPrev = p.answeredPrevious()
+	in.judged = anyWord(p.words, text.Set("best worst"))
 	in.refersBack = (anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases) || in.itAnswer) && !in.allGroups
 	in.onlyThere = slices.Contains(p.words, "there") && !anyWord(p.words, themWords) && !text.Any(p.words, backPhrases) && !anyWord(p.words, text.Set("they their"))
 	classes := p.sentimentWords()
@@ -2074,6 +2077,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.narrows = anyWord(p.words, narrowWords)
 	in.everyone = len(in.conds) == 0 && in.groupBy == nil && in.target == nil && in.metric == "" && p.unusedPhrase(everyonePhrases)
 	in.followUp = in.addOnly || backPhrase || p.looksLikeFollowUp(in)
+	in.dangling = in.addOnly && !p.thoseWho() && p.pointsBeforeNaming()
 	in.pointsBack = !in.followUp && p.demonstrativeCond()
 	in.about = anyWord(p.words, aboutWords) || p.formAnswers
 	in.every = anyWord(p.words, everyWords)
@@ -2673,6 +2677,26 @@ func (p *parser) ofEveryone() bool {
 	}
 	return false
 }
+
+// pointsBeforeNaming reports whether the message's "them" or "those" comes
+// before any answer it names ("how many of those would recommend us"), so it
+// points outside the message ("milk or cream, how many add one of them" does not).
+func (p *parser) pointsBeforeNaming() bool {
+	i := slices.IndexFunc(p.words, func(w string) bool { return themWords[w] })
+	if i < 0 || strings.HasSuffix(p.word(i+1), "ing") || p.word(i+1) == "not" {
+		return false // "those coming back": a clause saying who they are
+	}
+	for _, w := range p.words[:i] {
+		if !backLeads[w] {
+			return false // "across everyone who …, how many of them"
+		}
+	}
+	return true
+}
+
+// backLeads may open a question that points back ("how many of those", "what %
+// of them").
+var backLeads = text.Set("how many much of what which percent percentage % share pct the and among number")
 
 // verbOfIt reports whether "it" is what people chose ("the people who picked
 // it", "who use it"): the answer the previous reply named.
