@@ -534,6 +534,12 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case text.Any(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
+	case p.otherSurvey():
+		return "it compares with another survey, and I only have this form's responses"
+	case anyWord(p.words, spellingWords):
+		return "it asks about spelling, and I don't check the answers' spelling"
+	case text.Any(p.words, phrases("month of the year", "which month", "what month")) && p.cf.firstOfType(form.Date) != nil:
+		return "it asks for the month of the year of a date answer, and I don't group a date question's answers by month"
 	case p.orAcrossQuestions():
 		return "it asks for one answer or another to two different questions, which I don't combine; ask for each"
 	case text.Any(p.words, hypothetical):
@@ -631,6 +637,24 @@ func (p *parser) perHead() bool {
 
 // headWords after "per" count people or visits, not answers.
 var headWords = text.Set("capita head attendance attendances visit visits")
+
+// otherSurvey reports whether the message compares with a survey other than this
+// one ("compare with the coffee survey ratings" on the conference form).
+func (p *parser) otherSurvey() bool {
+	if !anyWord(p.words, text.Set("compare compared comparison vs versus with than")) {
+		return false
+	}
+	for i, w := range p.words {
+		if (w == "survey" || w == "surveys") && i > 0 && p.ts[i-1].stem != "" && !slices.Contains(p.cf.titleStems, p.ts[i-1].stem) &&
+			!determiners[p.words[i-1]] && !p.cf.namesAQuestion(p.ts[i-1].stem) {
+			return true
+		}
+	}
+	return false
+}
+
+// spellingWords ask about how answers are spelled.
+var spellingWords = text.Set("typo typos misspelled misspelling misspellings spelling grammar")
 
 // orAcrossQuestions reports whether "or" joins answers of two different
 // questions ("how many either gave us 5 stars or would recommend us").

@@ -499,6 +499,10 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "what's the average rating from spain|and the worst?", "or for the group with the lowest (or highest) average"},
 		{"coffee", "avg cups in spain|and the max", "The highest answer to “Cups per day” among the 8 responses that answered Spain"},
 		{"employee", "how many answered years at the company and start date", "how many answered each question or how many answered both"},
+		{"event", "how does this compare with the coffee survey ratings", "it compares with another survey"},
+		{"employee", "which month of the year do most people start in", "I don't group a date question's answers by month"},
+		{"employee", "how many comments contain typos", "I don't check the answers' spelling"},
+		{"employee", "compare the employee survey satisfaction by office", "Average answer to “Job satisfaction” by answer to “Office”"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn
