@@ -534,6 +534,10 @@ func (p *parser) beyondFigures() string {
 		return "it asks why, and I only compute figures from the answers; they don't say what caused them"
 	case text.Any(p.words, responseRate):
 		return "a response rate needs the number of people invited, which the form does not know; I can give the completion rate (completed ÷ started sessions) if you ask for it"
+	case p.inLanguage():
+		return "it asks about the language people answered in, and the form does not record it"
+	case p.quantityOfAnswer():
+		return "it asks for an amount of one answer (“lattes”, “hours of training”), and the form records the amounts of a question, not of each answer"
 	case p.otherSurvey():
 		return "it compares with another survey, and I only have this form's responses"
 	case anyWord(p.words, spellingWords):
@@ -638,6 +642,40 @@ func (p *parser) perHead() bool {
 // headWords after "per" count people or visits, not answers.
 var headWords = text.Set("capita head attendance attendances visit visits")
 
+// inLanguage reports whether the message names a language after "in" ("filled in
+// the survey in german"): tokenize leaves those demonyms as they are.
+func (p *parser) inLanguage() bool {
+	for i, w := range p.words {
+		if languageNames[w] && p.word(i-1) == "in" {
+			return true
+		}
+	}
+	return false
+}
+
+// quantityOfAnswer reports whether the message asks for an amount of one answer
+// of a choice question ("how many lattes does the average person drink", "how
+// many hours of training"): the unit of a numeric question, of an option.
+func (p *parser) quantityOfAnswer() bool {
+	at := howMany.Index(p.words)
+	if at < 0 {
+		return false
+	}
+	k := at + 2
+	for _, c := range p.conds {
+		if c.q == nil || len(c.q.options) == 0 || c.q.q.Type == form.YesNo {
+			continue
+		}
+		if c.pos == k && strings.HasSuffix(p.word(k), "s") && text.Any(p.words, phrases("average person", "per person", "each person", "a person")) {
+			return true // "how many lattes does the average person drink"
+		}
+		if c.pos == k+2 && p.word(k+1) == "of" && p.ts[k].stem != "" && p.cf.amountStem(p.ts[k].stem) {
+			return true // "how many hours of training"
+		}
+	}
+	return false
+}
+
 // otherSurvey reports whether the message compares with a survey other than this
 // one ("compare with the coffee survey ratings" on the conference form).
 func (p *parser) otherSurvey() bool {
@@ -673,7 +711,7 @@ func (p *parser) orAcrossQuestions() bool {
 }
 
 // hypothetical asks what someone would answer.
-var hypothetical = phrases("would someone", "would somebody", "would a customer", "would an employee", "would an attendee", "would a person",
+var hypothetical = phrases("would have", "would someone", "would somebody", "would a customer", "would an employee", "would an attendee", "would a person",
 	"would a new", "would the next")
 
 // togetherPhrases ask which answers go together.
@@ -832,10 +870,16 @@ var (
 // service) rather than who left an answer ("how many of them have left since?").
 func (p *parser) leftSince() bool {
 	for i, w := range p.words {
+		next := p.word(i + 1)
+		if w == "left" && peopleNouns[p.word(i-1)] && leftWhen[next] {
+			return true // "how many people left during the keynote"
+		}
 		if w != "left" || !perfectAux[p.word(i-1)] && p.word(i-1) != "who" {
 			continue
 		}
-		next := p.word(i + 1)
+		if next == "us" && p.word(i+2) != "" && p.word(i+2) != "?" && !leftObjects[p.word(i+2)] {
+			continue // "who left us a comment"
+		}
 		if next == "the" || next == "our" {
 			next = p.word(i + 2)
 		}
@@ -848,6 +892,9 @@ func (p *parser) leftSince() bool {
 
 // leftObjects after "have left" say what was left: not an answer.
 var leftObjects = text.Set("since already yet us company job firm team")
+
+// leftWhen after "people left" say when they went away.
+var leftWhen = text.Set("during early halfway before")
 
 // earlierEdition reports whether the message names an earlier edition of what
 // the form asks about ("last year's conference", "the edition of last year"),

@@ -503,6 +503,14 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "which month of the year do most people start in", "I don't group a date question's answers by month"},
 		{"employee", "how many comments contain typos", "I don't check the answers' spelling"},
 		{"employee", "compare the employee survey satisfaction by office", "Average answer to “Job satisfaction” by answer to “Office”"},
+		// near misses, fifth pass (batch 157)
+		{"coffee", "what share of the comments were written by germans", "Among the 31 responses that answered “Anything else you want to tell us?”, 25.81% answered Germany"},
+		{"coffee", "how many lattes does the average person drink per day", "it asks for an amount of one answer"},
+		{"employee", "how many hours of training did people take", "it asks for an amount of one answer"},
+		{"coffee", "average rating of people who filled in the survey in german", "it asks about the language people answered in"},
+		{"event", "how many people left during the keynote", "it asks who has left since"},
+		{"coffee", "how many customers left us a negative comment", "gave a negative answer to “Anything else you want to tell us?”"},
+		{"event", "how many people would have paid more for a vip ticket", "it asks what someone would answer"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -1498,6 +1498,31 @@ func (p *parser) ofEveryoneWho(start int) bool {
 	return beWords[p.word(k)]
 }
 
+// shareOfWritten reads "what share of the comments were written by germans" as
+// a share of the people who wrote one: the written answers are the population,
+// the other conditions the share.
+func (p *parser) shareOfWritten() {
+	i := slices.Index(p.words, "of")
+	if i < 0 {
+		return
+	}
+	k := i + 1
+	if p.word(k) == "the" || p.word(k) == "all" {
+		k++
+	}
+	if !commentNouns[p.word(k)] || len(p.conds) == 0 || slices.ContainsFunc(p.conds, func(c cond) bool { return c.base }) {
+		return
+	}
+	q := p.cf.firstOfType(form.Textarea, form.Text)
+	if q == nil || p.cf.countOfType(form.Textarea, form.Text) != 1 || slices.ContainsFunc(p.conds, func(c cond) bool { return c.q == q }) {
+		return
+	}
+	p.conds = append(p.conds, cond{q: q, f: query.Filter{Question: q.q.ID, Op: query.IsNotEmpty}, pos: k, base: true})
+}
+
+// commentNouns name written answers, not responses ("of the comments").
+var commentNouns = text.Set("comments comment reviews remarks")
+
 // leadingShareOf reads a share asked with the group right after its first word
 // and no "of" ("% french recommending", "pct spain rated 4+") as the share of that
 // group, and reports whether it did.
@@ -2051,6 +2076,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.rankScale(in)
 	in.blank = p.blankAsked(in)
 	p.markBase(mentions, in.span)
+	if in.metric == query.Percent {
+		p.shareOfWritten()
+	}
 	p.ofTheAnswers(in)
 	if majority >= 0 && in.metric == query.Percent {
 		p.majorityBase(majority)
