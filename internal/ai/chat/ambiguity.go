@@ -590,7 +590,7 @@ func (p *parser) beyondFigures() string {
 		return "it reads like an age, and the form does not ask people's age"
 	case p.nonRespondents():
 		return "it asks about people who did not respond, and I only have the responses"
-	case p.singledOut():
+	case p.singledOut() || p.oneWriter():
 		return "it asks about one respondent, and I don't single out respondents; ask for a figure over a group instead, such as the highest or the average answer of the people who chose one option"
 	}
 	return ""
@@ -744,6 +744,20 @@ func (p *parser) wentToOption() bool {
 
 // wentWords say someone went somewhere.
 var wentWords = text.Set("went go goes visited visit visits")
+
+// oneWriter reports whether the message asks what one respondent wrote ("what
+// did the spanish tea drinker write").
+func (p *parser) oneWriter() bool {
+	if !anyWord(p.words, text.Set("write wrote say said")) {
+		return false
+	}
+	for i, w := range p.words {
+		if onePerson[w] && slices.Contains(p.words[max(0, i-3):i], "the") {
+			return true
+		}
+	}
+	return false
+}
 
 // growWords ask how much a figure grew.
 var growWords = text.Set("grow grew grown growth growing")

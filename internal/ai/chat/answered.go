@@ -97,6 +97,21 @@ func (s *session) ofNamedAnswer(prev, cur *request) *request {
 		cur.onlyThere && !anyWord(c.q.words, placeNouns) { // "most common rating in spain" – "the total cups there": in Spain
 		return nil // "and those in France?" names the answer again; "and which add-in do they pick least?" asks it again
 	}
+	return countOf(prev, c)
+}
+
+// countOfNamed returns prev as the count of the respondents of the one answer its
+// reply named, or nil when it named none.
+func (s *session) countOfNamed(prev *request) *request {
+	c, ok := s.namedAnswer(prev)
+	if !ok {
+		return nil
+	}
+	return countOf(prev, c)
+}
+
+// countOf returns prev as the count of its respondents who also satisfy c.
+func countOf(prev *request, c cond) *request {
 	out := *prev
 	out.conds = append(slices.Clone(prev.conds), c)
 	out.metric, out.kind, out.target, out.groupBy, out.compare = query.Count, metricIntent, nil, nil, nil

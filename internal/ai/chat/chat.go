@@ -153,6 +153,8 @@ func (s *session) context(history []ai.Turn) (*request, bool) {
 // previous one that is missing ("the week before") can't be answered.
 func (s *session) follow(prev, in *request) *request {
 	switch {
+	case prev != nil && in.followUp && in.atFigure && prev.metric == query.Top && s.countOfNamed(prev) != nil:
+		return merge(s.countOfNamed(prev), in, s.today()) // "most common rating among vips" – "how many vips gave that"
 	case prev != nil && in.followUp && in.atFigure && singleFigure[prev.metric] && prev.groupBy == nil && prev.target != nil:
 		return s.countAtFigure(prev, in)
 	case prev != nil && in.followUp && in.atFigure && summaryFigure[prev.metric] && len(in.conds) == 0:
@@ -347,6 +349,9 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if (prev.metric == query.Max || prev.metric == query.Min) && cur.metric == query.List && cur.target == nil && out.target != nil && isDateLike(out.target.q) {
 		out.metric = query.Max // "earliest start date in sales" – "and the most recent one?"
 	}
+	if prev.metric == query.Top && cur.metric == "" && cur.rank != 0 && cur.cuesOnly {
+		out.least = cur.rank < 0 // "which session did people enjoy least" – "and the most"
+	}
 	if prev.metric == query.Top && cur.metric == query.Top && cur.least != prev.least && cur.limit == 0 {
 		out.limit = 1 // "top 2 instead" – "least popular?": the one least popular
 	}
@@ -446,8 +451,8 @@ func mergeConds(out, prev, cur *request) {
 		// "what % of the Italians would recommend us" – "and their avg rating": the Italians'
 		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return !c.base })
 	}
-	if cur.everyone {
-		out.conds = nil // "how many in germany" – "and overall?"
+	if cur.everyone || cur.allNamed {
+		out.conds = nil // "how many in germany" – "and overall?"; "… remote london engineers" – "and for all london engineers"
 	}
 	curConds := replaceNamed(out.conds, cur.conds, cur.replaced)
 	if !cur.addOnly {
@@ -503,8 +508,9 @@ func mergeConds(out, prev, cur *request) {
 	}
 }
 
-// isBlankCond reports whether c keeps the responses that left its question blank.
-func isBlankCond(c cond) bool { return c.f.Op == query.IsEmpty }
+// isBlankCond reports whether c keeps the responses that left its question blank,
+// or those that answered it.
+func isBlankCond(c cond) bool { return c.f.Op == query.IsEmpty || c.f.Op == query.IsNotEmpty }
 
 // addedToCompare returns the answers a follow-up adds to the previous comparison
 // ("add networking too", "also panel"), or nil.

@@ -511,6 +511,13 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"event", "how many people left during the keynote", "it asks who has left since"},
 		{"coffee", "how many customers left us a negative comment", "gave a negative answer to “Anything else you want to tell us?”"},
 		{"event", "how many people would have paid more for a vip ticket", "it asks what someone would answer"},
+		// conversations with self-corrections (batch 158)
+		{"event", "which session did people enjoy least|and the most", "The most common answer to “Which session did you enjoy most?” is Keynote"},
+		{"event", "which session did people enjoy least|and the most|how many of those came on a vip ticket", "6 of the 120 responses answered Keynote"},
+		{"event", "most common overall rating|among vip holders|how many vips gave that", "12 of the 120 responses answered VIP to “Ticket type” and answered 5"},
+		{"coffee", "how many didn't answer cups per day|and how many left a comment", "31 of the 60 responses answered “Anything else you want to tell us?”."},
+		{"employee", "how many engineers in madrid work remotely|what about in london|whats their average satisfaction|and for all london engineers", "among the 15 responses that answered London to “Office” and answered Engineering to “Department” is 3.53"},
+		{"coffee", "what did the spanish tea drinker write in their comment", "I don't single out respondents"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

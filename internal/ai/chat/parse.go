@@ -56,6 +56,7 @@ type request struct {
 	answersPrev bool // "how many answered that": who answered the previous question
 	dangling    bool // the message points back ("how many of those …"): a first message can't
 	judged      bool // "best" or "worst": a judgement, which may rank groups
+	allNamed    bool // "and for all london engineers": the groups named, without the previous filters
 	everyone    bool // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
 	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
@@ -1976,6 +1977,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.addsMore = anyWord(p.words, text.Set("add too also plus"))
 	in.answersPrev = p.answeredPrevious()
 	in.judged = anyWord(p.words, text.Set("best worst"))
+	in.allNamed = in.metric != query.Percent && slices.ContainsFunc(p.conds, func(c cond) bool { return p.word(c.pos-1) == "all" || p.word(c.pos-2) == "all" && p.word(c.pos-1) == "the" })
 	in.refersBack = (anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases) || in.itAnswer) && !in.allGroups
 	in.onlyThere = slices.Contains(p.words, "there") && !anyWord(p.words, themWords) && !text.Any(p.words, backPhrases) && !anyWord(p.words, text.Set("they their"))
 	classes := p.sentimentWords()
@@ -2104,7 +2106,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	in.narrows = anyWord(p.words, narrowWords)
 	in.everyone = len(in.conds) == 0 && in.groupBy == nil && in.target == nil && in.metric == "" && p.unusedPhrase(everyonePhrases)
-	in.followUp = in.addOnly || backPhrase || p.looksLikeFollowUp(in)
+	in.followUp = in.addOnly || backPhrase || in.atFigure || p.looksLikeFollowUp(in) // "how many vips gave that"
 	in.dangling = in.addOnly && !p.thoseWho() && p.pointsBeforeNaming()
 	in.pointsBack = !in.followUp && p.demonstrativeCond()
 	in.about = anyWord(p.words, aboutWords) || p.formAnswers
