@@ -1977,7 +1977,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.addsMore = anyWord(p.words, text.Set("add too also plus"))
 	in.answersPrev = p.answeredPrevious()
 	in.judged = anyWord(p.words, text.Set("best worst"))
-	in.allNamed = in.metric != query.Percent && slices.ContainsFunc(p.conds, func(c cond) bool { return p.word(c.pos-1) == "all" || p.word(c.pos-2) == "all" && p.word(c.pos-1) == "the" })
+	in.allNamed = in.metric != query.Percent && slices.ContainsFunc(p.conds, func(c cond) bool {
+		return p.word(c.pos-1) == "all" || p.word(c.pos-2) == "all" && p.word(c.pos-1) == "the"
+	})
 	in.refersBack = (anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases) || in.itAnswer) && !in.allGroups
 	in.onlyThere = slices.Contains(p.words, "there") && !anyWord(p.words, themWords) && !text.Any(p.words, backPhrases) && !anyWord(p.words, text.Set("they their"))
 	classes := p.sentimentWords()
