@@ -546,7 +546,9 @@ func (p *parser) beyondFigures() string {
 		return "it asks for the month of the year of a date answer, and I don't group a date question's answers by month"
 	case p.orAcrossQuestions():
 		return "it asks for one answer or another to two different questions, which I don't combine; ask for each"
-	case text.Any(p.words, hypothetical):
+	case text.Any(p.words, changedAnswer):
+		return "it asks how people's answers changed, and each response holds one answer per question"
+	case text.Any(p.words, hypothetical) || text.Any(p.words, wishes):
 		return "it asks what someone would answer, and I don't predict answers; I can give the figures of the people who answered"
 	case text.Any(p.words, togetherPhrases):
 		return "it asks which answers were chosen together, and I don't count combinations; ask how many chose both of two answers"
@@ -713,6 +715,12 @@ func (p *parser) orAcrossQuestions() bool {
 // hypothetical asks what someone would answer.
 var hypothetical = phrases("would have", "would someone", "would somebody", "would a customer", "would an employee", "would an attendee", "would a person",
 	"would a new", "would the next")
+
+// changedAnswer asks how a respondent's answer changed.
+var changedAnswer = phrases("changed their", "change their", "switched their", "switch their", "changed his", "changed her")
+
+// wishes ask what people would like that the form does not ask.
+var wishes = phrases("like us to", "want us to", "wish we", "would like to see", "would people like", "should we add")
 
 // togetherPhrases ask which answers go together.
 var togetherPhrases = phrases("attended together", "chosen together", "picked together", "selected together", "used together", "together most often",

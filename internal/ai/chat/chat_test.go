@@ -518,6 +518,8 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "how many didn't answer cups per day|and how many left a comment", "31 of the 60 responses answered “Anything else you want to tell us?”."},
 		{"employee", "how many engineers in madrid work remotely|what about in london|whats their average satisfaction|and for all london engineers", "among the 15 responses that answered London to “Office” and answered Engineering to “Department” is 3.53"},
 		{"coffee", "what did the spanish tea drinker write in their comment", "I don't single out respondents"},
+		{"coffee", "how many people changed their favourite drink since last year", "it asks how people's answers changed"},
+		{"employee", "which benefit would people most like us to add", "it asks what someone would answer"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn
