@@ -1524,6 +1524,20 @@ func (p *parser) shareOfWritten() {
 // commentNouns name written answers, not responses ("of the comments").
 var commentNouns = text.Set("comments comment reviews remarks")
 
+// preferredBest reads the "best" or "most" after an answer a verb of liking
+// names ("those who liked the panel best") as part of the choice, not a ranking.
+func (p *parser) preferredBest(mentions []mention) {
+	for _, m := range mentions {
+		k := m.start - 1
+		if p.word(k) == "the" {
+			k--
+		}
+		if preferVerbs[p.word(k)] && (p.word(m.end) == "best" || p.word(m.end) == "most") {
+			p.cueWords[m.end] = ""
+		}
+	}
+}
+
 // leadingShareOf reads a share asked with the group right after its first word
 // and no "of" ("% french recommending", "pct spain rated 4+") as the share of that
 // group, and reports whether it did.
@@ -1929,6 +1943,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	p.ratedSubject()
 	p.numbers()
 	mentions := p.options()
+	p.preferredBest(mentions)
 	p.yesNo()
 	compared := p.thanGroups() || p.comparedPair()
 	p.noneChosen()
