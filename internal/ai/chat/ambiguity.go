@@ -52,8 +52,25 @@ var moodComparatives = text.Set("happier unhappier sadder busier keener")
 // vagueVerdict reports whether the message asks how something did or how good
 // it is ("how did the keynote do", "how good is the workshop").
 func (p *parser) vagueVerdict() bool {
-	return p.word(0) == "how" && (p.word(1) == "did" || p.word(1) == "does") && p.words[len(p.words)-1] == "do" ||
-		text.Any(p.words, phrases("how well", "how good", "how bad"))
+	last := p.word(p.lastWord())
+	return p.word(0) == "how" && (p.word(1) == "did" || p.word(1) == "does") && (last == "do" || last == "go") ||
+		text.Any(p.words, phrases("how well", "how good", "how bad")) ||
+		auxiliaries[p.word(0)] && verdictWords[last] && p.numberCount() == 0 // "is work-life balance ok"
+}
+
+// verdictWords end a yes/no question asking for a judgement.
+var verdictWords = text.Set("ok okay fine good bad alright acceptable healthy")
+
+// moodWithoutMeasure reports whether the message asks how happy people are on a
+// form with no satisfaction question and more than one scale ("are people happy
+// with us", "which ticket type is happiest"): the rating, recommending and the
+// comments' sentiment are all readings.
+func (p *parser) moodWithoutMeasure() bool {
+	satisfaction := slices.ContainsFunc(p.cf.qs, func(q question) bool { return slices.Contains(q.words, "satisfaction") })
+	if !anyWord(p.words, text.Set("happy happier happiest unhappy")) || satisfaction {
+		return false
+	}
+	return p.cf.countOfType(form.Rating, form.Slider, form.YesNo) > 1
 }
 
 // typicalWords name a middle figure without saying which; namedStats say which.
@@ -89,6 +106,9 @@ func (p *parser) ambiguity(in *request) string {
 	}
 	if p.oneSidedComparison(in) {
 		return "it compares one group with no other named; name both, e.g. compare two answers"
+	}
+	if p.moodWithoutMeasure() {
+		return "“happy” could be the rating, whether people would recommend us, or the comments' sentiment; please say which"
 	}
 	if p.vagueVerdict() {
 		return "it asks for a verdict, and I give figures; ask for one, e.g. the average rating or how many chose it"
@@ -833,7 +853,7 @@ func (p *parser) shareOfAmount() bool {
 		for amountLeads[p.word(k)] {
 			k++
 		}
-		if k == i+2 {
+		if k == i+2 || k >= len(p.ts) {
 			continue // "% of germans": a share of the responses
 		}
 		if takingsAt(p.words, k) || p.ts[k].stem != "" && p.cf.amountStem(p.ts[k].stem) {

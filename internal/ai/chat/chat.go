@@ -161,10 +161,11 @@ func (s *session) follow(prev, in *request) *request {
 		out := merge(prev, in, s.today())
 		out.ambiguous = "“that” is a figure computed over many answers, not an answer respondents gave; ask for a number, e.g. how many answered 4"
 		return out
-	case prev != nil && in.followUp && in.loneWord != "" && searchCond(prev.conds) >= 0:
-		out := *prev // "how many mention reports" – "and onboarding?" searches the new word
+	case prev != nil && in.followUp && in.loneFiller != "" && searchCond(prev.conds) >= 0:
+		out := *prev // "how many mention reports" – "and onboarding?" searches the new word; "and reports?" too
 		out.conds = slices.Clone(prev.conds)
-		out.conds[searchCond(out.conds)].f.Value = in.loneWord
+		out.conds[searchCond(out.conds)].f.Value = in.loneFiller
+		out.unknown = nil
 		return &out
 	case prev != nil && in.followUp && in.either && eitherOf(prev.conds) != nil:
 		out := *prev // "both the design and the product track" – "and either one of them?"
@@ -336,6 +337,11 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if cur.compares && cur.groupBy == nil && len(cur.conds) == 0 && cur.span == nil && out.ambiguous == "" { // "vs last month" asks for that period
 		out.ambiguous = "I can't tell which groups to compare; please name them, e.g. “compare Sales and Support”"
 	}
+	if at := onlyCond(out.conds, isNumberComparison); cur.otherSide != "" && at >= 0 {
+		out.conds = slices.Clone(out.conds) // "how many paid under 200" – "and over?"
+		out.conds[at].f.Op = cur.otherSide
+		out.unknown = nil
+	}
 	if cur.lone != nil && renumber(out.conds, *cur.lone) {
 		out.unknown = nil
 	}
@@ -506,6 +512,16 @@ func mergeConds(out, prev, cur *request) {
 			shareOfFirst(out.conds)
 		}
 	}
+}
+
+// isNumberComparison reports whether c compares a numeric answer with a number.
+func isNumberComparison(c cond) bool {
+	switch c.f.Op {
+	case query.LT, query.LTE, query.GT, query.GTE:
+		_, ok := c.f.Value.(float64)
+		return ok
+	}
+	return false
 }
 
 // isBlankCond reports whether c keeps the responses that left its question blank,

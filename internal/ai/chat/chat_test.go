@@ -520,6 +520,15 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "what did the spanish tea drinker write in their comment", "I don't single out respondents"},
 		{"coffee", "how many people changed their favourite drink since last year", "it asks how people's answers changed"},
 		{"employee", "which benefit would people most like us to add", "it asks what someone would answer"},
+		// batches 163-165
+		{"event", "avg likelihood to recommend|for those who liked the panel best", "The average answer to “How likely are you to recommend this event to a friend?” among the 15 responses that answered Panel"},
+		{"event", "how many mention dashboard|and reports?", "15 of the 120 responses answered something containing reports"},
+		{"coffee", "are people happy with us", "“happy” could be the rating"},
+		{"event", "how many paid under 200|and over?", "77 of the 120 responses answered more than 200 to “Ticket price”"},
+		{"event", "how much did we take in from tickets altogether", "add up to 29010 EUR"},
+		{"event", "how did the workshop go", "it asks for a verdict"},
+		{"employee", "is work-life balance ok", "it asks for a verdict"},
+		{"employee", "are remote people happier", "Average answer to “Job satisfaction” by answer to “Do you work remotely?”:\n- Yes: 3.64 out of 5 (78 answers)\n- No: 3.42"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

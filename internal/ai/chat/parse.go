@@ -57,6 +57,8 @@ type request struct {
 	dangling    bool // the message points back ("how many of those …"): a first message can't
 	judged      bool // "best" or "worst": a judgement, which may rank groups
 	allNamed    bool // "and for all london engineers": the groups named, without the previous filters
+	loneFiller  string // the only word of a follow-up, even a word the chat passes over ("and reports?")
+	otherSide   query.Op // "and over?": the previous number, compared the other way
 	everyone    bool // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
 	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
@@ -487,7 +489,8 @@ var priceWords = text.Set("expensive cheapest cheaper pricier priciest")
 var weEarned = phrases("we earn", "we earned")
 
 // takings name what amounts bring in together.
-var takings = phrases("revenue", "income", "takings", "turnover", "bring in", "brought in", "brings in", "bring", "brought", "generated", "generate")
+var takings = phrases("revenue", "income", "takings", "turnover", "bring in", "brought in", "brings in", "bring", "brought", "generated", "generate",
+	"take in", "took in", "taken in")
 
 // scoreWords name the answer on a scale when the form has one scale question.
 var scoreWords = text.Set("score scores")
@@ -1392,6 +1395,49 @@ func (p *parser) whichGroup() *question {
 // narrowWords say a follow-up narrows the previous population.
 var narrowWords = text.Set("among amongst only within also too")
 
+// otherSideOnly returns the comparison of a follow-up that names nothing but a
+// direction ("and over?", "and under?"), or "".
+func (p *parser) otherSideOnly(in *request) query.Op {
+	if !in.followUp || len(in.conds) > 0 || in.metric != "" || in.target != nil || p.numberCount() > 0 {
+		return ""
+	}
+	op := query.Op("")
+	for _, w := range p.words {
+		switch {
+		case overWords[w]:
+			op = query.GT
+		case underWords[w]:
+			op = query.LT
+		case w != "and" && w != "?" && w != "what" && w != "about":
+			return ""
+		}
+	}
+	return op
+}
+
+// overWords and underWords give a comparison its direction.
+var (
+	overWords  = text.Set("over above more higher")
+	underWords = text.Set("under below less lower fewer")
+)
+
+// yesNoComparative reads a yes/no question comparing the people of one answer of
+// a yes_no question with nobody named ("are remote people happier") as the two
+// answers compared.
+func (p *parser) yesNoComparative(in *request) {
+	if !auxiliaries[p.word(0)] || slices.Contains(p.words, "than") || in.groupBy != nil || len(p.conds) != 1 || in.target == nil || !isNumeric(in.target.q) {
+		return
+	}
+	c := p.conds[0]
+	if c.q == nil || c.q.q.Type != form.YesNo || !slices.ContainsFunc(p.words, func(w string) bool { return comparativeWords[w] }) {
+		return
+	}
+	in.groupBy, p.conds = c.q, nil
+	if in.metric == "" {
+		in.metric = query.Mean
+	}
+}
+
 // topFigure reads "top" before a figure of a numeric question ("spain's top cups
 // per day figure") as its highest answer, not its most common one.
 func (p *parser) topFigure(in *request) {
@@ -2046,7 +2092,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.target = nil // the share of yes by group names no question to average
 	}
 	p.bareByGroup(in)
-	if in.target == nil && (in.metric == "" || in.metric == query.Count) && text.Any(p.cueWords, takings) && s.cf.countOfType(form.Currency) == 1 {
+	if (in.target == nil || groupable(in.target.q)) && (in.metric == "" || in.metric == query.Count) && text.Any(p.cueWords, takings) && s.cf.countOfType(form.Currency) == 1 {
 		in.target, in.metric = s.cf.firstOfType(form.Currency), query.Sum // "how much did vip tickets bring in"
 	}
 	if in.target == nil && in.extreme != 0 && anyWord(p.cueWords, priceWords) && s.cf.countOfType(form.Currency) == 1 {
@@ -2085,6 +2131,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.settle()
 	p.mostPeople(in)
 	p.topFigure(in)
+	p.yesNoComparative(in)
 	p.contrastComparative(in)
 	if compared && in.metric == "" && in.target != nil && isNumeric(in.target.q) {
 		in.metric = query.Mean
@@ -2138,7 +2185,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.unknown = p.withClassWord(in.unknown) // unless a follow-up ties it to written answers
 	}
 	in.lone = p.loneNumber(in)
-	in.loneWord = p.loneWord(in)
+	in.loneWord = p.loneWord(in, false)
+	in.loneFiller = p.loneWord(in, true)
+	in.otherSide = p.otherSideOnly(in)
 	in.either = in.followUp && len(in.conds) == 0 && text.Any(p.words, eitherWords)
 	in.ambiguous = p.ambiguity(in)
 	return in, p
@@ -2179,8 +2228,8 @@ var eitherWords = phrases("either", "one of them", "any of them", "one or the ot
 // loneWord returns the only content word of a follow-up with no condition,
 // statistic, group or period, when the chat has no reading of its own for it;
 // "" otherwise.
-func (p *parser) loneWord(in *request) string {
-	if !in.followUp || len(in.conds) > 0 || in.metric != "" || in.groupBy != nil || in.span != nil || in.shift != nil {
+func (p *parser) loneWord(in *request, fillers bool) string {
+	if !in.followUp || len(in.conds) > 0 || in.metric != "" || in.groupBy != nil || in.span != nil || in.shift != nil || in.everyone {
 		return ""
 	}
 	word := ""
@@ -2189,7 +2238,7 @@ func (p *parser) loneWord(in *request) string {
 		case t.isNum:
 			return ""
 		case t.stem == "":
-		case word != "" || cueVocabulary[t.low] || fillerWords[t.low] || sentimentClasses[t.low] != "" || months[t.low] != 0 || len(t.low) < 3:
+		case word != "" || cueVocabulary[t.low] || fillerWords[t.low] && !fillers || sentimentClasses[t.low] != "" || months[t.low] != 0 || len(t.low) < 3:
 			return ""
 		default:
 			word = t.low
