@@ -43,25 +43,25 @@ type request struct {
 	// rankDefault marks a ranking whose figure the message did not name
 	// ("which department is lowest"): a follow-up keeps the previous figure.
 	rankDefault bool
-	compares    bool // the message asks to compare ("compare them")
-	same        bool // the message asks the same question again ("same question but …")
-	allTime     bool // the message asks over every response ("over the whole survey"): a follow-up drops the period
-	refersBack  bool // the message points at the previous answer's respondents ("of them", "there", "that group")
-	onlyThere   bool // "there" is its only pointer: a place
-	allGroups   bool // the message asks for every group of the previous ranking ("show me all of them")
-	mostly      bool // "mostly", "mainly": the most common answer ("what do they mostly drink")
-	itAnswer    bool // "it" is the answer the previous reply named ("the people who picked it")
-	ofEveryone  bool // "of everyone": a share of all the responses
-	addsMore    bool // "add networking too": more answers to the previous comparison
-	answersPrev bool // "how many answered that": who answered the previous question
-	dangling    bool // the message points back ("how many of those …"): a first message can't
-	judged      bool // "best" or "worst": a judgement, which may rank groups
-	allNamed    bool // "and for all london engineers": the groups named, without the previous filters
-	loneFiller  string // the only word of a follow-up, even a word the chat passes over ("and reports?")
+	compares    bool     // the message asks to compare ("compare them")
+	same        bool     // the message asks the same question again ("same question but …")
+	allTime     bool     // the message asks over every response ("over the whole survey"): a follow-up drops the period
+	refersBack  bool     // the message points at the previous answer's respondents ("of them", "there", "that group")
+	onlyThere   bool     // "there" is its only pointer: a place
+	allGroups   bool     // the message asks for every group of the previous ranking ("show me all of them")
+	mostly      bool     // "mostly", "mainly": the most common answer ("what do they mostly drink")
+	itAnswer    bool     // "it" is the answer the previous reply named ("the people who picked it")
+	ofEveryone  bool     // "of everyone": a share of all the responses
+	addsMore    bool     // "add networking too": more answers to the previous comparison
+	answersPrev bool     // "how many answered that": who answered the previous question
+	dangling    bool     // the message points back ("how many of those …"): a first message can't
+	judged      bool     // "best" or "worst": a judgement, which may rank groups
+	allNamed    bool     // "and for all london engineers": the groups named, without the previous filters
+	loneFiller  string   // the only word of a follow-up, even a word the chat passes over ("and reports?")
 	otherSide   query.Op // "and over?": the previous number, compared the other way
-	everyone    bool // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
-	cuesOnly    bool // the message says nothing but what it asks for ("the lowest?", "total?")
-	atFigure    bool // a count of those who gave the previous figure ("how many paid that")
+	everyone    bool     // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
+	cuesOnly    bool     // the message says nothing but what it asks for ("the lowest?", "total?")
+	atFigure    bool     // a count of those who gave the previous figure ("how many paid that")
 	// answersTarget is set when the message says the target was answered ("how
 	// many Germans answered the comments question"), not only names it.
 	answersTarget bool
