@@ -107,6 +107,9 @@ func (p *parser) ambiguity(in *request) string {
 	if p.oneSidedComparison(in) {
 		return "it compares one group with no other named; name both, e.g. compare two answers"
 	}
+	if p.formAnswers && in.metric == query.Percent {
+		return "“feedback” could be answering the form or writing a comment; please say which"
+	}
 	if p.moodWithoutMeasure() {
 		return "“happy” could be the rating, whether people would recommend us, or the comments' sentiment; please say which"
 	}
@@ -558,6 +561,8 @@ func (p *parser) beyondFigures() string {
 		return "it asks about the language people answered in, and the form does not record it"
 	case p.quantityOfAnswer():
 		return "it asks for an amount of one answer (“lattes”, “hours of training”), and the form records the amounts of a question, not of each answer"
+	case text.Any(p.words, eventDays) && !anyWord(p.words, submissionWords):
+		return "the form does not record which day of the event people came; I can group responses by the day they were submitted"
 	case p.otherSurvey():
 		return "it compares with another survey, and I only have this form's responses"
 	case anyWord(p.words, spellingWords):
@@ -697,6 +702,9 @@ func (p *parser) quantityOfAnswer() bool {
 	}
 	return false
 }
+
+// eventDays name a day of what the form is about, not of the responses.
+var eventDays = phrases("day of the conference", "day of the event", "conference day", "event day", "which day of")
 
 // otherSurvey reports whether the message compares with a survey other than this
 // one ("compare with the coffee survey ratings" on the conference form).

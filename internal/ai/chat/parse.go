@@ -2140,6 +2140,10 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.metric = query.Percent // "latte vs flat white drinkers, who recommends us more": the share of yes
 	}
 	p.rankScale(in)
+	if (in.kind == highestGroup || in.kind == lowestGroup) && in.total && in.metric == query.Mean && in.target != nil && fits(query.Sum, in.target.q) &&
+		!anyWord(p.cueWords, namedStats) {
+		in.metric, in.rankDefault = query.Sum, false // "which country has the highest total cups per day"
+	}
 	in.blank = p.blankAsked(in)
 	p.markBase(mentions, in.span)
 	if in.metric == query.Percent {
@@ -2387,6 +2391,7 @@ func (p *parser) argGroup(in *request, scores []float64) {
 	if in.metric == "" || in.metric == query.Top {
 		in.metric, in.rankDefault = query.Mean, true
 	}
+
 	in.extreme = 0
 }
 
