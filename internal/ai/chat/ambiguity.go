@@ -561,6 +561,8 @@ func (p *parser) beyondFigures() string {
 		return "it asks about the language people answered in, and the form does not record it"
 	case p.quantityOfAnswer():
 		return "it asks for an amount of one answer (“lattes”, “hours of training”), and the form records the amounts of a question, not of each answer"
+	case text.Any(p.words, notAsked):
+		return "the form does not ask that (complaints, full price, tickets sold, part time)"
 	case text.Any(p.words, eventDays) && !anyWord(p.words, submissionWords):
 		return "the form does not record which day of the event people came; I can group responses by the day they were submitted"
 	case p.otherSurvey():
@@ -703,6 +705,10 @@ func (p *parser) quantityOfAnswer() bool {
 	return false
 }
 
+// notAsked name things people ask about that the forms do not record.
+var notAsked = phrases("complained", "complain", "complaining", "full price", "discount", "discounted", "tickets did we sell",
+	"tickets we sold", "tickets sold", "part time", "parttime", "full time", "fulltime")
+
 // eventDays name a day of what the form is about, not of the responses.
 var eventDays = phrases("day of the conference", "day of the event", "conference day", "event day", "which day of")
 
@@ -779,7 +785,7 @@ func (p *parser) wentToOption() bool {
 }
 
 // wentWords say someone went somewhere.
-var wentWords = text.Set("went go goes visited visit visits")
+var wentWords = text.Set("went go goes visited visit visits came come")
 
 // oneWriter reports whether the message asks what one respondent wrote ("what
 // did the spanish tea drinker write").

@@ -337,6 +337,10 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if cur.compares && cur.groupBy == nil && len(cur.conds) == 0 && cur.span == nil && out.ambiguous == "" { // "vs last month" asks for that period
 		out.ambiguous = "I can't tell which groups to compare; please name them, e.g. “compare Sales and Support”"
 	}
+	if at := onlyCond(out.conds, isOptionCond); cur.theRest && at >= 0 {
+		out.conds = slices.Clone(out.conds) // "what do the italians say" – "and everyone else?"
+		out.conds[at].f.Op = query.NotEquals
+	}
 	if at := onlyCond(out.conds, isNumberComparison); cur.otherSide != "" && at >= 0 {
 		out.conds = slices.Clone(out.conds) // "how many paid under 200" – "and over?"
 		out.conds[at].f.Op = cur.otherSide
@@ -422,6 +426,14 @@ func mergeGroups(out, prev, cur *request, ranked bool) {
 		out.metric, out.least, out.extreme, out.target = prev.metric, false, 0, prev.target
 		if out.metric == "" && out.target != nil {
 			out.metric = defaultMetric(out.target.q) // "compare keynote and panel fans on overall rating" – "which of them is highest"
+		}
+	}
+	if ranked && cur.asksWhich && cur.rank != 0 && cur.groupBy == nil && cur.kind == metricIntent && cur.target != nil && cur.target != prev.target && isNumeric(cur.target.q) {
+		// "which office is happiest" – "and which has the best balance": the same groups ranked by the new measure
+		out.kind, out.target, out.extreme, out.least = rankIntent(cur.rank > 0), cur.target, 0, false
+		out.metric = cur.metric
+		if out.metric == "" || out.metric == query.Max || out.metric == query.Min {
+			out.metric = query.Mean
 		}
 	}
 	if ofAnswersListed(prev, cur) {

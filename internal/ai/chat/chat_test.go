@@ -528,6 +528,17 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"event", "how much did we take in from tickets altogether", "add up to 29010 EUR"},
 		{"event", "how did the workshop go", "it asks for a verdict"},
 		{"employee", "is work-life balance ok", "it asks for a verdict"},
+		// batches 166 and 168
+		{"coffee", "which country has the highest total cups per day", "Germany has the highest total answer to “Cups per day”: 49"},
+		{"event", "which day of the conference had the happiest attendees", "the form does not record which day of the event people came"},
+		{"event", "how many paid full price", "the form does not ask that"},
+		{"event", "how many people came to the keynote", "not who went to it"},
+		{"event", "how much do VIP tickets go for", "The average answer to “Ticket price” among the 18 responses that answered VIP"},
+		{"coffee", "what's the average rating from italy|and everyone else?", "among the 52 responses that answered something other than Italy"},
+		{"event", "overall, would people come again", "82 of the 120 responses answered Yes to “Will you come next year?”"},
+		{"employee", "which office is happiest|and which has the best balance", "Madrid has the highest average answer to “Work-life balance”: 7.11"},
+		{"coffee", "how do people who'd recommend us rate us compared to those who wouldn't", "- Yes: 4.13 out of 5 (38 answers)\n- No: 2.82"},
+		{"coffee", "how many wouldn't recommend us|how many of the ones who wouldn't are from germany", "I read “not” but could not tie it"},
 		{"employee", "are remote people happier", "Average answer to “Job satisfaction” by answer to “Do you work remotely?”:\n- Yes: 3.64 out of 5 (78 answers)\n- No: 3.42"},
 	} {
 		sv := surveys[c.survey]

@@ -634,6 +634,9 @@ func (p *parser) wordBefore(i, n int, q *question, set map[string]bool, inClause
 		if w == "," || inClause && (w == "who" || w == "that") || p.used[k] || q != nil && p.namesOtherQuestion(k, q) {
 			return false
 		}
+		if set[w] && beWords[p.word(k+1)] && k+1 < i && !set[p.word(k+2)] {
+			return false // "the ones who wouldn't are from germany": the negation's verb is left out, the copula starts anew
+		}
 		if set[w] {
 			for j := k; j < i; j++ {
 				if j == k || p.ts[j].stem == "" || fillerWords[p.words[j]] {
@@ -816,6 +819,9 @@ func (p *parser) shareRate(end int) {
 // rating question: "engineering remote work percent" is the share among Engineering.
 func (p *parser) rateOf(i int) {
 	for k := i + 1; k <= i+2 && k < len(p.ts); k++ {
+		if rateWords[p.words[k]] && (objectPronouns[p.word(k+1)] || p.word(k+1) == "it" || determiners[p.word(k+1)]) {
+			return // "people who'd recommend us rate us": the verb, the rating
+		}
 		if (rateWords[p.words[k]] || percentWords[p.words[k]]) && !p.used[k] {
 			p.used[k], p.rate = true, true
 			return

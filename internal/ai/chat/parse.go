@@ -59,6 +59,7 @@ type request struct {
 	allNamed    bool     // "and for all london engineers": the groups named, without the previous filters
 	loneFiller  string   // the only word of a follow-up, even a word the chat passes over ("and reports?")
 	otherSide   query.Op // "and over?": the previous number, compared the other way
+	theRest     bool     // "and everyone else?": the people the previous answer left out
 	everyone    bool     // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
 	cuesOnly    bool     // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure    bool     // a count of those who gave the previous figure ("how many paid that")
@@ -270,6 +271,12 @@ func (p *parser) markIdioms() {
 		if gave && p.ts[i].stem != "" && slices.Contains(p.cf.titleStems, p.ts[i].stem) && !p.cf.optionStem(p.ts[i].stem) &&
 			!p.cf.namesAQuestion(p.ts[i].stem) {
 			p.used[i], p.formAnswers = true, true // "gave (us) feedback", "received how many feedback" on the “Conference feedback” form: responded
+		}
+		if p.words[i] == "else" && (p.words[i-1] == "everyone" || p.words[i-1] == "everybody") {
+			p.used[i] = true // "and everyone else?": not “Anything else you want to tell us?”
+		}
+		if i == 1 && (p.words[0] == "overall" || p.words[0] == "generally") && p.words[1] == "," {
+			p.used[0] = true // "overall, would people come again": in general, not “Overall rating”
 		}
 		if (p.words[i] == "least" || p.words[i] == "most") && p.words[i-1] == "at" {
 			p.cueWords[i] = "" // "and at least 40?": a comparison, not the least common answer
@@ -2173,7 +2180,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.addOnly = false
 	}
 	in.narrows = anyWord(p.words, narrowWords)
-	in.everyone = len(in.conds) == 0 && in.groupBy == nil && in.target == nil && in.metric == "" && p.unusedPhrase(everyonePhrases)
+	in.everyone = len(in.conds) == 0 && in.groupBy == nil && in.target == nil && in.metric == "" && p.unusedPhrase(everyonePhrases) &&
+		!text.Any(p.words, phrases("everyone else", "everybody else"))
 	in.followUp = in.addOnly || backPhrase || in.atFigure || p.looksLikeFollowUp(in) // "how many vips gave that"
 	in.dangling = in.addOnly && !p.thoseWho() && p.pointsBeforeNaming()
 	in.pointsBack = !in.followUp && p.demonstrativeCond()
@@ -2192,6 +2200,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.loneWord = p.loneWord(in, false)
 	in.loneFiller = p.loneWord(in, true)
 	in.otherSide = p.otherSideOnly(in)
+	in.theRest = len(p.conds) == 0 && text.Any(p.words, phrases("everyone else", "everybody else", "the rest", "the others", "all the others", "all others"))
 	in.either = in.followUp && len(in.conds) == 0 && text.Any(p.words, eitherWords)
 	in.ambiguous = p.ambiguity(in)
 	return in, p
