@@ -619,7 +619,7 @@ func (p *parser) beyondFigures() string {
 		return "it reads like an age, and the form does not ask people's age"
 	case p.nonRespondents():
 		return "it asks about people who did not respond, and I only have the responses"
-	case p.singledOut() || p.oneWriter():
+	case p.singledOut() || p.oneWriter() || p.whoIsThat():
 		return "it asks about one respondent, and I don't single out respondents; ask for a figure over a group instead, such as the highest or the average answer of the people who chose one option"
 	}
 	return ""
@@ -786,6 +786,12 @@ func (p *parser) wentToOption() bool {
 
 // wentWords say someone went somewhere.
 var wentWords = text.Set("went go goes visited visit visits came come")
+
+// whoIsThat reports whether the message asks who gave the previous figure ("who
+// paid that", "who's that").
+func (p *parser) whoIsThat() bool {
+	return p.word(0) == "who" && itWords[p.word(p.lastWord())]
+}
 
 // oneWriter reports whether the message asks what one respondent wrote ("what
 // did the spanish tea drinker write").

@@ -337,6 +337,12 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if cur.compares && cur.groupBy == nil && len(cur.conds) == 0 && cur.span == nil && out.ambiguous == "" { // "vs last month" asks for that period
 		out.ambiguous = "I can't tell which groups to compare; please name them, e.g. “compare Sales and Support”"
 	}
+	if cur.vaguePointer && out.ambiguous == "" {
+		out.ambiguous = "I can't tell what “them” asks about; please ask in full"
+	}
+	if cur.theOthers && out.ambiguous == "" {
+		out.ambiguous = "“the others” could be each other answer or all of them together; please say which"
+	}
 	if at := onlyCond(out.conds, isOptionCond); cur.theRest && at >= 0 {
 		out.conds = slices.Clone(out.conds) // "what do the italians say" – "and everyone else?"
 		out.conds[at].f.Op = query.NotEquals
@@ -361,6 +367,27 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	}
 	if prev.metric == query.Top && cur.metric == "" && cur.rank != 0 && cur.cuesOnly {
 		out.least = cur.rank < 0 // "which session did people enjoy least" – "and the most"
+	}
+	if prev.metric == query.Top && prev.limit > 1 && cur.extreme != 0 && cur.judged && cur.target == nil && len(cur.conds) == 0 {
+		out.metric, out.least, out.limit = query.Top, cur.extreme < 0, 1 // "top 3 benefits" – "and the worst one"
+	}
+	if (prev.metric == query.Mode || prev.metric == query.Top && prev.target != nil && isNumeric(prev.target.q)) && cur.extreme != 0 && cur.cuesOnly && !cur.judged && out.ambiguous == "" {
+		out.ambiguous = "it could ask for the lowest (or highest) answer or the least (or most) common one; please say which" // after "the most common rating"
+	}
+	if cur.metric == query.Percent && cur.cuesOnly && !cur.ofEveryone && out.ambiguous == "" && (prev.groupBy != nil && prev.metric == query.Distribution || prev.metric == query.Count && len(prev.conds) >= 2) {
+		out.ambiguous = "I can't tell which share “percent” means here: of everyone, or of one of the groups; please ask in full" // after a cross-tab or a count with two filters
+	}
+	if prev.metric == query.Sentiment && cur.atFigure && out.ambiguous == "" {
+		out.ambiguous = "the previous answer is a sentiment over many answers, so I can't tell which count “that” is; please ask in full"
+	}
+	if ranked && cur.cuesOnly && cur.rank == 0 && cur.metric != "" && cur.metric != prev.metric && out.ambiguous == "" {
+		out.ambiguous = "it could rank the groups by that figure or give the figure of the group named; please ask in full" // "who's top" – "and median"
+	}
+	if prev.metric == query.Sum && cur.perPerson {
+		out.metric = query.Mean // "total hours in engineering" – "per person?"
+	}
+	if i := dateCond(prev.conds); i >= 0 && cur.target == nil && (cur.metric == query.Min || cur.metric == query.Max) && prev.target == nil {
+		out.target = prev.conds[i].q // "how many started in 2023" – "earliest of those?"
 	}
 	if prev.metric == query.Top && cur.metric == query.Top && cur.least != prev.least && cur.limit == 0 {
 		out.limit = 1 // "top 2 instead" – "least popular?": the one least popular

@@ -539,6 +539,13 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "which office is happiest|and which has the best balance", "Madrid has the highest average answer to “Work-life balance”: 7.11"},
 		{"coffee", "how do people who'd recommend us rate us compared to those who wouldn't", "- Yes: 4.13 out of 5 (38 answers)\n- No: 2.82"},
 		{"coffee", "how many wouldn't recommend us|how many of the ones who wouldn't are from germany", "I read “not” but could not tie it"},
+		// sloppy follow-ups (batch 167)
+		{"coffee", "how many chose latte|hmm and the others?", "“the others” could be each other answer or all of them together"},
+		{"event", "highest ticket price|who paid that", "I don't single out respondents"},
+		{"employee", "total hours in engineering|per person?", "The average answer to “Hours worked per week” among the 51 responses that answered Engineering"},
+		{"employee", "top 3 benefits|and the worst one", "The least common answer to “Which benefits do you use?” is Childcare"},
+		{"event", "average ticket price for vip|ok and overall", "The average answer to “Ticket price” is 241.75 EUR"},
+		{"event", "most common overall rating among vips|and the lowest", "the least (or most) common one"},
 		{"employee", "are remote people happier", "Average answer to “Job satisfaction” by answer to “Do you work remotely?”:\n- Yes: 3.64 out of 5 (78 answers)\n- No: 3.42"},
 	} {
 		sv := surveys[c.survey]

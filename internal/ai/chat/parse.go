@@ -42,27 +42,30 @@ type request struct {
 	asksWhich bool      // the message asks "which" ("and which one is highest?")
 	// rankDefault marks a ranking whose figure the message did not name
 	// ("which department is lowest"): a follow-up keeps the previous figure.
-	rankDefault bool
-	compares    bool     // the message asks to compare ("compare them")
-	same        bool     // the message asks the same question again ("same question but …")
-	allTime     bool     // the message asks over every response ("over the whole survey"): a follow-up drops the period
-	refersBack  bool     // the message points at the previous answer's respondents ("of them", "there", "that group")
-	onlyThere   bool     // "there" is its only pointer: a place
-	allGroups   bool     // the message asks for every group of the previous ranking ("show me all of them")
-	mostly      bool     // "mostly", "mainly": the most common answer ("what do they mostly drink")
-	itAnswer    bool     // "it" is the answer the previous reply named ("the people who picked it")
-	ofEveryone  bool     // "of everyone": a share of all the responses
-	addsMore    bool     // "add networking too": more answers to the previous comparison
-	answersPrev bool     // "how many answered that": who answered the previous question
-	dangling    bool     // the message points back ("how many of those …"): a first message can't
-	judged      bool     // "best" or "worst": a judgement, which may rank groups
-	allNamed    bool     // "and for all london engineers": the groups named, without the previous filters
-	loneFiller  string   // the only word of a follow-up, even a word the chat passes over ("and reports?")
-	otherSide   query.Op // "and over?": the previous number, compared the other way
-	theRest     bool     // "and everyone else?": the people the previous answer left out
-	everyone    bool     // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
-	cuesOnly    bool     // the message says nothing but what it asks for ("the lowest?", "total?")
-	atFigure    bool     // a count of those who gave the previous figure ("how many paid that")
+	rankDefault  bool
+	compares     bool     // the message asks to compare ("compare them")
+	same         bool     // the message asks the same question again ("same question but …")
+	allTime      bool     // the message asks over every response ("over the whole survey"): a follow-up drops the period
+	refersBack   bool     // the message points at the previous answer's respondents ("of them", "there", "that group")
+	onlyThere    bool     // "there" is its only pointer: a place
+	allGroups    bool     // the message asks for every group of the previous ranking ("show me all of them")
+	mostly       bool     // "mostly", "mainly": the most common answer ("what do they mostly drink")
+	itAnswer     bool     // "it" is the answer the previous reply named ("the people who picked it")
+	ofEveryone   bool     // "of everyone": a share of all the responses
+	addsMore     bool     // "add networking too": more answers to the previous comparison
+	answersPrev  bool     // "how many answered that": who answered the previous question
+	dangling     bool     // the message points back ("how many of those …"): a first message can't
+	judged       bool     // "best" or "worst": a judgement, which may rank groups
+	allNamed     bool     // "and for all london engineers": the groups named, without the previous filters
+	loneFiller   string   // the only word of a follow-up, even a word the chat passes over ("and reports?")
+	otherSide    query.Op // "and over?": the previous number, compared the other way
+	theRest      bool     // "and everyone else?": the people the previous answer left out
+	theOthers    bool     // "and the others?": each other answer, or all of them together
+	perPerson    bool     // "per person?": the average of the previous total
+	vaguePointer bool     // "what about them": nothing but a pointer
+	everyone     bool     // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
+	cuesOnly     bool     // the message says nothing but what it asks for ("the lowest?", "total?")
+	atFigure     bool     // a count of those who gave the previous figure ("how many paid that")
 	// answersTarget is set when the message says the target was answered ("how
 	// many Germans answered the comments question"), not only names it.
 	answersTarget bool
@@ -2180,8 +2183,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.addOnly = false
 	}
 	in.narrows = anyWord(p.words, narrowWords)
+	in.vaguePointer = in.followUp && p.onlyWordsOf(text.Set("what about how them those they and ? hmm ok"))
 	in.everyone = len(in.conds) == 0 && in.groupBy == nil && in.target == nil && in.metric == "" && p.unusedPhrase(everyonePhrases) &&
-		!text.Any(p.words, phrases("everyone else", "everybody else"))
+		!text.Any(p.words, phrases("everyone else", "everybody else")) || p.onlyOverall()
 	in.followUp = in.addOnly || backPhrase || in.atFigure || p.looksLikeFollowUp(in) // "how many vips gave that"
 	in.dangling = in.addOnly && !p.thoseWho() && p.pointsBeforeNaming()
 	in.pointsBack = !in.followUp && p.demonstrativeCond()
@@ -2200,7 +2204,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.loneWord = p.loneWord(in, false)
 	in.loneFiller = p.loneWord(in, true)
 	in.otherSide = p.otherSideOnly(in)
-	in.theRest = len(p.conds) == 0 && text.Any(p.words, phrases("everyone else", "everybody else", "the rest", "the others", "all the others", "all others"))
+	in.theRest = len(p.conds) == 0 && text.Any(p.words, phrases("everyone else", "everybody else", "the rest"))
+	in.theOthers = len(p.conds) == 0 && !in.theRest && text.Any(p.words, phrases("the others", "all the others", "all others", "other ones"))
+	in.perPerson = len(p.conds) == 0 && text.Any(p.words, phrases("per person", "per head", "per employee", "per respondent", "per attendee"))
 	in.either = in.followUp && len(in.conds) == 0 && text.Any(p.words, eitherWords)
 	in.ambiguous = p.ambiguity(in)
 	return in, p
@@ -2831,6 +2837,33 @@ var answeredWords = text.Set("answer answered answers responded replied filled")
 
 // itVerbs before "it" choose an answer.
 var itVerbs = text.Set("uses enjoyed liked attended picks chooses selects prefer prefers drink drinks add adds")
+
+// onlyWordsOf reports whether every word of the message is in set.
+func (p *parser) onlyWordsOf(set map[string]bool) bool {
+	for _, w := range p.words {
+		if !set[w] {
+			return false
+		}
+	}
+	return len(p.words) > 0
+}
+
+// onlyOverall reports whether a follow-up says nothing but "overall" ("ok and
+// overall"): everyone, even on a form with an “Overall rating”.
+func (p *parser) onlyOverall() bool {
+	if !slices.Contains(p.words, "overall") {
+		return false
+	}
+	for _, w := range p.words {
+		if w != "overall" && !continuationOnly[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// continuationOnly are the words around a follow-up's one word.
+var continuationOnly = text.Set("ok okay and so then what about how ? hmm")
 
 // allOfThem reports whether the message asks for all the previous answer's
 // groups ("show me all of them", "each of them").
