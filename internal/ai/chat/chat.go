@@ -153,6 +153,13 @@ func (s *session) context(history []ai.Turn) (*request, bool) {
 // previous one that is missing ("the week before") can't be answered.
 func (s *session) follow(prev, in *request) *request {
 	switch {
+	case prev != nil && in.followUp && in.metric == query.Percent && in.cuesOnly && prev.metric == query.Top && s.countOfNamed(prev) != nil:
+		out := s.countOfNamed(prev) // "which session did people enjoy least" – "percent?": Panel's share
+		out.metric = query.Percent
+		for i := range out.conds {
+			out.conds[i].base = i < len(out.conds)-1
+		}
+		return out
 	case prev != nil && in.followUp && in.atFigure && prev.metric == query.Top && s.countOfNamed(prev) != nil:
 		return merge(s.countOfNamed(prev), in, s.today()) // "most common rating among vips" – "how many vips gave that"
 	case prev != nil && in.followUp && in.atFigure && singleFigure[prev.metric] && prev.groupBy == nil && prev.target != nil:
@@ -368,13 +375,14 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if prev.metric == query.Top && cur.metric == "" && cur.rank != 0 && cur.cuesOnly {
 		out.least = cur.rank < 0 // "which session did people enjoy least" – "and the most"
 	}
-	if prev.metric == query.Top && prev.limit > 1 && cur.extreme != 0 && cur.judged && cur.target == nil && len(cur.conds) == 0 {
+	if prev.metric == query.Top && cur.extreme != 0 && cur.judged && cur.target == nil && len(cur.conds) == 0 {
 		out.metric, out.least, out.limit = query.Top, cur.extreme < 0, 1 // "top 3 benefits" – "and the worst one"
 	}
 	if (prev.metric == query.Mode || prev.metric == query.Top && prev.target != nil && isNumeric(prev.target.q)) && cur.extreme != 0 && cur.cuesOnly && !cur.judged && out.ambiguous == "" {
 		out.ambiguous = "it could ask for the lowest (or highest) answer or the least (or most) common one; please say which" // after "the most common rating"
 	}
-	if cur.metric == query.Percent && cur.cuesOnly && !cur.ofEveryone && out.ambiguous == "" && (prev.groupBy != nil && prev.metric == query.Distribution || prev.metric == query.Count && len(prev.conds) >= 2) {
+	if cur.metric == query.Percent && cur.cuesOnly && !cur.ofEveryone && out.ambiguous == "" && (prev.groupBy != nil && (prev.metric == query.Distribution || prev.metric == "" && prev.target != nil && groupable(prev.target.q)) ||
+		prev.metric == query.Count && len(prev.conds) >= 2) {
 		out.ambiguous = "I can't tell which share “percent” means here: of everyone, or of one of the groups; please ask in full" // after a cross-tab or a count with two filters
 	}
 	if prev.metric == query.Sentiment && cur.atFigure && out.ambiguous == "" {
@@ -386,8 +394,11 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if prev.metric == query.Sum && cur.perPerson {
 		out.metric = query.Mean // "total hours in engineering" – "per person?"
 	}
-	if i := dateCond(prev.conds); i >= 0 && cur.target == nil && (cur.metric == query.Min || cur.metric == query.Max) && prev.target == nil {
+	if i := dateCond(prev.conds); i >= 0 && cur.target == nil && prev.target == nil && (cur.metric == query.Min || cur.metric == query.Max || cur.metric == "" && cur.extreme != 0) {
 		out.target = prev.conds[i].q // "how many started in 2023" – "earliest of those?"
+		if cur.metric == "" {
+			out.metric = extremeMetric(cur.extreme > 0)
+		}
 	}
 	if prev.metric == query.Top && cur.metric == query.Top && cur.least != prev.least && cur.limit == 0 {
 		out.limit = 1 // "top 2 instead" – "least popular?": the one least popular

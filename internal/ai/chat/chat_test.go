@@ -546,6 +546,11 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "top 3 benefits|and the worst one", "The least common answer to “Which benefits do you use?” is Childcare"},
 		{"event", "average ticket price for vip|ok and overall", "The average answer to “Ticket price” is 241.75 EUR"},
 		{"event", "most common overall rating among vips|and the lowest", "the least (or most) common one"},
+		{"coffee", "favourite drink vs would you recommend|percent?", "I can't tell which share “percent” means here"},
+		{"event", "sentiment of what ppl liked|and the vips|what about them", "I can't tell what “them” asks about"},
+		{"employee", "how many started in 2024|and 2023|earliest of those?", "The earliest answer to “Start date” among the 9 responses"},
+		{"event", "which session did people enjoy most|and the worst one|percent?", "12.5% of all 120 responses answered Panel"},
+		{"employee", "department by office|just madrid|who's top|percent?", "Among the 38 responses that answered Madrid to “Office”, 39.47% answered Engineering"},
 		{"employee", "are remote people happier", "Average answer to “Job satisfaction” by answer to “Do you work remotely?”:\n- Yes: 3.64 out of 5 (78 answers)\n- No: 3.42"},
 	} {
 		sv := surveys[c.survey]

@@ -2183,10 +2183,10 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.addOnly = false
 	}
 	in.narrows = anyWord(p.words, narrowWords)
-	in.vaguePointer = in.followUp && p.onlyWordsOf(text.Set("what about how them those they and ? hmm ok"))
 	in.everyone = len(in.conds) == 0 && in.groupBy == nil && in.target == nil && in.metric == "" && p.unusedPhrase(everyonePhrases) &&
 		!text.Any(p.words, phrases("everyone else", "everybody else"))
 	in.followUp = in.addOnly || backPhrase || in.atFigure || p.looksLikeFollowUp(in) // "how many vips gave that"
+	in.vaguePointer = in.followUp && p.onlyWordsOf(text.Set("what about how them those they and ? hmm ok"))
 	if p.onlyOverall() && in.followUp {
 		in.everyone, in.target, in.metric = true, nil, "" // "ok and overall": everyone, not “Overall rating”
 	}
