@@ -136,3 +136,9 @@ func (s *session) listedAnswers(prev *request) []string {
 	}
 	return out
 }
+
+// noResponsesIn reports whether no response was submitted in span.
+func (s *session) noResponsesIn(span *dateRange) bool {
+	res, err := s.eng.Run(query.Query{Metric: query.Count, From: span.fromText(), To: span.toText()})
+	return err == nil && res.N == 0
+}

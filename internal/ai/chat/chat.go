@@ -192,6 +192,10 @@ func (s *session) follow(prev, in *request) *request {
 		return out
 	case prev != nil && in.followUp && s.ofNamedAnswer(prev, in) != nil:
 		return merge(s.ofNamedAnswer(prev, in), in, s.today()) // "which session did people enjoy most" – "how many of them will come next year"
+	case prev != nil && in.followUp && in.compares && in.ambiguous == "" && in.span != nil && s.noResponsesIn(in.span):
+		out := merge(prev, in, s.today()) // "how does that compare to last year" when nobody answered last year
+		out.ambiguous = "there are no responses from that period to compare with"
+		return out
 	case prev != nil && in.followUp:
 		out := merge(prev, in, s.today())
 		if ofAnswersListed(prev, in) && prev.metric == query.Top {
@@ -503,7 +507,7 @@ func mergeConds(out, prev, cur *request) {
 	if out.ambiguous == "" && !cur.addOnly && !cur.narrows && prev.metric != query.Count {
 		out.ambiguous = otherGroup(prev.conds, cur.conds)
 	}
-	if prev.metric == query.Percent && numberFigure[cur.metric] && slices.ContainsFunc(prev.conds, func(c cond) bool { return c.base }) {
+	if prev.metric == query.Percent && numberFigure[cur.metric] && !cur.rankDefault && slices.ContainsFunc(prev.conds, func(c cond) bool { return c.base }) {
 		// "what % of the Italians would recommend us" – "and their avg rating": the Italians'
 		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return !c.base })
 	}

@@ -551,6 +551,8 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "how many started in 2024|and 2023|earliest of those?", "The earliest answer to “Start date” among the 9 responses"},
 		{"event", "which session did people enjoy most|and the worst one|percent?", "12.5% of all 120 responses answered Panel"},
 		{"employee", "department by office|just madrid|who's top|percent?", "Among the 38 responses that answered Madrid to “Office”, 39.47% answered Engineering"},
+		{"employee", "what % of engineering works remotely|which dept is highest", "Engineering has the highest share of responses that answered Yes to “Do you work remotely?”: 72.55%"},
+		{"event", "overall rating breakdown|same thing but for last month|how does that compare to last year", "there are no responses from that period to compare with"},
 		{"employee", "are remote people happier", "Average answer to “Job satisfaction” by answer to “Do you work remotely?”:\n- Yes: 3.64 out of 5 (78 answers)\n- No: 3.42"},
 	} {
 		sv := surveys[c.survey]
