@@ -17,7 +17,7 @@ import (
 // and no answer: each, both or either could be meant, and the chat counts who
 // answered one question.
 func (p *parser) answeredEach() bool {
-	if !anyWord(p.words, text.Set("answered filled")) {
+	if !anyWord(p.words, answeredFilled) {
 		return false
 	}
 	named := 0
@@ -54,7 +54,7 @@ var moodComparatives = text.Set("happier unhappier sadder busier keener")
 func (p *parser) vagueVerdict() bool {
 	last := p.word(p.lastWord())
 	return p.word(0) == "how" && (p.word(1) == "did" || p.word(1) == "does") && (last == "do" || last == "go") ||
-		text.Any(p.words, phrases("how well", "how good", "how bad")) ||
+		text.Any(p.words, howGood) ||
 		auxiliaries[p.word(0)] && verdictWords[last] && p.numberCount() == 0 // "is work-life balance ok"
 }
 
@@ -67,7 +67,7 @@ var verdictWords = text.Set("ok okay fine good bad alright acceptable healthy")
 // comments' sentiment are all readings.
 func (p *parser) moodWithoutMeasure() bool {
 	satisfaction := slices.ContainsFunc(p.cf.qs, func(q question) bool { return slices.Contains(q.words, "satisfaction") })
-	if !anyWord(p.words, text.Set("happy happier happiest unhappy")) || satisfaction {
+	if !anyWord(p.words, happyWords) || satisfaction {
 		return false
 	}
 	return p.cf.countOfType(form.Rating, form.Slider, form.YesNo) > 1
@@ -98,7 +98,7 @@ func (p *parser) ambiguity(in *request) string {
 			return why
 		}
 	}
-	if anyWord(p.words, typicalWords) && !anyWord(p.cueWords, namedStats) && !text.Any(p.cueWords, phrases("most common")) {
+	if anyWord(p.words, typicalWords) && !anyWord(p.cueWords, namedStats) && !text.Any(p.cueWords, mostCommonPhrase) {
 		return "“typical” could be the average, the median or the most common answer; please say which"
 	}
 	if (in.metric == query.Count || in.metric == "") && p.answeredEach() {
@@ -119,7 +119,7 @@ func (p *parser) ambiguity(in *request) string {
 	if slices.ContainsFunc(p.words, func(w string) bool { return likeWords[w] }) && slices.Contains(p.words, "us") && in.target == nil && (in.groupBy != nil || len(in.compare) > 0) {
 		return "“likes us” could be the rating or whether people would recommend us; please say which"
 	}
-	if text.Any(p.words, phrases("up or down", "down or up", "better or worse", "worse or better")) {
+	if text.Any(p.words, whichWay) {
 		return "it asks which way a figure is going, and I don't judge that; ask for the figure per month or per week"
 	}
 	if r := p.beyondFigures(); r != "" {
@@ -134,7 +134,7 @@ func (p *parser) ambiguity(in *request) string {
 	if in.metric != query.List && p.recentSubset() {
 		return "it asks for a figure over the latest few responses, and I compute figures over periods; ask for the last 7 days, say"
 	}
-	if in.metric == query.Words && (in.least || anyWord(p.words, text.Set("rarest rare least fewest"))) {
+	if in.metric == query.Words && (in.least || anyWord(p.words, rarestWords)) {
 		return "it asks for the least used words, and I give the most used ones"
 	}
 	if in.metric == query.Words && in.groupBy != nil {
@@ -569,7 +569,7 @@ func (p *parser) beyondFigures() string {
 		return "it compares with another survey, and I only have this form's responses"
 	case anyWord(p.words, spellingWords):
 		return "it asks about spelling, and I don't check the answers' spelling"
-	case text.Any(p.words, phrases("month of the year", "which month", "what month")) && p.cf.firstOfType(form.Date) != nil:
+	case text.Any(p.words, monthOfYear) && p.cf.firstOfType(form.Date) != nil:
 		return "it asks for the month of the year of a date answer, and I don't group a date question's answers by month"
 	case p.orAcrossQuestions():
 		return "it asks for one answer or another to two different questions, which I don't combine; ask for each"
@@ -631,7 +631,7 @@ func (p *parser) topAnswersNamed() bool {
 	for i, t := range p.ts {
 		if t.isNum && (leadRanks[p.word(i-1)] || p.word(i-1) == "top" || p.word(i-1) == "bottom") ||
 			t.isNum && rankWords[p.word(i+1)] ||
-			t.isNum && peopleNouns[p.word(i+1)] && text.Any(p.words[i:], phrases("the most", "the least", "the highest", "the lowest")) {
+			t.isNum && peopleNouns[p.word(i+1)] && text.Any(p.words[i:], theExtremes) {
 			return true // "the top 3 ratings", "the 10 people working the most"
 		}
 	}
@@ -695,7 +695,7 @@ func (p *parser) quantityOfAnswer() bool {
 		if c.q == nil || len(c.q.options) == 0 || c.q.q.Type == form.YesNo {
 			continue
 		}
-		if c.pos == k && strings.HasSuffix(p.word(k), "s") && text.Any(p.words, phrases("average person", "per person", "each person", "a person")) {
+		if c.pos == k && strings.HasSuffix(p.word(k), "s") && text.Any(p.words, onePersonPhrases) {
 			return true // "how many lattes does the average person drink"
 		}
 		if c.pos == k+2 && p.word(k+1) == "of" && p.ts[k].stem != "" && p.cf.amountStem(p.ts[k].stem) {
@@ -715,7 +715,7 @@ var eventDays = phrases("day of the conference", "day of the event", "conference
 // otherSurvey reports whether the message compares with a survey other than this
 // one ("compare with the coffee survey ratings" on the conference form).
 func (p *parser) otherSurvey() bool {
-	if !anyWord(p.words, text.Set("compare compared comparison vs versus with than")) {
+	if !anyWord(p.words, comparingWords) {
 		return false
 	}
 	for i, w := range p.words {
@@ -760,11 +760,14 @@ var wishes = phrases("like us to", "want us to", "wish we", "would like to see",
 var togetherPhrases = phrases("attended together", "chosen together", "picked together", "selected together", "used together", "together most often",
 	"most often together", "combination", "combinations", "pair of", "pairs of")
 
+// oneAnswerPhrases ask for one written answer.
+var oneAnswerPhrases = phrases("most positive one", "most negative one", "most positive answer", "most negative answer",
+	"most positive comment", "most negative comment", "happiest comment", "angriest comment")
+
 // singleAnswerAsked reports whether the message asks for the one most positive
 // (or negative) written answer ("which answer is the most positive one").
 func (p *parser) singleAnswerAsked() bool {
-	return text.Any(p.words, phrases("most positive one", "most negative one", "most positive answer", "most negative answer",
-		"most positive comment", "most negative comment", "happiest comment", "angriest comment"))
+	return text.Any(p.words, oneAnswerPhrases)
 }
 
 // wentToOption reports whether the message asks who went to an answer of a
@@ -796,7 +799,7 @@ func (p *parser) whoIsThat() bool {
 // oneWriter reports whether the message asks what one respondent wrote ("what
 // did the spanish tea drinker write").
 func (p *parser) oneWriter() bool {
-	if !anyWord(p.words, text.Set("write wrote say said")) {
+	if !anyWord(p.words, writeWords) {
 		return false
 	}
 	for i, w := range p.words {
@@ -1219,3 +1222,18 @@ var whoRanks = text.Set("highest lowest best worst most least longest shortest o
 func (p *parser) phraseAround(i int) string {
 	return strings.Join(p.words[max(0, i-1):min(len(p.words), i+3)], " ")
 }
+
+// Word sets and phrases of the checks above, built once.
+var (
+	answeredFilled   = text.Set("answered filled")
+	howGood          = phrases("how well", "how good", "how bad")
+	happyWords       = text.Set("happy happier happiest unhappy")
+	mostCommonPhrase = phrases("most common")
+	whichWay         = phrases("up or down", "down or up", "better or worse", "worse or better")
+	rarestWords      = text.Set("rarest rare least fewest")
+	monthOfYear      = phrases("month of the year", "which month", "what month")
+	theExtremes      = phrases("the most", "the least", "the highest", "the lowest")
+	onePersonPhrases = phrases("average person", "per person", "each person", "a person")
+	comparingWords   = text.Set("compare compared comparison vs versus with than")
+	writeWords       = text.Set("write wrote say said")
+)

@@ -2042,17 +2042,17 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.howMany = howMany.Index(p.words) >= 0
 	in.allTime = text.Any(p.words, allTimePhrases)
 	in.allGroups = p.allOfThem()
-	in.mostly = anyWord(p.words, text.Set("mostly mainly"))
+	in.mostly = anyWord(p.words, mostlyWords)
 	in.itAnswer = p.verbOfIt()
 	in.ofEveryone = p.ofEveryone()
-	in.addsMore = anyWord(p.words, text.Set("add too also plus"))
+	in.addsMore = anyWord(p.words, addingWords)
 	in.answersPrev = p.answeredPrevious()
-	in.judged = anyWord(p.words, text.Set("best worst"))
+	in.judged = anyWord(p.words, judgingWords)
 	in.allNamed = in.metric != query.Percent && slices.ContainsFunc(p.conds, func(c cond) bool {
 		return p.word(c.pos-1) == "all" || p.word(c.pos-2) == "all" && p.word(c.pos-1) == "the"
 	})
 	in.refersBack = (anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases) || in.itAnswer) && !in.allGroups
-	in.onlyThere = slices.Contains(p.words, "there") && !anyWord(p.words, themWords) && !text.Any(p.words, backPhrases) && !anyWord(p.words, text.Set("they their"))
+	in.onlyThere = slices.Contains(p.words, "there") && !anyWord(p.words, themWords) && !text.Any(p.words, backPhrases) && !anyWord(p.words, theyWords)
 	classes := p.sentimentWords()
 	scores := s.cf.scores(p.ts, p.used)
 	p.mentions(scores)
@@ -2121,7 +2121,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if p.bothAnswers && in.target != nil && in.target.q.Type == form.YesNo && (in.metric == "" || in.metric == query.Count) {
 		in.metric = query.Distribution
 	}
-	byCount := in.metric == query.Count && text.Any(p.words, phrases("by number", "by count", "by the number", "by how many"))
+	byCount := in.metric == query.Count && text.Any(p.words, byNumber)
 	if lead := p.rankLead(); lead >= 0 && !leadRanks[p.words[lead]] && (in.metric == "" || in.metric == query.Top || in.metric == query.Distribution || byCount) &&
 		in.target != nil && groupable(in.target.q) && in.groupBy == nil && in.kind == metricIntent && (p.words[lead] == "bottom" || !fits(query.Min, in.target.q)) {
 		in.metric, in.least = query.Top, true // "bottom 2 drinks": the least common; "lowest rating" is the lowest answer
@@ -2184,9 +2184,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	in.narrows = anyWord(p.words, narrowWords)
 	in.everyone = len(in.conds) == 0 && in.groupBy == nil && in.target == nil && in.metric == "" && p.unusedPhrase(everyonePhrases) &&
-		!text.Any(p.words, phrases("everyone else", "everybody else"))
+		!text.Any(p.words, everyoneElse)
 	in.followUp = in.addOnly || backPhrase || in.atFigure || p.looksLikeFollowUp(in) // "how many vips gave that"
-	in.vaguePointer = in.followUp && p.onlyWordsOf(text.Set("what about how them those they and ? hmm ok"))
+	in.vaguePointer = in.followUp && p.onlyWordsOf(pointerOnly)
 	if p.onlyOverall() && in.followUp {
 		in.everyone, in.target, in.metric = true, nil, "" // "ok and overall": everyone, not “Overall rating”
 	}
@@ -2207,9 +2207,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.loneWord = p.loneWord(in, false)
 	in.loneFiller = p.loneWord(in, true)
 	in.otherSide = p.otherSideOnly(in)
-	in.theRest = len(p.conds) == 0 && text.Any(p.words, phrases("everyone else", "everybody else", "the rest"))
-	in.theOthers = len(p.conds) == 0 && !in.theRest && text.Any(p.words, phrases("the others", "all the others", "all others", "other ones"))
-	in.perPerson = len(p.conds) == 0 && text.Any(p.words, phrases("per person", "per head", "per employee", "per respondent", "per attendee"))
+	in.theRest = len(p.conds) == 0 && (text.Any(p.words, everyoneElse) || text.Any(p.words, restPhrase))
+	in.theOthers = len(p.conds) == 0 && !in.theRest && text.Any(p.words, othersPhrases)
+	in.perPerson = len(p.conds) == 0 && text.Any(p.words, perPersonPhrases)
 	in.either = in.followUp && len(in.conds) == 0 && text.Any(p.words, eitherWords)
 	in.ambiguous = p.ambiguity(in)
 	return in, p
@@ -2871,7 +2871,7 @@ var continuationOnly = text.Set("ok okay and so then what about how ? hmm")
 // allOfThem reports whether the message asks for all the previous answer's
 // groups ("show me all of them", "each of them").
 func (p *parser) allOfThem() bool {
-	return text.Any(p.words, phrases("all of them", "each of them", "every one of them", "them all", "all of those", "all of these"))
+	return text.Any(p.words, allOfThemPhrases)
 }
 
 // everyonePhrases ask for a figure over every respondent.
@@ -2909,3 +2909,18 @@ func lastIndexFunc(words []string, f func(string) bool) int {
 	}
 	return -1
 }
+
+// Word sets and phrases of the follow-up readings above, built once.
+var (
+	mostlyWords      = text.Set("mostly mainly")
+	addingWords      = text.Set("add too also plus")
+	judgingWords     = text.Set("best worst")
+	theyWords        = text.Set("they their")
+	byNumber         = phrases("by number", "by count", "by the number", "by how many")
+	everyoneElse     = phrases("everyone else", "everybody else")
+	restPhrase       = phrases("the rest")
+	othersPhrases    = phrases("the others", "all the others", "all others", "other ones")
+	perPersonPhrases = phrases("per person", "per head", "per employee", "per respondent", "per attendee")
+	allOfThemPhrases = phrases("all of them", "each of them", "every one of them", "them all", "all of those", "all of these")
+	pointerOnly      = text.Set("what about how them those they and ? hmm ok")
+)
