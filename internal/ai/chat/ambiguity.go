@@ -609,7 +609,7 @@ func (p *parser) beyondFigures() string {
 		return fmt.Sprintf("the form records amounts in %s, and I don't convert them to %s", p.cf.currencies, p.otherCurrency())
 	case text.Any(p.words, netPromoter):
 		return "I don't compute Net Promoter categories (promoters, passives, detractors) or the score; ask for the share who answered 9 or more instead"
-	case text.Any(p.words, phrases("how often")) && anyWord(p.words, visitVerbs):
+	case text.Any(p.words, howOften) && anyWord(p.words, visitVerbs):
 		return "it asks how often people come, and the form does not record visits"
 	case text.Any(p.words, fillingTime):
 		return "the form does not record how long people took to fill it in"
@@ -1236,4 +1236,5 @@ var (
 	onePersonPhrases = phrases("average person", "per person", "each person", "a person")
 	comparingWords   = text.Set("compare compared comparison vs versus with than")
 	writeWords       = text.Set("write wrote say said")
+	howOften         = phrases("how often")
 )

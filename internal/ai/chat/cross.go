@@ -54,11 +54,14 @@ func (s *session) groupMeans(p queryPlan, q *form.Question) map[string]string {
 	return out
 }
 
+// comparingOr set the answers joined by "or" against each other.
+var comparingOr = text.Set("which vs versus compare")
+
 // orOptions turns two or more options of one question joined by "or" ("tea or
 // latte") into one condition that either answer satisfies, unless the message
 // compares them ("which is more popular, tea or latte?").
 func (p *parser) orOptions(cues map[cue]bool) {
-	if cues[cueCompare] || anyWord(p.words, text.Set("which vs versus compare")) {
+	if cues[cueCompare] || anyWord(p.words, comparingOr) {
 		return
 	}
 	byQ := map[*question][]int{} // the positions of each question's answers named
