@@ -152,16 +152,10 @@ func (s *session) context(history []ai.Turn) (*request, bool) {
 // follow merges a follow-up into the previous request; a period moved from a
 // previous one that is missing ("the week before") can't be answered.
 func (s *session) follow(prev, in *request) *request {
-	switch {
-	case prev != nil && in.followUp && in.metric == query.Percent && in.cuesOnly && prev.metric == query.Top && s.countOfNamed(prev) != nil:
-		out := s.countOfNamed(prev) // "which session did people enjoy least" – "percent?": Panel's share
-		out.metric = query.Percent
-		for i := range out.conds {
-			out.conds[i].base = i < len(out.conds)-1
-		}
+	if out := s.followTopAnswer(prev, in); out != nil {
 		return out
-	case prev != nil && in.followUp && in.atFigure && prev.metric == query.Top && s.countOfNamed(prev) != nil:
-		return merge(s.countOfNamed(prev), in, s.today()) // "most common rating among vips" – "how many vips gave that"
+	}
+	switch {
 	case prev != nil && in.followUp && in.atFigure && singleFigure[prev.metric] && prev.groupBy == nil && prev.target != nil:
 		return s.countAtFigure(prev, in)
 	case prev != nil && in.followUp && in.atFigure && summaryFigure[prev.metric] && len(in.conds) == 0:
@@ -186,12 +180,18 @@ func (s *session) follow(prev, in *request) *request {
 		out := merge(prev, in, s.today()) // "total years at the company across engineering" – "and how many engineers answered that"
 		out.metric, out.kind, out.groupBy, out.blank, out.answersTarget = query.Count, metricIntent, nil, false, true
 		return out
-	case prev != nil && in.followUp && in.itAnswer && s.ofNamedAnswer(prev, in) == nil:
-		out := merge(prev, in, s.today())
-		out.ambiguous = "I can't tell which one answer “it” is; please name it"
-		return out
-	case prev != nil && in.followUp && s.ofNamedAnswer(prev, in) != nil:
-		return merge(s.ofNamedAnswer(prev, in), in, s.today()) // "which session did people enjoy most" – "how many of them will come next year"
+	}
+	if prev != nil && in.followUp {
+		switch named := s.ofNamedAnswer(prev, in); {
+		case named != nil:
+			return merge(named, in, s.today()) // "which session did people enjoy most" – "how many of them will come next year"
+		case in.itAnswer:
+			out := merge(prev, in, s.today())
+			out.ambiguous = "I can't tell which one answer “it” is; please name it"
+			return out
+		}
+	}
+	switch {
 	case prev != nil && in.followUp && in.compares && in.ambiguous == "" && in.span != nil && s.noResponsesIn(in.span):
 		out := merge(prev, in, s.today()) // "how does that compare to last year" when nobody answered last year
 		out.ambiguous = "there are no responses from that period to compare with"
@@ -206,6 +206,29 @@ func (s *session) follow(prev, in *request) *request {
 		in.ambiguous = shiftSpan(in, nil, *in.shift, s.today())
 	}
 	return in
+}
+
+// followTopAnswer reads a follow-up of the most (least) common answer that asks
+// for that answer's share ("which session did people enjoy least" – "percent?")
+// or count ("most common rating among vips" – "how many vips gave that"), or
+// returns nil.
+func (s *session) followTopAnswer(prev, in *request) *request {
+	share := in.metric == query.Percent && in.cuesOnly
+	if prev == nil || !in.followUp || prev.metric != query.Top || !share && !in.atFigure {
+		return nil
+	}
+	out := s.countOfNamed(prev)
+	switch {
+	case out == nil:
+		return nil
+	case share:
+		out.metric = query.Percent // Panel's share: the previous population is the base
+		for i := range out.conds {
+			out.conds[i].base = i < len(out.conds)-1
+		}
+		return out
+	}
+	return merge(out, in, s.today())
 }
 
 // eitherOf returns conds with the answers they require together of one
