@@ -162,10 +162,10 @@ func (s *session) follow(prev, in *request) *request {
 		out := merge(prev, in, s.today())
 		out.ambiguous = "“that” is a figure computed over many answers, not an answer respondents gave; ask for a number, e.g. how many answered 4"
 		return out
-	case prev != nil && in.followUp && in.loneFiller != "" && searchCond(prev.conds) >= 0:
+	case prev != nil && in.followUp && in.loneWord != "" && searchCond(prev.conds) >= 0:
 		out := *prev // "how many mention reports" – "and onboarding?" searches the new word; "and reports?" too
 		out.conds = slices.Clone(prev.conds)
-		out.conds[searchCond(out.conds)].f.Value = in.loneFiller
+		out.conds[searchCond(out.conds)].f.Value = in.loneWord
 		out.unknown = nil
 		return &out
 	case prev != nil && in.followUp && in.either && eitherOf(prev.conds) != nil:

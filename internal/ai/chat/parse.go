@@ -57,7 +57,6 @@ type request struct {
 	dangling     bool     // the message points back ("how many of those …"): a first message can't
 	judged       bool     // "best" or "worst": a judgement, which may rank groups
 	allNamed     bool     // "and for all london engineers": the groups named, without the previous filters
-	loneFiller   string   // the only word of a follow-up, even a word the chat passes over ("and reports?")
 	otherSide    query.Op // "and over?": the previous number, compared the other way
 	theRest      bool     // "and everyone else?": the people the previous answer left out
 	theOthers    bool     // "and the others?": each other answer, or all of them together
@@ -105,9 +104,10 @@ type request struct {
 	// either is set by a follow-up asking for one answer or the other of those
 	// the previous question wanted together ("and either one of them?").
 	either bool
-	// loneWord is the only content word of a follow-up that names no answer,
-	// statistic or period ("and onboarding?"): after a question about the written
-	// answers that contain a word, the word to search instead.
+	// loneWord is the only word of a follow-up that names no answer, statistic
+	// or period, even one the chat passes over ("and onboarding?", "and
+	// reports?"): after a question about the written answers that contain a word,
+	// the word to search instead.
 	loneWord string
 }
 
@@ -2204,8 +2204,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.unknown = p.withClassWord(in.unknown) // unless a follow-up ties it to written answers
 	}
 	in.lone = p.loneNumber(in)
-	in.loneWord = p.loneWord(in, false)
-	in.loneFiller = p.loneWord(in, true)
+	in.loneWord = p.loneWord(in)
 	in.otherSide = p.otherSideOnly(in)
 	in.theRest = len(p.conds) == 0 && (text.Any(p.words, everyoneElse) || text.Any(p.words, restPhrase))
 	in.theOthers = len(p.conds) == 0 && !in.theRest && text.Any(p.words, othersPhrases)
@@ -2247,10 +2246,10 @@ func (p *parser) loneNumber(in *request) *query.Filter {
 // eitherWords ask for one answer or the other.
 var eitherWords = phrases("either", "one of them", "any of them", "one or the other", "at least one")
 
-// loneWord returns the only content word of a follow-up with no condition,
-// statistic, group or period, when the chat has no reading of its own for it;
-// "" otherwise.
-func (p *parser) loneWord(in *request, fillers bool) string {
+// loneWord returns the only word of a follow-up with no condition, statistic,
+// group or period, filler words included, when the chat has no reading of its
+// own for it; "" otherwise.
+func (p *parser) loneWord(in *request) string {
 	if !in.followUp || len(in.conds) > 0 || in.metric != "" || in.groupBy != nil || in.span != nil || in.shift != nil || in.everyone {
 		return ""
 	}
@@ -2260,7 +2259,7 @@ func (p *parser) loneWord(in *request, fillers bool) string {
 		case t.isNum:
 			return ""
 		case t.stem == "":
-		case word != "" || cueVocabulary[t.low] || fillerWords[t.low] && !fillers || sentimentClasses[t.low] != "" || months[t.low] != 0 || len(t.low) < 3:
+		case word != "" || cueVocabulary[t.low] || sentimentClasses[t.low] != "" || months[t.low] != 0 || len(t.low) < 3:
 			return ""
 		default:
 			word = t.low
