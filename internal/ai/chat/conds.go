@@ -425,7 +425,7 @@ func (p *parser) onlyScaleFor(v float64) *question {
 	var out *question
 	for qi := range p.cf.qs {
 		q := &p.cf.qs[qi]
-		if (q.q.Type != form.Rating && q.q.Type != form.Slider) || offScale(q.q, v) {
+		if !isScale(q.q) || offScale(q.q, v) {
 			continue
 		}
 		if out != nil {

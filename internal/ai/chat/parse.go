@@ -664,7 +664,7 @@ func fits(m query.Metric, q *form.Question) bool {
 	case query.Words:
 		return isFreeText(q)
 	case query.Min, query.Max:
-		return isNumeric(q) || q.Type == form.Date || q.Type == form.Time
+		return isNumeric(q) || isDateLike(q)
 	case query.Sentiment:
 		return isFreeText(q)
 	}
@@ -2634,7 +2634,7 @@ func (p *parser) rankScale(in *request) {
 		(in.metric != query.Max && in.metric != query.Min) || !anyWord(p.cueWords, rankWords) {
 		return
 	}
-	if t := in.target.q.Type; t != form.Rating && t != form.Slider {
+	if !isScale(in.target.q) {
 		return
 	}
 	in.kind = rankIntent(in.metric == query.Max)

@@ -165,7 +165,7 @@ func yesNoText(f query.Filter) string {
 // cmpText words a comparison with the values the question gave.
 func cmpText(q *form.Question, f query.Filter) string {
 	v, to := operand(f.Value), operand(f.To)
-	date := q.Type == form.Date || q.Type == form.Time
+	date := isDateLike(q)
 	switch f.Op {
 	case query.NotEquals:
 		return "something other than " + v
@@ -284,7 +284,7 @@ func (s *session) replyNumber(in *request, p queryPlan, res *query.Result) strin
 	}
 	if p.q.Metric == query.Sum {
 		total := query.FormatValue(q, *res.Value)
-		if q.Type == form.Rating || q.Type == form.Slider {
+		if isScale(q) {
 			total = query.Format(*res.Value) // a sum of ratings is no rating "out of 5"
 		}
 		return fmt.Sprintf("The answers to %s%s add up to %s (from %d answers).", text.Quote(q.Text), scope, total, res.N)
