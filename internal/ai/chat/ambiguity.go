@@ -66,8 +66,7 @@ var verdictWords = text.Set("ok okay fine good bad alright acceptable healthy")
 // with us", "which ticket type is happiest"): the rating, recommending and the
 // comments' sentiment are all readings.
 func (p *parser) moodWithoutMeasure() bool {
-	satisfaction := slices.ContainsFunc(p.cf.qs, func(q question) bool { return slices.Contains(q.words, "satisfaction") })
-	if !anyWord(p.words, happyWords) || satisfaction {
+	if !anyWord(p.words, happyWords) || slices.ContainsFunc(p.cf.qs, func(q question) bool { return slices.Contains(q.words, "satisfaction") }) {
 		return false
 	}
 	return p.cf.countOfType(form.Rating, form.Slider, form.YesNo) > 1

@@ -541,8 +541,8 @@ func mergeConds(out, prev, cur *request) {
 	if !cur.addOnly {
 		out.conds = keepFirstOf(out.conds, curConds)
 	}
-	if !cur.addOnly && !cur.narrows && len(curConds) > 0 && !slices.ContainsFunc(curConds, func(c cond) bool { return !isBlankCond(c) }) {
-		out.conds = slices.DeleteFunc(out.conds, isBlankCond) // "how many skipped cups per day" – "and how many didn't leave a comment"
+	if !cur.addOnly && !cur.narrows && len(curConds) > 0 && !slices.ContainsFunc(curConds, func(c cond) bool { return !isAnsweringCond(c) }) {
+		out.conds = slices.DeleteFunc(out.conds, isAnsweringCond) // "how many skipped cups per day" – "and how many didn't leave a comment"
 		if prev.blank && cur.target == nil {
 			out.blank, out.target = false, nil
 		}
@@ -601,9 +601,9 @@ func isNumberComparison(c cond) bool {
 	return false
 }
 
-// isBlankCond reports whether c keeps the responses that left its question blank,
-// or those that answered it.
-func isBlankCond(c cond) bool { return c.f.Op == query.IsEmpty || c.f.Op == query.IsNotEmpty }
+// isAnsweringCond reports whether c keeps the responses that left its question
+// blank, or those that answered it.
+func isAnsweringCond(c cond) bool { return c.f.Op == query.IsEmpty || c.f.Op == query.IsNotEmpty }
 
 // addedToCompare returns the answers a follow-up adds to the previous comparison
 // ("add networking too", "also panel"), or nil.
