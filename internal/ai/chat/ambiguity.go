@@ -848,16 +848,27 @@ var extremeNames = text.Set("longest shortest highest lowest best worst max min 
 
 // differenceAsked reports whether the message asks how many more (or fewer) of
 // one thing than of another ("how many more people attended engineering than
-// design"), not how many gave more than a number ("how many more than 3").
+// design", "how many percent more latte drinkers than tea drinkers"), not how many gave more than a number ("how many more than 3"), or
+// asks for the difference itself ("what's the difference between the average
+// rating in germany and in france", "how big is the gap between …"), not whether
+// there is one.
 func (p *parser) differenceAsked() bool {
+	for i, w := range p.words {
+		if (w == "difference" || w == "gap") && p.word(i-1) == "the" && anyWord(p.words[max(0, i-4):i], sizeAsks) {
+			return true
+		}
+	}
 	for i := 0; i+2 < len(p.words); i++ {
-		if (p.words[i] == "many" || p.words[i] == "much") && (p.words[i+1] == "more" || p.words[i+1] == "fewer" || p.words[i+1] == "less") &&
+		if (p.words[i] == "many" || p.words[i] == "much" || p.words[i] == "percent" || p.words[i] == "%") && (p.words[i+1] == "more" || p.words[i+1] == "fewer" || p.words[i+1] == "less") &&
 			p.words[i+2] != "than" && slices.Contains(p.words[i+2:], "than") {
 			return true
 		}
 	}
 	return false
 }
+
+// sizeAsks ask how large something is.
+var sizeAsks = text.Set("what big large much wide")
 
 // answerLength asks how long the written answers are.
 var answerLength = phrases("how many words", "number of words", "word count", "longest comment", "longest answer", "longest response",

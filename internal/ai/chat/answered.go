@@ -94,7 +94,7 @@ func (s *session) ofNamedAnswer(prev, cur *request) *request {
 	}
 	c, ok := s.namedAnswer(prev)
 	if !ok || cur.target == c.q || cur.which == c.q || slices.ContainsFunc(cur.conds, func(o cond) bool { return o.q == c.q }) ||
-		cur.onlyThere && !anyWord(c.q.words, placeNouns) { // "most common rating in spain" – "the total cups there": in Spain
+		cur.onlyThere && !anyWord(c.q.words, placeNouns) && slices.ContainsFunc(prev.conds, isPlaceCond) { // "most common rating in spain" – "the total cups there": in Spain
 		return nil // "and those in France?" names the answer again; "and which add-in do they pick least?" asks it again
 	}
 	return countOf(prev, c)
@@ -141,4 +141,9 @@ func (s *session) listedAnswers(prev *request) []string {
 func (s *session) noResponsesIn(span *dateRange) bool {
 	res, err := s.eng.Run(query.Query{Metric: query.Count, From: span.fromText(), To: span.toText()})
 	return err == nil && res.N == 0
+}
+
+// isPlaceCond reports whether c is a condition on a place question ("in spain").
+func isPlaceCond(c cond) bool {
+	return c.q != nil && anyWord(c.q.words, placeNouns)
 }

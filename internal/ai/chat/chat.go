@@ -65,8 +65,9 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 		return s.noResponses()
 	}
 	in := s.parse(clip(question))
-	prev, lastFailed := s.context(history)
-	if in.followUp && lastFailed {
+	prev, lastFailed, asked := s.context(history)
+	completeFigure(asked, in)
+	if in.followUp && lastFailed && !in.completes {
 		return s.cannotFollow()
 	}
 	if in.dangling && prev == nil && !lastFailed {
@@ -75,8 +76,33 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 	in.followUp = in.followUp || in.pointsBack && !lastFailed
 	in = s.follow(prev, in)
 	s.bind(in)
+	s.askForQuestion(in)
 	s.respellSearches(in)
 	return s.reply(in)
+}
+
+// completeFigure reads a bare question name after a figure that was asked back
+// for its question ("how many from the uk" – "avg?" – "rating"): that figure of
+// that question, following what the figure followed.
+func completeFigure(asked, in *request) {
+	if asked == nil || in.target == nil || in.metric != "" || len(in.conds) > 0 || in.groupBy != nil || in.span != nil || !in.bare {
+		return
+	}
+	in.metric, in.followUp, in.completes = asked.metric, asked.followUp, true
+}
+
+// askForQuestion asks back when a figure of numbers names no question ("avg?").
+func (s *session) askForQuestion(in *request) {
+	if in.target == nil && numberFigure[in.metric] && in.kind == metricIntent && len(in.compare) == 0 && in.ambiguous == "" &&
+		len(in.unknown) == 0 && !s.answerable(in) {
+		in.ambiguous = fmt.Sprintf("it asks for the %s without naming the question; please name it", figureNames[in.metric])
+	}
+}
+
+// asksFigureOnly reports whether in asks for a figure of numbers and names
+// nothing else ("avg?"), so a question's name can complete it.
+func asksFigureOnly(in *request) bool {
+	return in.target == nil && numberFigure[in.metric] && len(in.conds) == 0 && in.groupBy == nil && in.span == nil
 }
 
 // respellSearches reads a searched word that no written answer contains as the
@@ -121,7 +147,7 @@ func clip(s string) string {
 
 // context replays the user turns of history and returns the request of the last
 // one that could be answered, and whether the last turn could not be.
-func (s *session) context(history []ai.Turn) (*request, bool) {
+func (s *session) context(history []ai.Turn) (*request, bool, *request) {
 	var users []string
 	for _, t := range history {
 		if t.Role == ai.RoleUser {
@@ -131,27 +157,36 @@ func (s *session) context(history []ai.Turn) (*request, bool) {
 	if len(users) > maxHistoryTurns {
 		users = users[len(users)-maxHistoryTurns:]
 	}
-	var prev *request
+	var prev, asked *request
 	failed := false
 	for _, u := range users {
 		in := s.parse(clip(u))
-		if in.followUp && failed {
+		completeFigure(asked, in)
+		asked = nil
+		if in.followUp && failed && !in.completes {
 			continue // refused too: it follows a question that could not be answered
 		}
+		raw := *in
 		in.followUp = in.followUp || in.pointsBack && !failed
 		in = s.follow(prev, in)
 		s.bind(in)
 		failed = !s.answerable(in) || len(in.unknown) > 0 || in.clash != "" || in.ambiguous != ""
-		if !failed {
+		switch {
+		case !failed:
 			prev = in
+		case asksFigureOnly(&raw):
+			asked = &raw // "avg?", asked back: a question's name may follow
 		}
 	}
-	return prev, failed
+	return prev, failed, asked
 }
 
 // follow merges a follow-up into the previous request; a period moved from a
 // previous one that is missing ("the week before") can't be answered.
 func (s *session) follow(prev, in *request) *request {
+	if in.countsExtreme && !in.followUp {
+		return s.countAtExtreme(in) // "how many gave the lowest rating": those who gave it
+	}
 	if out := s.followTopAnswer(prev, in); out != nil {
 		return out
 	}
@@ -309,18 +344,43 @@ var summaryFigure = map[query.Metric]bool{query.Mean: true, query.Median: true, 
 func (s *session) countAtFigure(prev, in *request) *request {
 	out := *prev
 	out.metric, out.kind, out.unknown, out.ambiguous = query.Count, metricIntent, in.unknown, in.ambiguous
-	p, ok := s.plan(prev)
-	var res *query.Result
-	var err error
-	if ok {
-		res, err = s.eng.Run(p.q)
-	}
-	if !ok || err != nil || res.Value == nil {
+	v, ok := s.figure(prev)
+	if !ok {
 		out.ambiguous = "I can't tell which figure “that” is; please give the number"
 		return &out
 	}
-	out.conds = append(slices.Clone(prev.conds), cond{q: prev.target, f: query.Filter{Question: prev.target.q.ID, Op: query.Equals, Value: *res.Value}})
+	out.conds = append(slices.Clone(prev.conds), cond{q: prev.target, f: query.Filter{Question: prev.target.q.ID, Op: query.Equals, Value: v}})
 	return &out
+}
+
+// figure returns the one figure r computes, and false when it computes none.
+func (s *session) figure(r *request) (float64, bool) {
+	p, ok := s.plan(r)
+	if !ok {
+		return 0, false
+	}
+	res, err := s.eng.Run(p.q)
+	if err != nil || res.Value == nil {
+		return 0, false
+	}
+	return *res.Value, true
+}
+
+// countAtExtreme counts the respondents who gave the highest (lowest) answer ("how
+// many gave the lowest rating"). Among a group ("how many germans gave the top
+// rating") the highest answer may be the group's or everyone's: it asks back when
+// they differ.
+func (s *session) countAtExtreme(in *request) *request {
+	out := s.countAtFigure(in, in)
+	everyone := *in
+	everyone.conds = nil
+	all, okAll := s.figure(&everyone)
+	group, okGroup := s.figure(in)
+	if okAll && okGroup && all != group && out.ambiguous == "" {
+		out.ambiguous = fmt.Sprintf("the %s answer among them (%s) is not everyone's (%s); please give the number, e.g. how many answered %s",
+			figureNames[in.metric], query.Format(group), query.Format(all), query.Format(all))
+	}
+	return out
 }
 
 // cannotFollow refuses a follow-up of a question that could not be answered: it
@@ -340,6 +400,7 @@ func merge(prev, cur *request, today time.Time) *request {
 	ranked := prev.kind == highestGroup || prev.kind == lowestGroup
 	mergeFigure(&out, prev, cur, ranked)
 	mergePeriod(&out, prev, cur, today)
+	comparePeriods(&out, prev, cur, today)
 	mergeGroups(&out, prev, cur, ranked)
 	mergeConds(&out, prev, cur)
 	out.followUp, out.addOnly, out.about, out.refersBack = false, false, true, cur.refersBack
@@ -377,9 +438,13 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if cur.theOthers && out.ambiguous == "" {
 		out.ambiguous = "“the others” could be each other answer or all of them together; please say which"
 	}
-	if at := onlyCond(out.conds, isOptionCond); cur.theRest && at >= 0 {
+	if at := onlyCond(out.conds, isAnswerCond); cur.theRest && at >= 0 {
 		out.conds = slices.Clone(out.conds) // "what do the italians say" – "and everyone else?"
-		out.conds[at].f.Op = query.NotEquals
+		if yes, ok := out.conds[at].f.Value.(bool); ok {
+			out.conds[at].f.Value = !yes // "the ones who will come next year" – "and everyone else": the no's
+		} else {
+			out.conds[at].f.Op = query.NotEquals
+		}
 	}
 	if at := onlyCond(out.conds, isNumberComparison); cur.otherSide != "" && at >= 0 {
 		out.conds = slices.Clone(out.conds) // "how many paid under 200" – "and over?"
@@ -449,6 +514,9 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 		}
 		out.target = cur.target
 		whichOfCounted(out, prev, cur)
+		if out.metric == query.Count && cur.metric == "" && cur.kind == metricIntent && isNumeric(cur.target.q) {
+			out.metric = defaultMetric(cur.target.q) // "how many in support" – "what's the work-life balance there"
+		}
 	} else if out.target != nil && out.metric != "" && !fits(out.metric, out.target.q) {
 		out.target = nil
 	}
@@ -479,6 +547,56 @@ func mergePeriod(out, prev, cur *request, today time.Time) {
 			out.ambiguous = why
 		}
 	}
+}
+
+// comparePeriods reads "vs last month" after a figure of this month as that
+// figure over both periods, month by month (week by week), when both are whole
+// calendar periods of one kind; it asks back when they are not.
+func comparePeriods(out, prev, cur *request, today time.Time) {
+	if !cur.compares || cur.span == nil || prev.span == nil || len(cur.conds) > 0 || cur.groupBy != nil || prev.groupBy != nil || prev.interval != "" {
+		return
+	}
+	unit := periodUnit(prev.span, today)
+	if unit == "" || unit != periodUnit(cur.span, today) {
+		if out.ambiguous == "" {
+			out.ambiguous = "I compare whole months or weeks side by side; please ask for each period"
+		}
+		return
+	}
+	counts := (out.metric == "" || out.metric == query.Count) && out.target == nil
+	if !counts && !(out.metric == query.Mean && out.target != nil && isNumeric(out.target.q)) {
+		if out.ambiguous == "" {
+			out.ambiguous = "I show counts and averages period by period, not that figure; please ask for each period"
+		}
+		return
+	}
+	first, second := prev.span, cur.span
+	if second.from.Before(first.from) {
+		first, second = second, first
+	}
+	out.span = &dateRange{from: first.from, to: second.to, label: first.label + " and " + second.label}
+	out.metric, out.interval = query.Trend, unit // a count or an average per period
+}
+
+// periodUnit returns "month" or "week" when r is one whole calendar
+// period of that kind (the current one up to today), or "".
+func periodUnit(r *dateRange, today time.Time) string {
+	if r.from.IsZero() || r.to.IsZero() {
+		return ""
+	}
+	for _, u := range []struct {
+		name string
+		end  time.Time
+	}{
+		{query.Month, r.from.AddDate(0, 1, -1)},
+		{query.Week, r.from.AddDate(0, 0, 6)},
+	} {
+		starts := u.name == query.Month && r.from.Day() == 1 || u.name == query.Week && r.from.Weekday() == time.Monday
+		if starts && (r.to.Equal(u.end) || r.to.Equal(today) && today.Before(u.end)) {
+			return u.name
+		}
+	}
+	return ""
 }
 
 // mergeGroups applies a follow-up's ranking and breakdown.
@@ -722,6 +840,12 @@ func otherGroup(prev, cur []cond) string {
 // isOptionCond reports whether c is "answered <option>" on a single-choice question.
 func isOptionCond(c cond) bool {
 	return c.q != nil && c.q.q.Type == form.Select && c.f.Op == query.Equals
+}
+
+// isAnswerCond reports whether c keeps the respondents of one answer of a choice
+// or yes/no question.
+func isAnswerCond(c cond) bool {
+	return isOptionCond(c) || c.q != nil && c.q.q.Type == form.YesNo && c.f.Op == query.Equals
 }
 
 // renumber gives the only comparison of a numeric question among conds the value

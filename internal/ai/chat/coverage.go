@@ -37,6 +37,10 @@ var fillerWords = text.Set("ppl people person persons folks guys everyone everyb
 	"appear appears appeared appearing occur occurs occurred occurring " +
 	"lol haha sorry bother btw box boxes field fields section crowd single others course rater raters points location locations forms full")
 
+// departureWords say someone leaves; unless they introduce an answer ("left a
+// comment"), which marks them used, the chat reads nothing in them.
+var departureWords = text.Set("leave leaving left")
+
 // cueVocabulary holds every word of the cue phrases, the words the parser reads
 // as what is asked.
 var cueVocabulary = func() map[string]bool {
@@ -80,6 +84,9 @@ func (p *parser) unknownWords(in *request) []string {
 			out = append(out, t.low)
 			p.unknownAt = append(p.unknownAt, i)
 		case t.low == "middle" && p.word(i+1) == "of": // "the middle of March" is no period the chat reads
+			out = append(out, t.low)
+			p.unknownAt = append(p.unknownAt, i)
+		case departureWords[t.low] && !named[t.stem]: // "how many are planning to leave": not "left a comment"
 			out = append(out, t.low)
 			p.unknownAt = append(p.unknownAt, i)
 		case t.stem == "" || fillerWords[t.low] || cueVocabulary[t.low] || named[t.stem] || named[t.low]:

@@ -65,6 +65,12 @@ type request struct {
 	everyone     bool     // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
 	cuesOnly     bool     // the message says nothing but what it asks for ("the lowest?", "total?")
 	atFigure     bool     // a count of those who gave the previous figure ("how many paid that")
+	// completes is set on a question's name that completes a figure asked back for
+	// its question ("avg?" – "rating"); bare on a message of three words at most.
+	completes, bare bool
+	// countsExtreme asks how many gave the highest (lowest) answer ("how many gave
+	// the lowest rating"), not what it is.
+	countsExtreme bool
 	// answersTarget is set when the message says the target was answered ("how
 	// many Germans answered the comments question"), not only names it.
 	answersTarget bool
@@ -146,7 +152,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cuePercent:    phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio", "what part of", "which part of", "part of people", "part of the people"),
 	cueMean:       phrases("average", "avg", "mean", "typical", "typically"),
 	cueMedian:     phrases("median", "middle", "midpoint"),
-	cueTotal:      phrases("total", "sum", "altogether", "combined"),
+	cueTotal:      phrases("total", "sum", "altogether", "combined", "put together", "all together"),
 	cueMax:        phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best", "longest", "most recent", "newest"),
 	cueMin:        phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest", "oldest"),
 	cueTop: phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people", "more frequent",
@@ -500,7 +506,7 @@ var weEarned = phrases("we earn", "we earned")
 
 // takings name what amounts bring in together.
 var takings = phrases("revenue", "income", "takings", "turnover", "bring in", "brought in", "brings in", "bring", "brought", "generated", "generate",
-	"take in", "took in", "taken in")
+	"take in", "took in", "taken in", "money came in", "money come in", "money comes in")
 
 // scoreWords name the answer on a scale when the form has one scale question.
 var scoreWords = text.Set("score scores")
@@ -1483,6 +1489,22 @@ func (p *parser) mostPeople(in *request) {
 }
 
 // peopleNouns name the respondents.
+// howManyPeople reports whether "how many" asks for respondents ("how many people",
+// "how many gave", "how many germans"), not for an amount of q ("how many cups",
+// "how many stars").
+func (p *parser) howManyPeople(q *question) bool {
+	for i := 0; i+2 < len(p.ts); i++ {
+		if p.words[i] == "how" && p.words[i+1] == "many" {
+			next := p.ts[i+2]
+			return !p.own[i+2] && !slices.Contains(q.stems, next.stem) && !scaleUnits[next.low] && currencyWords[next.low] == ""
+		}
+	}
+	return false
+}
+
+// scaleUnits count the points of a scale answer.
+var scaleUnits = text.Set("star stars point points mark marks")
+
 var peopleNouns = text.Set("people persons respondents customers users clients members ones those them folks guys " +
 	"employees staff workers attendees participants guests")
 
@@ -1893,6 +1915,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return len(in.conds) > 0 || in.span != nil || in.groupBy != nil
 	case in.target == nil && in.metric != "":
 		return needsTarget(in.metric)
+	case in.target != nil && in.metric != "" && own == 0 && in.groupBy == nil && in.span == nil && len(p.words) <= 2:
+		return true // "how many in support" – "avg years": theirs
 	}
 	return false
 }
@@ -2175,6 +2199,11 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.cuesOnly = p.onlyCues()
 	in.answersTarget = in.target != nil && p.answeredNamed(in.target)
 	in.atFigure = in.metric == query.Count && p.figurePronoun()
+	if in.metric == query.Top && !in.least && in.limit <= 1 && in.target != nil && isNumeric(in.target.q) && slices.Contains(p.words, "top") && p.howManyPeople(in.target) {
+		in.metric = query.Max // "how many gave the top rating": the highest one, not the most common
+	}
+	in.bare = len(p.words) <= 3
+	in.countsExtreme = (in.metric == query.Max || in.metric == query.Min) && in.target != nil && p.howManyPeople(in.target)
 	backPhrase := text.Any(p.words, backPhrases)
 	in.addOnly = (anyWord(p.words, themWords) || backPhrase) && anyWord(p.words, ofAmong) || ofTheir.Index(p.words) >= 0 // "how many of their answers were negative", "of that group"
 	if in.metric == query.Percent && p.pointsAtThat() || p.thoseWho() {
