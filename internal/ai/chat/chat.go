@@ -187,6 +187,9 @@ func (s *session) follow(prev, in *request) *request {
 	if in.countsExtreme && !in.followUp {
 		return s.countAtExtreme(in) // "how many gave the lowest rating": those who gave it
 	}
+	if in.topWordBack {
+		return s.followTopWord(prev, in)
+	}
 	if out := s.followTopAnswer(prev, in); out != nil {
 		return out
 	}
@@ -216,6 +219,9 @@ func (s *session) follow(prev, in *request) *request {
 		out.metric, out.kind, out.groupBy, out.blank, out.answersTarget = query.Count, metricIntent, nil, false, true
 		return out
 	}
+	if out := s.ofListedAnswers(prev, in); out != nil {
+		return out
+	}
 	if prev != nil && in.followUp {
 		switch named := s.ofNamedAnswer(prev, in); {
 		case named != nil:
@@ -241,6 +247,63 @@ func (s *session) follow(prev, in *request) *request {
 		in.ambiguous = shiftSpan(in, nil, *in.shift, s.today())
 	}
 	return in
+}
+
+// ofListedAnswers reads a figure of "them" after a top list ("top 3 countries" –
+// "their average rating") as each listed answer's figure, or as one figure over
+// all of them when asked together ("their combined average rating"); nil when the
+// follow-up asks otherwise.
+func (s *session) ofListedAnswers(prev, in *request) *request {
+	if prev == nil || !in.followUp || !in.refersBack || prev.metric != query.Top || prev.limit < 2 || prev.target == nil || !groupable(prev.target.q) ||
+		in.target == nil || in.target == prev.target || in.groupBy != nil || in.asksWhich || in.rank != 0 || in.kind != metricIntent {
+		return nil
+	}
+	listed := s.listedAnswers(prev)
+	if len(listed) < 2 {
+		return nil
+	}
+	out := merge(prev, in, s.today())
+	out.limit, out.least = 0, false
+	if in.metric == "" {
+		out.metric = defaultMetric(in.target.q)
+	}
+	if !in.together {
+		out.groupBy, out.compare = prev.target, listed
+		return out
+	}
+	vals := make([]any, len(listed))
+	for i, l := range listed {
+		vals[i] = l
+	}
+	out.conds = append(out.conds, cond{q: prev.target, f: query.Filter{Question: prev.target.q.ID, Op: query.In, Value: vals}})
+	return out
+}
+
+// followTopWord searches the written answers for the word a list of top words
+// ranked first ("most common words in the comments" – "how many mention the top
+// one"); it asks back when there is no such list, or a tie heads it.
+func (s *session) followTopWord(prev, in *request) *request {
+	word := ""
+	if prev != nil && prev.metric == query.Words && prev.target != nil {
+		if p, ok := s.plan(prev); ok {
+			if res, err := s.eng.Run(p.q); err == nil && len(res.Buckets) > 0 &&
+				(len(res.Buckets) == 1 || res.Buckets[0].Count > res.Buckets[1].Count) {
+				word = res.Buckets[0].Label
+			}
+		}
+	}
+	if word == "" {
+		in.ambiguous = "I can't tell which word “the top one” is; please name the word to look for"
+		return in
+	}
+	in.followUp = true
+	out := merge(prev, in, s.today())
+	at := searchCond(out.conds)
+	out.conds[at].q, out.conds[at].f.Question, out.conds[at].f.Value = prev.target, prev.target.q.ID, word
+	if in.metric == "" || in.metric == query.Count || in.metric == query.Top { // "top" names the word, not a ranking
+		out.metric, out.kind, out.target, out.groupBy, out.limit, out.least = query.Count, metricIntent, nil, nil, 0, false
+	}
+	return out
 }
 
 // followTopAnswer reads a follow-up of the most (least) common answer that asks

@@ -42,6 +42,8 @@ type parser struct {
 	formAnswers bool
 	// unsure says why a part of the message has two readings, or "".
 	unsure string
+	// topWordBack is set by a mention verb before "the top one".
+	topWordBack bool
 	// unknownAt are the positions of the words unknownWords found.
 	unknownAt []int
 	// others is the yes_no question of "… than the others", the breakdown.

@@ -48,6 +48,8 @@ type request struct {
 	allTime      bool     // the message asks over every response ("over the whole survey"): a follow-up drops the period
 	refersBack   bool     // the message points at the previous answer's respondents ("of them", "there", "that group")
 	onlyThere    bool     // "there" is its only pointer: a place
+	topWordBack  bool     // "how many mention the top one": the word the previous reply ranked first
+	together     bool     // "combined", "together": one figure over the answers listed before
 	allGroups    bool     // the message asks for every group of the previous ranking ("show me all of them")
 	mostly       bool     // "mostly", "mainly": the most common answer ("what do they mostly drink")
 	itAnswer     bool     // "it" is the answer the previous reply named ("the people who picked it")
@@ -2203,6 +2205,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.metric = query.Max // "how many gave the top rating": the highest one, not the most common
 	}
 	in.bare = len(p.words) <= 3
+	in.topWordBack = p.topWordBack
+	in.together = anyWord(p.words, togetherWords)
 	in.countsExtreme = (in.metric == query.Max || in.metric == query.Min) && in.target != nil && p.howManyPeople(in.target)
 	backPhrase := text.Any(p.words, backPhrases)
 	in.addOnly = (anyWord(p.words, themWords) || backPhrase) && anyWord(p.words, ofAmong) || ofTheir.Index(p.words) >= 0 // "how many of their answers were negative", "of that group"

@@ -84,6 +84,17 @@ func (p *parser) mentions(scores []float64) {
 			k = i - 2 // "onboarding is mentioned in how many comments"
 		} else if strings.HasSuffix(w, "ed") && p.word(i+1) == "in" && i >= 1 && p.ts[i-1].stem != "" && !p.used[i-1] && !p.ts[i-1].isNum {
 			k = i - 1 // "reports mentioned in how many comments"
+		} else if n := phraseLenAt(topWordBack, p.words, i+1); n > 0 {
+			q := p.freeTextQuestion(scores)
+			if q == nil {
+				return
+			}
+			p.add(q, query.Filter{Op: query.Contains}, i) // "how many mention the top one": the word the previous reply ranked first
+			for j := i; j <= i+n; j++ {
+				p.used[j] = true
+			}
+			p.topWordBack = true
+			return
 		} else if pronoun := p.mentionedPronoun(i); pronoun != "" {
 			if k = p.topicWord(); k < 0 {
 				p.unsure = fmt.Sprintf("I can't tell what “%s” refers to; name the word to look for", pronoun)
@@ -115,6 +126,21 @@ func (p *parser) mentions(scores []float64) {
 		p.cf.absorb(p.ts, p.used, q, 0, i, i)
 		return
 	}
+}
+
+// topWordBack after a mention verb points at the word a list of top words
+// ranked first.
+var topWordBack = phrases("the top one", "the first one", "the top word", "the first word", "the most common one",
+	"the most common word", "the most frequent one", "the most frequent word", "that word", "this word", "the top 1")
+
+// phraseLenAt returns the length of the first of phs found at i in ws, or 0.
+func phraseLenAt(phs []text.Phrase, ws []string, i int) int {
+	for _, ph := range phs {
+		if ph.At(ws, i) {
+			return len(ph)
+		}
+	}
+	return 0
 }
 
 // mentionedPronouns after a mention verb stand for the word searched.
