@@ -501,7 +501,10 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if cur.theOthers && out.ambiguous == "" {
 		out.ambiguous = "“the others” could be each other answer or all of them together; please say which"
 	}
-	if at := onlyCond(out.conds, isAnswerCond); cur.theRest && at >= 0 {
+	if cur.theRest && (len(out.conds) != 1 || !isAnswerCond(out.conds[0])) && out.ambiguous == "" {
+		out.ambiguous = "I can't tell whom “everyone else” leaves out: the last group named, or everyone asked about; please say who"
+	}
+	if at := onlyCond(out.conds, isAnswerCond); cur.theRest && at >= 0 && len(out.conds) == 1 {
 		out.conds = slices.Clone(out.conds) // "what do the italians say" – "and everyone else?"
 		if yes, ok := out.conds[at].f.Value.(bool); ok {
 			out.conds[at].f.Value = !yes // "the ones who will come next year" – "and everyone else": the no's

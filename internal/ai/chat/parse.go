@@ -286,6 +286,11 @@ func (p *parser) markIdioms() {
 		if p.words[i] == "else" && (p.words[i-1] == "everyone" || p.words[i-1] == "everybody") {
 			p.used[i] = true // "and everyone else?": not “Anything else you want to tell us?”
 		}
+		if n := phraseLenAt(restOfAll, p.words, i-1); n > 0 {
+			for k := i - 1; k < i-1+n; k++ {
+				p.used[k] = true // "the rest of the company": everyone else, not “Years at the company”
+			}
+		}
 		if i == 1 && (p.words[0] == "overall" || p.words[0] == "generally") && p.words[1] == "," {
 			p.used[0] = true // "overall, would people come again": in general, not “Overall rating”
 		}
@@ -1901,6 +1906,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true // "what's the lowest rating there?", not "how many responses are there?"
 	case pronoun && own == 0:
 		return true
+	case own == 0 && (text.Any(p.words, everyoneElse) || text.Any(p.words, restPhrase)):
+		return true // "what's the average rating of everyone else"
 	case in.metric == query.Percent && p.pointsAtThat():
 		return true // "what share of uk respondents is that": the previous figure, among them
 	case in.target == nil && in.metric == query.Percent && own == 0 && in.groupBy == nil && in.span == nil:
@@ -2924,8 +2931,8 @@ func (p *parser) unusedPhrase(list []text.Phrase) bool {
 
 // backPronouns and backPhrases point at the respondents of the previous answer.
 var (
-	backPronouns = text.Set("them those they their there these")
-	backPhrases  = phrases("that group", "that one", "the same people", "this group")
+	backPronouns = text.Set("them those they their there these its")
+	backPhrases  = phrases("that group", "that one", "the same people", "this group", "that team", "this team")
 )
 
 // allTimePhrases ask for a figure over every response, whenever submitted.
@@ -2944,13 +2951,15 @@ func lastIndexFunc(words []string, f func(string) bool) int {
 
 // Word sets and phrases of the follow-up readings above, built once.
 var (
-	mostlyWords      = text.Set("mostly mainly")
-	addingWords      = text.Set("add too also plus")
-	judgingWords     = text.Set("best worst")
-	theyWords        = text.Set("they their")
-	byNumber         = phrases("by number", "by count", "by the number", "by how many")
-	everyoneElse     = phrases("everyone else", "everybody else")
-	restPhrase       = phrases("the rest")
+	mostlyWords  = text.Set("mostly mainly")
+	addingWords  = text.Set("add too also plus")
+	judgingWords = text.Set("best worst")
+	theyWords    = text.Set("they their")
+	byNumber     = phrases("by number", "by count", "by the number", "by how many")
+	everyoneElse = phrases("everyone else", "everybody else")
+	restPhrase   = phrases("the rest")
+	restOfAll    = phrases("rest of the company", "rest of the team", "rest of the staff", "rest of the customers", "rest of the attendees",
+		"rest of the people", "rest of us")
 	othersPhrases    = phrases("the others", "all the others", "all others", "other ones")
 	perPersonPhrases = phrases("per person", "per head", "per employee", "per respondent", "per attendee")
 	allOfThemPhrases = phrases("all of them", "each of them", "every one of them", "them all", "all of those", "all of these")
