@@ -1004,11 +1004,17 @@ func (p *parser) vagueGroup(in *request) string {
 		if !groupFillers[p.word(k)] || p.word(k+1) == "of" {
 			continue
 		}
-		if w == "which" && p.whichGroup() == nil || groupWords[w] && in.groupBy == nil && len(in.compare) == 0 {
-			return p.word(k)
+		if w == "which" && !p.whichNames(p.word(k)) || groupWords[w] && in.groupBy == nil && len(in.compare) == 0 {
+			return p.word(k) // "which team works the longest hours": not “Do you work remotely?”, which “works” names
 		}
 	}
 	return ""
+}
+
+// whichNames reports whether the question "which" asks about is named by w.
+func (p *parser) whichNames(w string) bool {
+	q := p.whichGroup()
+	return q != nil && slices.Contains(q.words, w)
 }
 
 // vagueGroupDeterminers may stand between "which" or "by" and a group word.

@@ -146,14 +146,15 @@ func (p *parser) adjectiveOfQuestion(i int, period string) {
 // namesBefore reports whether a content word of q that is not a period comes
 // before i: among the free words right before it, or further back across the
 // words that may stand in a rate ("cups per person per day", "cups people have
-// daily"), six words back at most.
+// daily", "cups does our biggest coffee drinker get through in a day"), ten
+// words back at most.
 func (p *parser) namesBefore(q *question, i, free int) bool {
-	for k := i - 1; k >= max(0, i-6); k-- {
+	for k := i - 1; k >= max(0, i-10); k-- {
 		t := p.ts[k]
 		if t.stem != "" && !periodWords[t.low] && slices.Contains(q.stems, t.stem) {
 			return true
 		}
-		if i-k > free && !betweenRateWords[t.low] {
+		if i-k > free && !betweenRateWords[t.low] && !(t.stem != "" && slices.Contains(p.cf.titleStems, t.stem)) {
 			return false
 		}
 	}
@@ -162,7 +163,8 @@ func (p *parser) namesBefore(q *question, i, free int) bool {
 
 // betweenRateWords may stand between a question's word and the period of its rate.
 var betweenRateWords = text.Set("per a an each every person people ppl folks head capita they we you i " +
-	"have has had drink drinks drank take takes consume consumes get gets usually typically normally on average avg")
+	"have has had drink drinks drank take takes consume consumes get gets usually typically normally on average avg " +
+	"does do did our your their the biggest heaviest top drinker drinkers through")
 
 // singular drops the plural of a period word.
 func singular(w string) string {

@@ -1058,6 +1058,9 @@ func (p *parser) grouping(in *request, cues map[cue]bool) {
 		if rankVerbs[w] && p.rankLead() > i {
 			continue // "rank the top 3 departments on …": the ranking reads its groups
 		}
+		if (w == "each" || w == "every") && (singlePerson[p.word(i+1)] || singlePerson[p.word(i+2)]) {
+			continue // "how many cups does each german respondent drink": per person, not a breakdown
+		}
 		if crossWords[w] && (p.yesNoNamed(i-1) || peopleNouns[p.word(i-1)] && p.yesNoNamed(i-2)) && p.unsure == "" {
 			p.unsure = fmt.Sprintf("I can't tell what “%s” is set against in “%s”; compare the two answers, e.g. “%s vs not”", p.words[i-1], p.phraseAround(i), p.words[i-1])
 			return
@@ -2275,13 +2278,16 @@ func (p *parser) loneNumber(in *request) *query.Filter {
 			p.used[k] = !p.ts[k].isNum
 		}
 		f := &query.Filter{Op: op, Value: lo, To: hi}
-		if op == query.Equals {
-			f.Op = ""
+		if op == query.Equals && !exactWords[p.word(i-1)] {
+			f.Op = "" // "and 4?" keeps the comparison; "what about exactly 45?" does not
 		}
 		return f
 	}
 	return nil
 }
+
+// exactWords before a number ask for that number only.
+var exactWords = text.Set("exactly precisely")
 
 // eitherWords ask for one answer or the other.
 var eitherWords = phrases("either", "one of them", "any of them", "one or the other", "at least one")
