@@ -769,7 +769,10 @@ func mergeConds(out, prev, cur *request) {
 			for i := range out.conds {
 				out.conds[i].base = false // "how many add milk and sugar" – "what % of everyone is that"
 			}
-		case cur.addOnly || !shareOfNamed(out.conds, curConds):
+		case cur.addOnly:
+			shareOfFirst(out.conds)
+		case cur.shareOfNamed && shareOfNamed(out.conds, curConds):
+		case !shareOfOthers(out.conds, curConds):
 			shareOfFirst(out.conds)
 		}
 	}
@@ -869,6 +872,23 @@ func shareOfNamed(conds, named []cond) bool {
 // shareOfFirst makes a count turned into a share ("how many VIPs will come
 // again" – "in percent?") the share of the last condition among the others,
 // when none is marked as the population yet.
+// shareOfOthers makes a count turned into a share of an answer the follow-up
+// names ("how many from germany" – "recommend %?") the share of those among the
+// earlier conditions' respondents; false when the follow-up named nothing new or
+// nothing else is left.
+func shareOfOthers(conds, named []cond) bool {
+	isNamed := func(c cond) bool {
+		return c.q != nil && slices.ContainsFunc(named, func(n cond) bool { return n.q == c.q })
+	}
+	if len(named) == 0 || !slices.ContainsFunc(conds, func(c cond) bool { return !isNamed(c) }) {
+		return false
+	}
+	for i := range conds {
+		conds[i].base = !isNamed(conds[i])
+	}
+	return true
+}
+
 func shareOfFirst(conds []cond) {
 	last := -1
 	for i, c := range conds {

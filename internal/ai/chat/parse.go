@@ -50,6 +50,7 @@ type request struct {
 	onlyThere    bool     // "there" is its only pointer: a place
 	topWordBack  bool     // "how many mention the top one": the word the previous reply ranked first
 	together     bool     // "combined", "together": one figure over the answers listed before
+	shareOfNamed bool     // an answer is named after "of" ("what % of germans is that"): the population of a share
 	allGroups    bool     // the message asks for every group of the previous ranking ("show me all of them")
 	mostly       bool     // "mostly", "mainly": the most common answer ("what do they mostly drink")
 	itAnswer     bool     // "it" is the answer the previous reply named ("the people who picked it")
@@ -1925,10 +1926,10 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true // "3 or less?"
 	case in.metric == "" && in.kind == metricIntent && in.target == nil:
 		return len(in.conds) > 0 || in.span != nil || in.groupBy != nil
+	case (in.target != nil && own == 0 || in.metric == query.Percent && own == 1) && in.metric != "" && in.groupBy == nil && in.span == nil && p.lastWord() < 2:
+		return true // "how many in support" – "avg years": theirs; "how many from there" – "recommend %?"
 	case in.target == nil && in.metric != "":
 		return needsTarget(in.metric)
-	case in.target != nil && in.metric != "" && own == 0 && in.groupBy == nil && in.span == nil && len(p.words) <= 2:
-		return true // "how many in support" – "avg years": theirs
 	}
 	return false
 }
@@ -2214,9 +2215,10 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	if in.metric == query.Top && !in.least && in.limit <= 1 && in.target != nil && isNumeric(in.target.q) && slices.Contains(p.words, "top") && p.howManyPeople(in.target) {
 		in.metric = query.Max // "how many gave the top rating": the highest one, not the most common
 	}
-	in.bare = len(p.words) <= 3
+	in.bare = p.lastWord() < 3
 	in.topWordBack = p.topWordBack
 	in.together = anyWord(p.words, togetherWords)
+	in.shareOfNamed = slices.ContainsFunc(p.conds, func(c cond) bool { return p.afterOf(c.pos) })
 	in.countsExtreme = (in.metric == query.Max || in.metric == query.Min) && in.target != nil && p.howManyPeople(in.target)
 	backPhrase := text.Any(p.words, backPhrases)
 	in.addOnly = (anyWord(p.words, themWords) || backPhrase) && anyWord(p.words, ofAmong) || ofTheir.Index(p.words) >= 0 // "how many of their answers were negative", "of that group"
@@ -2285,6 +2287,19 @@ func (p *parser) loneNumber(in *request) *query.Filter {
 	}
 	return nil
 }
+
+// afterOf reports whether the words before i are "of" and determiners ("of all
+// the milk ppl").
+func (p *parser) afterOf(i int) bool {
+	k := i - 1
+	for k >= 0 && ofDeterminers[p.words[k]] {
+		k--
+	}
+	return p.word(k) == "of"
+}
+
+// ofDeterminers may stand between "of" and the answer it names.
+var ofDeterminers = text.Set("all the our those these")
 
 // exactWords before a number ask for that number only.
 var exactWords = text.Set("exactly precisely")
