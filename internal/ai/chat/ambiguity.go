@@ -560,6 +560,8 @@ func (p *parser) beyondFigures() string {
 		return "it asks about the language people answered in, and the form does not record it"
 	case p.quantityOfAnswer():
 		return "it asks for an amount of one answer (“lattes”, “hours of training”), and the form records the amounts of a question, not of each answer"
+	case text.Any(p.cueWords, takings) && p.cf.countOfType(form.Currency) == 0:
+		return "it asks for money taken in, and the form records no amounts of money"
 	case text.Any(p.words, notAsked):
 		return "the form does not ask that (complaints, full price, tickets sold, part time)"
 	case text.Any(p.words, eventDays) && !anyWord(p.words, submissionWords):

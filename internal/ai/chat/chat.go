@@ -29,6 +29,7 @@ import (
 
 	"forma/internal/ai"
 	"forma/internal/ai/query"
+	"forma/internal/ai/text"
 	"forma/internal/form"
 )
 
@@ -254,7 +255,7 @@ func (s *session) follow(prev, in *request) *request {
 // all of them when asked together ("their combined average rating"); nil when the
 // follow-up asks otherwise.
 func (s *session) ofListedAnswers(prev, in *request) *request {
-	if prev == nil || !in.followUp || !in.refersBack || prev.metric != query.Top || prev.limit < 2 || prev.target == nil || !groupable(prev.target.q) ||
+	if prev == nil || !in.followUp || !in.refersBack || in.itAnswer || prev.metric != query.Top || prev.limit < 2 || prev.target == nil || !groupable(prev.target.q) ||
 		in.target == nil || in.target == prev.target || in.groupBy != nil || in.asksWhich || in.rank != 0 || in.kind != metricIntent {
 		return nil
 	}
@@ -543,6 +544,9 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 		prev.metric == query.Count && len(prev.conds) >= 2) {
 		out.ambiguous = "I can't tell which share “percent” means here: of everyone, or of one of the groups; please ask in full" // after a cross-tab or a count with two filters
 	}
+	if numberFigure[prev.metric] && cur.metric == query.Percent && cur.cuesOnly && len(cur.conds) == 0 && out.ambiguous == "" {
+		out.ambiguous = "the previous answer is a figure of numbers, so I can't tell what share “percent” asks for; please ask in full" // "avg price early bird" – "percent?"
+	}
 	if prev.metric == query.Sentiment && cur.atFigure && out.ambiguous == "" {
 		out.ambiguous = "the previous answer is a sentiment over many answers, so I can't tell which count “that” is; please ask in full"
 	}
@@ -739,6 +743,14 @@ func mergeConds(out, prev, cur *request) {
 			out.conds[i].base = true
 		}
 	}
+	if cur.compares && cur.groupBy != nil && cur.target == nil && slices.ContainsFunc(prev.conds, isYesNoAnswer) && out.ambiguous == "" {
+		// "avg hours for remote ppl" – "vs office ppl": those not remote, or a breakdown by “Office”
+		out.ambiguous = fmt.Sprintf("I can't tell whether it compares with the other answer of the yes/no question or breaks the figure down by %s; please ask in full",
+			text.Quote(cur.groupBy.q.Text))
+	}
+	if cur.sameFor && newQuestion(prev.conds, curConds) && out.ambiguous == "" {
+		out.ambiguous = "it could add that answer to the previous conditions or put it in the place of one of them; please ask in full" // "how many germans add sugar" – "same for tea"
+	}
 	named := map[*question]int{} // where each question's first new answer went
 	for _, c := range curConds {
 		if at, ok := named[c.q]; ok && c.q != nil {
@@ -754,6 +766,9 @@ func mergeConds(out, prev, cur *request) {
 		}
 		if cur.groupBy == nil && c.q != nil && c.q == out.groupBy && len(out.compare) == 0 {
 			out.groupBy = nil // "and for Spain?" after a breakdown by country: Spain alone
+		}
+		if cur.groupBy == nil && c.q != nil && c.q == out.groupBy && len(out.compare) > 0 && out.ambiguous == "" {
+			out.ambiguous = "it could add that answer to the comparison or put it in the place of one side; please name the answers to compare"
 		}
 	}
 	if cur.metric == query.Percent && splitsShare(curConds) {
@@ -872,6 +887,14 @@ func shareOfNamed(conds, named []cond) bool {
 // shareOfFirst makes a count turned into a share ("how many VIPs will come
 // again" – "in percent?") the share of the last condition among the others,
 // when none is marked as the population yet.
+// newQuestion reports whether named holds an answer of a question that none of
+// conds is about, while conds hold some.
+func newQuestion(conds, named []cond) bool {
+	return slices.ContainsFunc(conds, func(c cond) bool { return c.q != nil }) && slices.ContainsFunc(named, func(n cond) bool {
+		return n.q != nil && !slices.ContainsFunc(conds, func(c cond) bool { return c.q == n.q })
+	})
+}
+
 // shareOfOthers makes a count turned into a share of an answer the follow-up
 // names ("how many from germany" – "recommend %?") the share of those among the
 // earlier conditions' respondents; false when the follow-up named nothing new or
@@ -928,10 +951,16 @@ func isOptionCond(c cond) bool {
 	return c.q != nil && c.q.q.Type == form.Select && c.f.Op == query.Equals
 }
 
+// isYesNoAnswer reports whether c keeps the respondents of one answer of a
+// yes/no question.
+func isYesNoAnswer(c cond) bool {
+	return c.q != nil && c.q.q.Type == form.YesNo && c.f.Op == query.Equals
+}
+
 // isAnswerCond reports whether c keeps the respondents of one answer of a choice
 // or yes/no question.
 func isAnswerCond(c cond) bool {
-	return isOptionCond(c) || c.q != nil && c.q.q.Type == form.YesNo && c.f.Op == query.Equals
+	return isOptionCond(c) || isYesNoAnswer(c)
 }
 
 // renumber gives the only comparison of a numeric question among conds the value

@@ -86,7 +86,7 @@ func (p *parser) unknownWords(in *request) []string {
 		case t.low == "middle" && p.word(i+1) == "of": // "the middle of March" is no period the chat reads
 			out = append(out, t.low)
 			p.unknownAt = append(p.unknownAt, i)
-		case departureWords[t.low] && !named[t.stem]: // "how many are planning to leave": not "left a comment"
+		case departureWords[t.low] && !named[t.stem] && !p.leftSince(): // "how many are planning to leave": not "left a comment"
 			out = append(out, t.low)
 			p.unknownAt = append(p.unknownAt, i)
 		case t.stem == "" || fillerWords[t.low] || cueVocabulary[t.low] || named[t.stem] || named[t.low]:

@@ -50,6 +50,7 @@ type request struct {
 	onlyThere    bool     // "there" is its only pointer: a place
 	topWordBack  bool     // "how many mention the top one": the word the previous reply ranked first
 	together     bool     // "combined", "together": one figure over the answers listed before
+	sameFor      bool     // "same for tea": the previous question with another answer
 	shareOfNamed bool     // an answer is named after "of" ("what % of germans is that"): the population of a share
 	allGroups    bool     // the message asks for every group of the previous ranking ("show me all of them")
 	mostly       bool     // "mostly", "mainly": the most common answer ("what do they mostly drink")
@@ -1910,6 +1911,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true // "what's the lowest rating there?", not "how many responses are there?"
 	case pronoun && own == 0:
 		return true
+	case own == 0 && in.mostly && in.groupBy == nil && in.span == nil && p.lastWord() < 4:
+		return true // "how many comments mention integrations" – "which dept mostly"
 	case own == 0 && (text.Any(p.words, everyoneElse) || text.Any(p.words, restPhrase)):
 		return true // "what's the average rating of everyone else"
 	case in.metric == query.Percent && p.pointsAtThat():
@@ -2218,8 +2221,12 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.bare = p.lastWord() < 3
 	in.topWordBack = p.topWordBack
 	in.together = anyWord(p.words, togetherWords)
+	in.sameFor = text.Any(p.words, sameForPhrases)
 	in.shareOfNamed = slices.ContainsFunc(p.conds, func(c cond) bool { return p.afterOf(c.pos) })
 	in.countsExtreme = (in.metric == query.Max || in.metric == query.Min) && in.target != nil && p.howManyPeople(in.target)
+	if in.countsExtreme && p.extremeOption() && p.unsure == "" {
+		p.unsure = "“the cheapest option” could be the lowest answer given or the choice whose answers are lowest on average; please ask in full"
+	}
 	backPhrase := text.Any(p.words, backPhrases)
 	in.addOnly = (anyWord(p.words, themWords) || backPhrase) && anyWord(p.words, ofAmong) || ofTheir.Index(p.words) >= 0 // "how many of their answers were negative", "of that group"
 	if in.metric == query.Percent && p.pointsAtThat() || p.thoseWho() {
@@ -2300,6 +2307,23 @@ func (p *parser) afterOf(i int) bool {
 
 // ofDeterminers may stand between "of" and the answer it names.
 var ofDeterminers = text.Set("all the our those these")
+
+// sameForPhrases ask the previous question of another answer.
+var sameForPhrases = phrases("same for", "same thing for", "same but for", "same question for")
+
+// extremeOption reports whether an extreme names a choice ("the cheapest
+// option"), not an answer.
+func (p *parser) extremeOption() bool {
+	for i, w := range p.words {
+		if (priceWords[w] || extremeNames[w]) && optionNouns[p.word(i+1)] {
+			return true
+		}
+	}
+	return false
+}
+
+// optionNouns name a choice among the answers.
+var optionNouns = text.Set("option options choice choices type types kind kinds tier tiers package packages")
 
 // exactWords before a number ask for that number only.
 var exactWords = text.Set("exactly precisely")
