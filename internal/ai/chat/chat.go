@@ -786,8 +786,8 @@ func mergeConds(out, prev, cur *request) {
 			}
 		case cur.addOnly:
 			shareOfFirst(out.conds)
-		case cur.shareOfNamed && shareOfNamed(out.conds, curConds):
-		case !shareOfOthers(out.conds, curConds):
+		case cur.shareOfNamed && splitShare(out.conds, curConds, true):
+		case !splitShare(out.conds, curConds, false):
 			shareOfFirst(out.conds)
 		}
 	}
@@ -868,10 +868,13 @@ func splitsShare(conds []cond) bool {
 	return slices.ContainsFunc(conds, func(c cond) bool { return c.base }) && slices.ContainsFunc(conds, func(c cond) bool { return !c.base })
 }
 
-// shareOfNamed makes a count turned into a share of the answers the follow-up
-// names ("how many Germans recommend us" – "what % of Germans is that") the share
-// of the other conditions among those; false when that leaves nothing to share.
-func shareOfNamed(conds, named []cond) bool {
+// splitShare makes a count turned into a share the share of some conditions among
+// the respondents of the others: with ofNamed, among those of the answers the
+// follow-up names ("how many Germans recommend us" – "what % of Germans is that");
+// else, the share of those answers among the earlier conditions' respondents
+// ("how many from germany" – "recommend %?"). It returns false when the follow-up
+// named nothing, or nothing else is left.
+func splitShare(conds, named []cond, ofNamed bool) bool {
 	isNamed := func(c cond) bool {
 		return c.q != nil && slices.ContainsFunc(named, func(n cond) bool { return n.q == c.q })
 	}
@@ -879,14 +882,11 @@ func shareOfNamed(conds, named []cond) bool {
 		return false
 	}
 	for i := range conds {
-		conds[i].base = isNamed(conds[i])
+		conds[i].base = isNamed(conds[i]) == ofNamed
 	}
 	return true
 }
 
-// shareOfFirst makes a count turned into a share ("how many VIPs will come
-// again" – "in percent?") the share of the last condition among the others,
-// when none is marked as the population yet.
 // newQuestion reports whether named holds an answer of a question that none of
 // conds is about, while conds hold some.
 func newQuestion(conds, named []cond) bool {
@@ -895,23 +895,9 @@ func newQuestion(conds, named []cond) bool {
 	})
 }
 
-// shareOfOthers makes a count turned into a share of an answer the follow-up
-// names ("how many from germany" – "recommend %?") the share of those among the
-// earlier conditions' respondents; false when the follow-up named nothing new or
-// nothing else is left.
-func shareOfOthers(conds, named []cond) bool {
-	isNamed := func(c cond) bool {
-		return c.q != nil && slices.ContainsFunc(named, func(n cond) bool { return n.q == c.q })
-	}
-	if len(named) == 0 || !slices.ContainsFunc(conds, func(c cond) bool { return !isNamed(c) }) {
-		return false
-	}
-	for i := range conds {
-		conds[i].base = !isNamed(conds[i])
-	}
-	return true
-}
-
+// shareOfFirst makes a count turned into a share ("how many VIPs will come
+// again" – "in percent?") the share of the last condition among the others,
+// when none is marked as the population yet.
 func shareOfFirst(conds []cond) {
 	last := -1
 	for i, c := range conds {
