@@ -560,6 +560,8 @@ func (p *parser) beyondFigures() string {
 		return "it asks about the language people answered in, and the form does not record it"
 	case p.quantityOfAnswer():
 		return "it asks for an amount of one answer (“lattes”, “hours of training”), and the form records the amounts of a question, not of each answer"
+	case p.outOfPeople() != "":
+		return fmt.Sprintf("“%s” reads as a share of people or as a percentile; ask for the share who gave an answer, or for a percentile such as the 90th", p.outOfPeople())
 	case text.Any(p.cueWords, takings) && p.cf.countOfType(form.Currency) == 0:
 		return "it asks for money taken in, and the form records no amounts of money"
 	case text.Any(p.words, notAsked):
@@ -1006,17 +1008,31 @@ func (p *parser) vagueGroup(in *request) string {
 		if !groupFillers[p.word(k)] || p.word(k+1) == "of" {
 			continue
 		}
-		if w == "which" && !p.whichNames(p.word(k)) || groupWords[w] && in.groupBy == nil && len(in.compare) == 0 {
+		if w == "which" && !p.whichNames(p.word(k)) || groupWords[w] && len(in.compare) == 0 && !namedBy(in.groupBy, p.word(k)) && !namedBy(p.crossWith, p.word(k)) {
 			return p.word(k) // "which team works the longest hours": not “Do you work remotely?”, which “works” names
 		}
 	}
 	return ""
 }
 
+// outOfPeople returns "N out of M people" when the message has it, or "".
+func (p *parser) outOfPeople() string {
+	for i := 0; i+4 < len(p.ts); i++ {
+		if p.ts[i].isNum && p.words[i+1] == "out" && p.words[i+2] == "of" && p.ts[i+3].isNum && (peopleNouns[p.words[i+4]] || singlePerson[p.words[i+4]]) {
+			return strings.Join(p.words[i:i+5], " ")
+		}
+	}
+	return ""
+}
+
+// namedBy reports whether q is a question and w one of its words.
+func namedBy(q *question, w string) bool {
+	return q != nil && slices.Contains(q.words, w)
+}
+
 // whichNames reports whether the question "which" asks about is named by w.
 func (p *parser) whichNames(w string) bool {
-	q := p.whichGroup()
-	return q != nil && slices.Contains(q.words, w)
+	return namedBy(p.whichGroup(), w)
 }
 
 // vagueGroupDeterminers may stand between "which" or "by" and a group word.

@@ -282,26 +282,27 @@ func (s *session) ofListedAnswers(prev, in *request) *request {
 
 // followTopWord searches the written answers for the word a list of top words
 // ranked first ("most common words in the comments" – "how many mention the top
-// one"); it asks back when there is no such list, or a tie heads it.
+// one"); it asks back when there is no such list, a tie heads it, or "that word"
+// follows a list of several.
 func (s *session) followTopWord(prev, in *request) *request {
 	word := ""
 	if prev != nil && prev.metric == query.Words && prev.target != nil {
 		if p, ok := s.plan(prev); ok {
 			if res, err := s.eng.Run(p.q); err == nil && len(res.Buckets) > 0 &&
-				(len(res.Buckets) == 1 || res.Buckets[0].Count > res.Buckets[1].Count) {
+				(len(res.Buckets) == 1 || res.Buckets[0].Count > res.Buckets[1].Count && (!in.thatWord || prev.limit == 1)) {
 				word = res.Buckets[0].Label
 			}
 		}
 	}
 	if word == "" {
-		in.ambiguous = "I can't tell which word “the top one” is; please name the word to look for"
+		in.ambiguous = "I can't tell which word it means; please name the word to look for"
 		return in
 	}
 	in.followUp = true
 	out := merge(prev, in, s.today())
 	at := searchCond(out.conds)
 	out.conds[at].q, out.conds[at].f.Question, out.conds[at].f.Value = prev.target, prev.target.q.ID, word
-	if in.metric == "" || in.metric == query.Count || in.metric == query.Top { // "top" names the word, not a ranking
+	if in.metric == "" || in.metric == query.Count || in.metric == query.Top || in.metric == query.Words { // "top one", "that word" name the word searched
 		out.metric, out.kind, out.target, out.groupBy, out.limit, out.least = query.Count, metricIntent, nil, nil, 0, false
 	}
 	return out
@@ -367,16 +368,18 @@ func ofAnswersListed(prev, cur *request) bool {
 		(prev.metric == query.Distribution || prev.metric == query.Top)
 }
 
-// whichOfCounted reads "which office are they in" after a count as the breakdown of
-// the counted respondents by the question named, and "which office are most of
-// them in" and "what do they mostly drink" as its most common answer.
+// whichOfCounted reads "which office are they in" after a count (or a figure of
+// one group) as the breakdown of the counted respondents by the question named,
+// and "which office are most of them in" and "what do they mostly drink" as its
+// most common answer.
 func whichOfCounted(out, prev, cur *request) {
-	if cur.target == prev.target || cur.metric != "" || !cur.asksWhich && !cur.refersBack || !groupable(cur.target.q) || prev.metric != query.Count || cur.kind != metricIntent {
+	counted := prev.metric == query.Count || prev.metric == "" && prev.target == nil || numberFigure[prev.metric] && prev.groupBy == nil && cur.asksWhich
+	if cur.target == prev.target || cur.metric != "" || !cur.asksWhich && !cur.refersBack || !groupable(cur.target.q) || !counted || cur.kind != metricIntent {
 		return
 	}
 	out.metric, out.limit, out.least = query.Distribution, 0, false
-	if cur.rank != 0 || cur.mostly {
-		out.metric, out.limit, out.least = query.Top, 1, cur.rank < 0 // "what do they mostly drink"
+	if cur.rank != 0 || cur.mostly || cur.refersBack && anyWord(cur.target.words, favouriteWords) {
+		out.metric, out.limit, out.least = query.Top, 1, cur.rank < 0 // "what do they mostly drink", "what's their favourite drink"
 	}
 }
 

@@ -587,6 +587,20 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "how much did we take in last month", "records no amounts of money"},
 		{"event", "how many went for the cheapest option", "“the cheapest option” could be"},
 		{"coffee", "how many responses in the last 30 days|what was the most popular drink among them|and its average rating", "among the 4 responses that answered Latte"},
+		// batches 178–180
+		{"event", "which session has the lowest recommendation score|what percent of the people who chose it will come back",
+			"Among the 30 responses that answered Workshop to “Which session did you enjoy most?”, 70%"},
+		{"employee", "which benefit is used the least|average satisfaction of the people who use it|which department do most of them work in", "is Support, given in 7 of 22"},
+		{"employee", "most common word in the comments|how many comments mention that word|which office are those people mostly in", "is London, given in 7 of 12"},
+		{"coffee", "what are the two most common words in the comments|how many comments use that word", "I can't tell which word it means"},
+		{"event", "most common word in what people liked among vips", "- really: in 3 answers"},
+		{"event", "the spread of the overall ratings as one number", "The standard deviation answer to “Overall rating”"},
+		{"event", "early birds next to VIPs, how did each rate the event on average", "by answer to “Ticket type”:\n- Early bird: 3.95"},
+		{"employee", "for each office, how many people from each team", "which question of the form “team” means"},
+		{"event", "what's the price that 9 out of 10 people paid or less", "reads as a share of people or as a percentile"},
+		{"coffee", "which country rates us highest on average|how many responses do we have from there|what's their favourite drink", "is Espresso, given in 5 of 8"},
+		{"coffee", "uk comments positive or negative|how many mention support", "3 of the 60 responses answered UK"},
+		{"employee", "avg balance by dept|lowest one|its avg hours", "among the 36 responses that answered Support to “Department” is 41.36"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

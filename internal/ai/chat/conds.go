@@ -42,8 +42,9 @@ type parser struct {
 	formAnswers bool
 	// unsure says why a part of the message has two readings, or "".
 	unsure string
-	// topWordBack is set by a mention verb before "the top one".
-	topWordBack bool
+	// topWordBack is set by a mention verb before "the top one" or "that word";
+	// thatWord by "that word".
+	topWordBack, thatWord bool
 	// unknownAt are the positions of the words unknownWords found.
 	unknownAt []int
 	// others is the yes_no question of "… than the others", the breakdown.

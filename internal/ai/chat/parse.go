@@ -49,6 +49,7 @@ type request struct {
 	refersBack   bool     // the message points at the previous answer's respondents ("of them", "there", "that group")
 	onlyThere    bool     // "there" is its only pointer: a place
 	topWordBack  bool     // "how many mention the top one": the word the previous reply ranked first
+	thatWord     bool     // "that word": the one word the previous reply named
 	together     bool     // "combined", "together": one figure over the answers listed before
 	sameFor      bool     // "same for tea": the previous question with another answer
 	shareOfNamed bool     // an answer is named after "of" ("what % of germans is that"): the population of a share
@@ -168,7 +169,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cueStdDev:       phrases("standard deviation", "std dev", "std deviation", "stdev", "stddev", "sd", "standard dev"),
 	cueMode:         phrases("mode", "modal"),
 	cueWords:        phrases("words", "word", "keywords", "themes", "theme", "terms", "topics"),
-	cueCompare:      phrases("compare", "comparison", "versus", "vs", "difference", "differ", "differs", "compared", "more popular", "more common", "more used", "less popular", "less common"),
+	cueCompare:      phrases("compare", "comparison", "versus", "vs", "difference", "differ", "differs", "compared", "more popular", "more common", "more used", "less popular", "less common", "next to"),
 }
 
 // Word sets of the parser.
@@ -287,6 +288,17 @@ func (p *parser) markIdioms() {
 		}
 		if p.words[i] == "else" && (p.words[i-1] == "everyone" || p.words[i-1] == "everybody") {
 			p.used[i] = true // "and everyone else?": not “Anything else you want to tell us?”
+		}
+		if p.words[i] == "one" && extremeNames[p.words[i-1]] {
+			p.ts[i].isNum, p.used[i] = false, true // "lowest one": the group, not the number 1
+		}
+		if p.words[i-1] == "next" && p.words[i] == "to" {
+			p.used[i-1], p.used[i] = true, true // "early birds next to VIPs": set against, not “Will you come next year?”
+		}
+		if n := phraseLenAt(oneNumber, p.words, i-1); n > 0 {
+			for k := i - 1; k < i-1+n; k++ {
+				p.used[k] = true // "as one number": a single figure, not the answer 1
+			}
 		}
 		if n := phraseLenAt(restOfAll, p.words, i-1); n > 0 {
 			for k := i - 1; k < i-1+n; k++ {
@@ -543,8 +555,11 @@ var varyWords = text.Set("vary varies variation variability")
 // spread", "how spread out"), not for the breakdown ("the spread of answers").
 func (p *parser) spreadAsked() bool {
 	i := slices.Index(p.words, "spread")
-	return i >= 0 && (spreadDegree[p.word(i-1)] || p.word(i+1) == "out")
+	return i >= 0 && (spreadDegree[p.word(i-1)] || p.word(i+1) == "out" || text.Any(p.words, oneNumber))
 }
+
+// oneNumber asks for a single figure ("the spread of the ratings as one number").
+var oneNumber = phrases("one number", "a single number", "single figure", "one figure", "single value", "one value")
 
 // spreadDegree before "spread" ask how much.
 var spreadDegree = text.Set("most least more less biggest smallest largest widest how")
@@ -728,6 +743,7 @@ func (p *parser) onlyCues() bool {
 		switch {
 		case p.cueWords[i] != "" && statCueWords[t.low]:
 			cue = true
+		case t.low == "one" && p.used[i] && !t.isNum: // "lowest one"
 		case t.stem != "" || t.isNum:
 			return false
 		}
@@ -1884,7 +1900,7 @@ func (p *parser) mentionAt(ms []mention, at ...int) bool {
 var continuations = phrases("and", "what about", "how about", "what if", "same", "now", "also", "then", "ok", "okay", "but", "only", "just", "so")
 
 // pronouns refer back to what the conversation was about.
-var pronouns = text.Set("them those these they their that it ones this")
+var pronouns = text.Set("them those these they their that it its ones this")
 
 // looksLikeFollowUp reports whether the message leans on the previous question.
 func (p *parser) looksLikeFollowUp(in *request) bool {
@@ -1911,6 +1927,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true // "what's the lowest rating there?", not "how many responses are there?"
 	case pronoun && own == 0:
 		return true
+	case own == 1 && searchCond(in.conds) >= 0 && in.target == nil && in.groupBy == nil && in.span == nil && p.lastWord() < 4:
+		return true // "uk comments positive or negative" – "how many mention support": theirs
 	case own == 0 && in.mostly && in.groupBy == nil && in.span == nil && p.lastWord() < 4:
 		return true // "how many comments mention integrations" – "which dept mostly"
 	case own == 0 && (text.Any(p.words, everyoneElse) || text.Any(p.words, restPhrase)):
@@ -2056,6 +2074,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.setMetric(cues, p.cueWords)
 	if p.spreadAsked() {
 		in.metric = query.StdDev // "which department has the most spread in job satisfaction", "how spread out"
+	}
+	if in.metric == query.Words && in.limit == 0 && slices.Contains(p.words, "word") && !slices.Contains(p.words, "words") {
+		in.limit = 1 // "the most common word in the comments": one
 	}
 	if p.likely = p.likelyTo(); p.likely && (in.metric == "" || in.metric == query.Mean) {
 		in.metric = query.Percent // "which ticket type is least likely to return": the share of yes
@@ -2219,7 +2240,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.metric = query.Max // "how many gave the top rating": the highest one, not the most common
 	}
 	in.bare = p.lastWord() < 3
-	in.topWordBack = p.topWordBack
+	in.topWordBack, in.thatWord = p.topWordBack, p.thatWord
 	in.together = anyWord(p.words, togetherWords)
 	in.sameFor = text.Any(p.words, sameForPhrases)
 	in.shareOfNamed = slices.ContainsFunc(p.conds, func(c cond) bool { return p.afterOf(c.pos) })
@@ -2237,7 +2258,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.narrows = anyWord(p.words, narrowWords)
 	in.everyone = len(in.conds) == 0 && in.groupBy == nil && in.target == nil && in.metric == "" && p.unusedPhrase(everyonePhrases) &&
 		!text.Any(p.words, everyoneElse)
-	in.followUp = in.addOnly || backPhrase || in.atFigure || p.looksLikeFollowUp(in) // "how many vips gave that"
+	in.followUp = in.addOnly || backPhrase || in.atFigure || in.itAnswer || p.looksLikeFollowUp(in) // "how many vips gave that", "… of the people who chose it"
 	in.vaguePointer = in.followUp && p.onlyWordsOf(pointerOnly)
 	if p.onlyOverall() && in.followUp {
 		in.everyone, in.target, in.metric = true, nil, "" // "ok and overall": everyone, not “Overall rating”

@@ -61,6 +61,9 @@ func (s *session) plan(in *request) (queryPlan, bool) {
 		ok = in.target != nil && fits(query.Words, in.target.q)
 		if ok {
 			p.q.Question, p.q.Limit = in.target.q.ID, in.limit
+			if in.limit == 1 {
+				p.q.Limit = 0 // "the most common word": replyWords keeps the words tied first
+			}
 		}
 	case query.Top, query.Distribution:
 		ok = s.planChoice(in, &p)

@@ -76,7 +76,8 @@ func (p *parser) mentions(scores []float64) {
 	for i, w := range p.words {
 		about := w == "about" && listedThings[p.word(i-1)]                                                                          // "any comments about the reports?"
 		said := (w == "say" || w == "says") && listedThings[p.word(i-1)] && (!fillerWords[p.word(i+1)] || vagueThings[p.word(i+1)]) // "how many comments say slow"
-		if !(mentionVerbs[w] || talkVerbs[w] && p.word(i+1) == "about" || about || said) || p.used[i] {
+		usesWord := useVerbs[w] && phraseLenAt(topWordBack, p.words, i+1) > 0                                                       // "how many comments use that word"
+		if !(mentionVerbs[w] || talkVerbs[w] && p.word(i+1) == "about" || about || said || usesWord) || p.used[i] {
 			continue
 		}
 		k := i + 1
@@ -93,7 +94,7 @@ func (p *parser) mentions(scores []float64) {
 			for j := i; j <= i+n; j++ {
 				p.used[j] = true
 			}
-			p.topWordBack = true
+			p.topWordBack, p.thatWord = true, text.Any(p.words[i+1:i+1+n], thatWordPhrases)
 			return
 		} else if pronoun := p.mentionedPronoun(i); pronoun != "" {
 			if k = p.topicWord(); k < 0 {
@@ -130,8 +131,15 @@ func (p *parser) mentions(scores []float64) {
 
 // topWordBack after a mention verb points at the word a list of top words
 // ranked first.
-var topWordBack = phrases("the top one", "the first one", "the top word", "the first word", "the most common one",
-	"the most common word", "the most frequent one", "the most frequent word", "that word", "this word", "the top 1")
+var topWordBack = append(phrases("the top one", "the first one", "the top word", "the first word", "the most common one",
+	"the most common word", "the most frequent one", "the most frequent word", "the top 1"), thatWordPhrases...)
+
+// thatWordPhrases point at the one word a list named; after a list of several
+// they could be any.
+var thatWordPhrases = phrases("that word", "this word")
+
+// useVerbs say a written answer holds a word ("use that word").
+var useVerbs = text.Set("use uses used using")
 
 // phraseLenAt returns the length of the first of phs found at i in ws, or 0.
 func phraseLenAt(phs []text.Phrase, ws []string, i int) int {
@@ -230,9 +238,13 @@ func (s *session) replyWords(in *request, p queryPlan, res *query.Result) string
 	if len(res.Buckets) == 0 {
 		return fmt.Sprintf("No responses%s answered %s, so there are no words to count.", scope, text.Quote(in.target.q.Text))
 	}
+	words := res.Buckets
+	if in.limit == 1 {
+		words = slices.DeleteFunc(slices.Clone(words), func(w query.Bucket) bool { return w.Count < words[0].Count }) // a tie for first shows all
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "The words found in most answers to %s%s (of %d answers):", text.Quote(in.target.q.Text), scope, res.N)
-	for _, w := range res.Buckets {
+	for _, w := range words {
 		fmt.Fprintf(&b, "\n- %s: in %d answers", w.Label, w.Count)
 	}
 	return b.String()
