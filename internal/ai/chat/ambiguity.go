@@ -794,9 +794,10 @@ func (p *parser) wentToOption() bool {
 var wentWords = text.Set("went go goes visited visit visits came come")
 
 // whoIsThat reports whether the message asks who gave the previous figure ("who
-// paid that", "who's that").
+// paid that", "who's that", "who is this person").
 func (p *parser) whoIsThat() bool {
-	return p.word(0) == "who" && itWords[p.word(p.lastWord())]
+	last := p.lastWord()
+	return p.word(0) == "who" && (itWords[p.word(last)] || singlePerson[p.word(last)] && (itWords[p.word(last-1)] || p.word(last-1) == "this"))
 }
 
 // oneWriter reports whether the message asks what one respondent wrote ("what

@@ -110,10 +110,15 @@ func (s *session) countOfNamed(prev *request) *request {
 	return countOf(prev, c)
 }
 
-// countOf returns prev as the count of its respondents who also satisfy c.
+// countOf returns prev as the count of its respondents who also satisfy c; the
+// respondents of a share are its population, not those the share counted.
 func countOf(prev *request, c cond) *request {
 	out := *prev
-	out.conds = append(slices.Clone(prev.conds), c)
+	out.conds = slices.Clone(prev.conds)
+	if prev.metric == query.Percent {
+		out.conds = slices.DeleteFunc(out.conds, func(o cond) bool { return !o.base }) // "worst country for recommending" – "their avg rating": all of France
+	}
+	out.conds = append(out.conds, c)
 	out.metric, out.kind, out.target, out.groupBy, out.compare = query.Count, metricIntent, nil, nil, nil
 	out.limit, out.least, out.extreme, out.rank, out.check = 0, false, 0, 0, nil
 	return &out

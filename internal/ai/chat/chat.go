@@ -373,8 +373,10 @@ func ofAnswersListed(prev, cur *request) bool {
 // and "which office are most of them in" and "what do they mostly drink" as its
 // most common answer.
 func whichOfCounted(out, prev, cur *request) {
-	counted := prev.metric == query.Count || prev.metric == "" && prev.target == nil || numberFigure[prev.metric] && prev.groupBy == nil && cur.asksWhich
-	if cur.target == prev.target || cur.metric != "" || !cur.asksWhich && !cur.refersBack || !groupable(cur.target.q) || !counted || cur.kind != metricIntent {
+	counted := prev.metric == query.Count || prev.metric == query.Percent && prev.groupBy == nil || prev.metric == "" && prev.target == nil ||
+		numberFigure[prev.metric] && prev.groupBy == nil && cur.asksWhich
+	if cur.target == prev.target || cur.metric != "" || !cur.asksWhich && !cur.refersBack || !groupable(cur.target.q) || !counted || cur.kind != metricIntent ||
+		isNumeric(cur.target.q) && !cur.asksWhich && cur.possessive { // "its satisfaction": the average, not the breakdown
 		return
 	}
 	out.metric, out.limit, out.least = query.Distribution, 0, false
@@ -405,6 +407,13 @@ var singleFigure = map[query.Metric]bool{query.Max: true, query.Min: true, query
 // that name several answers.
 var summaryFigure = map[query.Metric]bool{query.Mean: true, query.Median: true, query.Sum: true, query.StdDev: true,
 	query.Percentile: true, query.Top: true, query.Mode: true, query.Distribution: true}
+
+// listsShares reports whether r asks for the answers of one question with their
+// shares ("sessions of those not coming back").
+func listsShares(r *request) bool {
+	return r.kind == metricIntent && r.groupBy == nil && r.target != nil &&
+		(r.metric == query.Distribution || r.metric == "" && defaultMetric(r.target.q) == query.Distribution)
+}
 
 // countAtFigure counts the respondents who gave the previous answer's figure
 // ("the highest ticket price" – "how many paid that"), among the same responses.
@@ -471,7 +480,21 @@ func merge(prev, cur *request, today time.Time) *request {
 	mergeGroups(&out, prev, cur, ranked)
 	mergeConds(&out, prev, cur)
 	out.followUp, out.addOnly, out.about, out.refersBack = false, false, true, cur.refersBack
+	if out.ambiguous == "" && cur.judged {
+		out.ambiguous = judgedWithoutScale(&out)
+	}
 	return &out
+}
+
+// judgedWithoutScale says why "best" or "worst" has two readings for r: the
+// highest or the lowest answer of a number that is no scale (hours, a price),
+// or "".
+func judgedWithoutScale(r *request) string {
+	ranks := r.kind == highestGroup || r.kind == lowestGroup || r.metric == query.Max || r.metric == query.Min
+	if !ranks || r.target == nil || !isNumeric(r.target.q) || isScale(r.target.q) {
+		return ""
+	}
+	return fmt.Sprintf("“best” and “worst” could be the highest or the lowest %s; please say which", text.Quote(r.target.q.Text))
 }
 
 // mergeFigure applies what a follow-up says of the figure: its metric, the
@@ -546,6 +569,9 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if cur.metric == query.Percent && cur.cuesOnly && !cur.ofEveryone && out.ambiguous == "" && (prev.groupBy != nil && (prev.metric == query.Distribution || prev.metric == "" && prev.target != nil && groupable(prev.target.q)) ||
 		prev.metric == query.Count && len(prev.conds) >= 2) {
 		out.ambiguous = "I can't tell which share “percent” means here: of everyone, or of one of the groups; please ask in full" // after a cross-tab or a count with two filters
+	}
+	if listsShares(prev) && len(prev.conds) > 0 && cur.metric == query.Percent && cur.cuesOnly && len(cur.conds) == 0 && out.ambiguous == "" {
+		out.ambiguous = "the previous answer lists the shares of several answers, so I can't tell which share “percent” asks for; please ask in full" // "sessions of the no's" – "%?"
 	}
 	if numberFigure[prev.metric] && cur.metric == query.Percent && cur.cuesOnly && len(cur.conds) == 0 && out.ambiguous == "" {
 		out.ambiguous = "the previous answer is a figure of numbers, so I can't tell what share “percent” asks for; please ask in full" // "avg price early bird" – "percent?"
@@ -789,6 +815,8 @@ func mergeConds(out, prev, cur *request) {
 			}
 		case cur.addOnly:
 			shareOfFirst(out.conds)
+		case len(curConds) == 0 && out.span != nil && len(out.conds) == 1:
+			out.conds[0].base = false // "responses last 30 days" – "how many recommend" – "%?": of those days' responses
 		case cur.shareOfNamed && splitShare(out.conds, curConds, true):
 		case !splitShare(out.conds, curConds, false):
 			shareOfFirst(out.conds)

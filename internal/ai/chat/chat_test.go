@@ -601,6 +601,19 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "which country rates us highest on average|how many responses do we have from there|what's their favourite drink", "is Espresso, given in 5 of 8"},
 		{"coffee", "uk comments positive or negative|how many mention support", "3 of the 60 responses answered UK"},
 		{"employee", "avg balance by dept|lowest one|its avg hours", "among the 36 responses that answered Support to “Department” is 41.36"},
+		// batches 181–184
+		{"employee", "how much people work from home?|in percent, for each office|and which office is the most high?", "Madrid has the highest share"},
+		{"employee", "how many have started before 2018?|and the start date most early of all?|who is this person?", "I don't single out respondents"},
+		{"coffee", "how many recommend|%?|per country|worst one|their avg rating", "among the 15 responses that answered France to “Country” is 3.73"},
+		{"coffee", "how many gave 1 or 2 stars|%?|what do they drink mostly", "is Tea, given in 3 of 8"},
+		{"coffee", "responses last 30 days|how many recommend|%?", "Among the 9 responses that were submitted in the last 30 days (2025-10-28 to 2025-11-26), 77.78%"},
+		{"event", "highest recommend score|avg?|per ticket", "by answer to “Ticket type”:\n- Early bird: 8.02"},
+		{"event", "most liked session|only no's|%?", "which share “percent” asks for"},
+		{"employee", "avg hours|per dept|worst one", "could be the highest or the lowest “Hours worked per week”"},
+		{"employee", "avg?|work life balance|per dept|lowest one|its satisfaction", "among the 36 responses that answered Support to “Department” is 3.03"},
+		{"coffee", "what's the favourite add-in with the spanish", "The most common answer to “What do you add to your coffee?” among the 8 responses that answered Spain"},
+		{"coffee", "how many cups a day do the italians get through between them", "add up to 17"},
+		{"event", "what's the top recommend score anyone gave", "The highest answer to “How likely are you to recommend this event to a friend?” is 10"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

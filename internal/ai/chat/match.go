@@ -347,3 +347,19 @@ func (cf *formIndex) absorb(ts []token, used []bool, q *question, start, end, re
 func (cf *formIndex) namesAQuestion(stem string) bool {
 	return stem != "" && cf.df[stem] > 0
 }
+
+// namesOnlyWithout reports whether stem names a question and only questions whose
+// text lacks other ("add" of “What do you add to your coffee?” after "favourite").
+func (cf *formIndex) namesOnlyWithout(stem, other string) bool {
+	named := false
+	for _, q := range cf.qs {
+		if !slices.Contains(q.stems, stem) {
+			continue
+		}
+		if slices.Contains(q.stems, other) {
+			return false
+		}
+		named = true
+	}
+	return named
+}

@@ -52,6 +52,7 @@ type request struct {
 	thatWord     bool     // "that word": the one word the previous reply named
 	together     bool     // "combined", "together": one figure over the answers listed before
 	sameFor      bool     // "same for tea": the previous question with another answer
+	possessive   bool     // "its", "their": a figure of the people pointed at
 	shareOfNamed bool     // an answer is named after "of" ("what % of germans is that"): the population of a share
 	allGroups    bool     // the message asks for every group of the previous ranking ("show me all of them")
 	mostly       bool     // "mostly", "mainly": the most common answer ("what do they mostly drink")
@@ -157,7 +158,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cuePercent:    phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio", "what part of", "which part of", "part of people", "part of the people"),
 	cueMean:       phrases("average", "avg", "mean", "typical", "typically"),
 	cueMedian:     phrases("median", "middle", "midpoint"),
-	cueTotal:      phrases("total", "sum", "altogether", "combined", "put together", "all together"),
+	cueTotal:      phrases("total", "sum", "altogether", "combined", "put together", "all together", "between them"),
 	cueMax:        phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best", "longest", "most recent", "newest"),
 	cueMin:        phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest", "oldest"),
 	cueTop: phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people", "more frequent",
@@ -288,6 +289,9 @@ func (p *parser) markIdioms() {
 		}
 		if p.words[i] == "else" && (p.words[i-1] == "everyone" || p.words[i-1] == "everybody") {
 			p.used[i] = true // "and everyone else?": not “Anything else you want to tell us?”
+		}
+		if favouriteWords[p.words[i-1]] && p.cf.namesOnlyWithout(p.ts[i].stem, p.ts[i-1].stem) {
+			p.used[i-1] = true // "favourite add-in": the most common answer to “What do you add…”, not “Favourite drink”
 		}
 		if p.words[i] == "one" && extremeNames[p.words[i-1]] {
 			p.ts[i].isNum, p.used[i] = false, true // "lowest one": the group, not the number 1
@@ -1160,8 +1164,9 @@ func (p *parser) groupableBefore(j int) *question {
 // rather than the groups of q: "paid per ticket" is per ticket bought, "per
 // ticket type" names the groups.
 func (p *parser) unitAfterPer(i int, q *question) bool {
-	if p.words[i] != "per" || i+2 < len(p.ts) && p.ts[i+2].stem != "" && slices.Contains(q.stems, p.ts[i+2].stem) {
-		return false
+	if p.words[i] != "per" || i+2 < len(p.ts) && p.ts[i+2].stem != "" && slices.Contains(q.stems, p.ts[i+2].stem) ||
+		i == 0 || leadFillers[p.word(i-1)] && i == 1 {
+		return false // "per ticket" alone breaks the previous figure down
 	}
 	for _, o := range p.cf.qs {
 		if isNumeric(o.q) && slices.Contains(o.stems, p.ts[i+1].stem) {
@@ -1170,6 +1175,9 @@ func (p *parser) unitAfterPer(i int, q *question) bool {
 	}
 	return false
 }
+
+// leadFillers may open a follow-up before what it asks ("and per ticket").
+var leadFillers = text.Set("and now ok so then")
 
 // numericPhraseAt reports whether the words at k and k+1 are two words of a
 // numeric question ("every *ticket price*"): no group.
@@ -1490,7 +1498,7 @@ func (p *parser) topFigure(in *request) {
 	}
 	i := slices.Index(p.words, "top")
 	for k := i + 1; i >= 0 && k <= i+5 && k < len(p.words); k++ {
-		if oneFigureNouns[p.words[k]] || extremeGiven[p.words[k]] {
+		if oneFigureNouns[p.words[k]] || extremeGiven[p.words[k]] || anyoneWords[p.words[k]] { // "the top recommend score anyone gave"
 			in.metric = query.Max // "top job satisfaction score given"
 			return
 		}
@@ -1929,6 +1937,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true
 	case own == 1 && searchCond(in.conds) >= 0 && in.target == nil && in.groupBy == nil && in.span == nil && p.lastWord() < 4:
 		return true // "uk comments positive or negative" – "how many mention support": theirs
+	case own == 1 && in.target == nil && in.groupBy == nil && in.span == nil && p.lastWord() < 3 && (in.metric == "" || in.metric == query.Count):
+		return true // "responses last 30 days" – "how many recommend": in those days
 	case own == 0 && in.mostly && in.groupBy == nil && in.span == nil && p.lastWord() < 4:
 		return true // "how many comments mention integrations" – "which dept mostly"
 	case own == 0 && (text.Any(p.words, everyoneElse) || text.Any(p.words, restPhrase)):
@@ -1937,6 +1947,8 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true // "what share of uk respondents is that": the previous figure, among them
 	case in.target == nil && in.metric == query.Percent && own == 0 && in.groupBy == nil && in.span == nil:
 		return true // "in percent?"
+	case in.target == nil && in.metric == query.Percent && own == 0 && in.span == nil && p.lastWord() < 6:
+		return true // "how many work from home" – "in percent, for each office"
 	case in.target == nil && own == 0 && in.groupBy == nil && slices.Contains(p.words, "which") && rankOf(p.cueWords) != 0:
 		return true // "which is best?"
 	case in.target == nil && own == 0 && in.groupBy == nil && in.span == nil && in.cuesOnly:
@@ -2243,6 +2255,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.topWordBack, in.thatWord = p.topWordBack, p.thatWord
 	in.together = anyWord(p.words, togetherWords)
 	in.sameFor = text.Any(p.words, sameForPhrases)
+	in.possessive = anyWord(p.words, pointingPossessives)
 	in.shareOfNamed = slices.ContainsFunc(p.conds, func(c cond) bool { return p.afterOf(c.pos) })
 	in.countsExtreme = (in.metric == query.Max || in.metric == query.Min) && in.target != nil && p.howManyPeople(in.target)
 	if in.countsExtreme && p.extremeOption() && p.unsure == "" {
@@ -2328,6 +2341,10 @@ func (p *parser) afterOf(i int) bool {
 
 // ofDeterminers may stand between "of" and the answer it names.
 var ofDeterminers = text.Set("all the our those these")
+
+// pointingPossessives point at the respondents whose figure is asked ("their
+// rating").
+var pointingPossessives = text.Set("its their")
 
 // sameForPhrases ask the previous question of another answer.
 var sameForPhrases = phrases("same for", "same thing for", "same but for", "same question for")
