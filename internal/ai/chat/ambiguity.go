@@ -1044,7 +1044,7 @@ var (
 	responseRate = phrases("response rate", "responses rate", "participation rate", "respond rate", "return rate")
 	// forecastWords ask about responses to come.
 	forecastWords = phrases("will we", "we will get", "we will have", "we will receive", "will sell", "will buy", "will be sold", "will there be", "will it be",
-		"are we going to", "going to get", "do we expect", "should we expect", "can we expect", "forecast", "predict", "projected",
+		"are we going to", "going to get", "do we expect", "do you think we", "you think we", "should we expect", "can we expect", "forecast", "predict", "projected",
 		"prediction", "predicted", "projection", "guess", "extrapolate")
 	// netPromoter names the Net Promoter Score and its categories.
 	netPromoter = phrases("nps", "net promoter", "promoter", "promoters", "detractor", "detractors", "passives")

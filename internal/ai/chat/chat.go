@@ -408,6 +408,14 @@ var singleFigure = map[query.Metric]bool{query.Max: true, query.Min: true, query
 var summaryFigure = map[query.Metric]bool{query.Mean: true, query.Median: true, query.Sum: true, query.StdDev: true,
 	query.Percentile: true, query.Top: true, query.Mode: true, query.Distribution: true}
 
+// groupFigure are the figures a ranking of groups can be by.
+var groupFigure = map[query.Metric]bool{query.Mean: true, query.Median: true, query.Sum: true}
+
+// sameCond reports whether a and b keep the same answers of the same question.
+func sameCond(a, b cond) bool {
+	return a.q == b.q && a.f.Op == b.f.Op && fmt.Sprint(a.f.Value) == fmt.Sprint(b.f.Value) && fmt.Sprint(a.f.To) == fmt.Sprint(b.f.To)
+}
+
 // listsShares reports whether r asks for the answers of one question with their
 // shares ("sessions of those not coming back").
 func listsShares(r *request) bool {
@@ -573,6 +581,9 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if listsShares(prev) && len(prev.conds) > 0 && cur.metric == query.Percent && cur.cuesOnly && len(cur.conds) == 0 && out.ambiguous == "" {
 		out.ambiguous = "the previous answer lists the shares of several answers, so I can't tell which share “percent” asks for; please ask in full" // "sessions of the no's" – "%?"
 	}
+	if groupFigure[prev.metric] && cur.topNamed && cur.metric == query.Top && cur.target == nil && len(cur.conds) == 0 && cur.groupBy == nil && out.ambiguous == "" {
+		out.ambiguous = "“top” could be the highest answer, the most common one or the group with the highest average; please ask in full" // "avg cups for tea drinkers" – "and the top one"
+	}
 	if numberFigure[prev.metric] && cur.metric == query.Percent && cur.cuesOnly && len(cur.conds) == 0 && out.ambiguous == "" {
 		out.ambiguous = "the previous answer is a figure of numbers, so I can't tell what share “percent” asks for; please ask in full" // "avg price early bird" – "percent?"
 	}
@@ -710,7 +721,8 @@ func mergeGroups(out, prev, cur *request, ranked bool) {
 			out.metric = defaultMetric(out.target.q) // "compare keynote and panel fans on overall rating" – "which of them is highest"
 		}
 	}
-	if ranked && cur.asksWhich && cur.rank != 0 && cur.groupBy == nil && cur.kind == metricIntent && cur.target != nil && cur.target != prev.target && isNumeric(cur.target.q) {
+	if ranked && cur.rank != 0 && cur.groupBy == nil && cur.kind == metricIntent && cur.target != nil && cur.target != prev.target && isNumeric(cur.target.q) &&
+		(cur.asksWhich || groupFigure[cur.metric] && len(cur.conds) == 0 && cur.span == nil) { // "and the highest average hours?"
 		// "which office is happiest" – "and which has the best balance": the same groups ranked by the new measure
 		out.kind, out.target, out.extreme, out.least = rankIntent(cur.rank > 0), cur.target, 0, false
 		out.metric = cur.metric
@@ -802,7 +814,11 @@ func mergeConds(out, prev, cur *request) {
 	}
 	if cur.metric == query.Percent && splitsShare(curConds) {
 		for i := range out.conds { // "and what % of gym users are in london?" names its own population and share
-			if k := slices.IndexFunc(curConds, func(c cond) bool { return c.q == out.conds[i].q }); k >= 0 {
+			k := slices.IndexFunc(curConds, func(c cond) bool { return sameCond(c, out.conds[i]) }) // "of the milk people, what share take sugar": each answer its role
+			if k < 0 {
+				k = slices.IndexFunc(curConds, func(c cond) bool { return c.q == out.conds[i].q })
+			}
+			if k >= 0 {
 				out.conds[i].base = curConds[k].base
 			}
 		}

@@ -614,6 +614,15 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "what's the favourite add-in with the spanish", "The most common answer to “What do you add to your coffee?” among the 8 responses that answered Spain"},
 		{"coffee", "how many cups a day do the italians get through between them", "add up to 17"},
 		{"event", "what's the top recommend score anyone gave", "The highest answer to “How likely are you to recommend this event to a friend?” is 10"},
+		// batches 185–188
+		{"coffee", "avg cups for tea drinkers|and the top one", "“top” could be the highest answer"},
+		{"coffee", "top drink in france|its avg rating there", "answered France to “Country” and answered Cappuccino to “Favourite drink” is 3.86"},
+		{"coffee", "how many rated under 3, uk not included", "7 of the 60 responses answered less than 3 to “How would you rate our cafe?” and answered something other than UK"},
+		{"coffee", "of the people who take sugar, what % also take milk?|and of the milk people, what share take sugar?",
+			"Among the 32 responses that chose Milk in “What do you add to your coffee?”, 40.62% chose Sugar"},
+		{"employee", "which department has the highest average satisfaction?|and the highest average hours?", "Finance has the highest average answer to “Hours worked per week”: 43.27"},
+		{"event", "which ticket type is most likely to come back next year?|and least likely?", "Regular has the lowest share of responses that answered Yes"},
+		{"coffee", "What rating do you think we'll get in December?", "I don't forecast"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

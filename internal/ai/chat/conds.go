@@ -617,6 +617,19 @@ func (p *parser) excludedFor(i int, q *question) bool {
 	return p.wordBefore(i, 8, q, exclusionWords, false)
 }
 
+// excludedAfter reports whether words right after an option leave it out ("uk
+// not included", "germany excluded"), and marks them read.
+func (p *parser) excludedAfter(end int) bool {
+	n := phraseLenAt(excludedAfterPhrases, p.words, end)
+	for k := end; k < end+n; k++ {
+		p.used[k] = true
+	}
+	return n > 0
+}
+
+// excludedAfterPhrases follow an answer they leave out.
+var excludedAfterPhrases = phrases("not included", "not counted", "not counting", "excluded", "left out", "aside")
+
 // exclusionWords leave out the respondents their clause names.
 var exclusionWords = text.Set("excluding exclude except ignoring ignore without")
 
@@ -685,7 +698,7 @@ func (p *parser) options() []mention {
 	var prevOp query.Op
 	for mi, m := range ms {
 		op := query.Equals
-		if p.negatedFor(m.start, 4, m.q) || p.excludedFor(m.start, m.q) ||
+		if p.negatedFor(m.start, 4, m.q) || p.excludedFor(m.start, m.q) || p.excludedAfter(m.end) ||
 			prevOp == query.NotEquals && ms[mi-1].q == m.q && p.onlyJoinsBetween(ms[mi-1].end, m.start) {
 			op = query.NotEquals // "except Germany and France" leaves out both
 		}

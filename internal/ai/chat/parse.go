@@ -53,6 +53,7 @@ type request struct {
 	together     bool     // "combined", "together": one figure over the answers listed before
 	sameFor      bool     // "same for tea": the previous question with another answer
 	possessive   bool     // "its", "their": a figure of the people pointed at
+	topNamed     bool     // "top" was said: the highest, the most common or the first group
 	shareOfNamed bool     // an answer is named after "of" ("what % of germans is that"): the population of a share
 	allGroups    bool     // the message asks for every group of the previous ranking ("show me all of them")
 	mostly       bool     // "mostly", "mainly": the most common answer ("what do they mostly drink")
@@ -2125,7 +2126,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		return p.word(c.pos-1) == "all" || p.word(c.pos-2) == "all" && p.word(c.pos-1) == "the"
 	})
 	in.refersBack = (anyWord(p.words, backPronouns) || text.Any(p.words, backPhrases) || in.itAnswer) && !in.allGroups
-	in.onlyThere = slices.Contains(p.words, "there") && !anyWord(p.words, themWords) && !text.Any(p.words, backPhrases) && !anyWord(p.words, theyWords)
+	in.onlyThere = slices.Contains(p.words, "there") && !anyWord(p.words, themWords) && !text.Any(p.words, backPhrases) && !anyWord(p.words, theyWords) &&
+		!slices.Contains(p.words, "its")
 	classes := p.sentimentWords()
 	scores := s.cf.scores(p.ts, p.used)
 	p.mentions(scores)
@@ -2256,6 +2258,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.together = anyWord(p.words, togetherWords)
 	in.sameFor = text.Any(p.words, sameForPhrases)
 	in.possessive = anyWord(p.words, pointingPossessives)
+	in.topNamed = slices.Contains(p.words, "top")
 	in.shareOfNamed = slices.ContainsFunc(p.conds, func(c cond) bool { return p.afterOf(c.pos) })
 	in.countsExtreme = (in.metric == query.Max || in.metric == query.Min) && in.target != nil && p.howManyPeople(in.target)
 	if in.countsExtreme && p.extremeOption() && p.unsure == "" {
