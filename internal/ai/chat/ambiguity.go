@@ -1219,7 +1219,7 @@ func (p *parser) nonRespondents() bool {
 // singledOut reports whether the message asks about the respondents at the top
 // or bottom of a ranking: "the employee with the most hours".
 func (p *parser) singledOut() bool {
-	if p.word(0) == "which" && (onePerson[p.word(1)] && anyWord(p.words, whoRanks) || personNouns[p.word(1)] && !onePerson[p.word(1)]) {
+	if p.word(0) == "which" && (onePerson[p.word(1)] && anyWord(p.words, whoRanks) || personNouns[p.word(1)] && !onePerson[p.word(1)] && !oneWords[p.word(1)]) {
 		return true // "which customer drinks the most cups", "which employees in finance gave satisfaction 1"
 	}
 	for i, w := range p.words {
@@ -1238,6 +1238,9 @@ func (p *parser) singledOut() bool {
 	}
 	return false
 }
+
+// oneWords stand for an answer or a group after "which" ("which one is lowest").
+var oneWords = text.Set("one ones")
 
 // manyPersons before a singular noun of a respondent make it any of them
 // ("every person who", "how many person with").

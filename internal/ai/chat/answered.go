@@ -94,7 +94,7 @@ func (s *session) ofNamedAnswer(prev, cur *request) *request {
 	}
 	c, ok := s.namedAnswer(prev)
 	if !ok || cur.target == c.q || cur.which == c.q || slices.ContainsFunc(cur.conds, func(o cond) bool { return o.q == c.q }) ||
-		cur.onlyThere && !anyWord(c.q.words, placeNouns) && slices.ContainsFunc(prev.conds, isPlaceCond) { // "most common rating in spain" – "the total cups there": in Spain
+		cur.onlyThere && (isNumeric(c.q.q) || !anyWord(c.q.words, placeNouns) && slices.ContainsFunc(prev.conds, isPlaceCond)) { // "most common rating in spain" – "the total cups there": in Spain
 		return nil // "and those in France?" names the answer again; "and which add-in do they pick least?" asks it again
 	}
 	return countOf(prev, c)

@@ -226,6 +226,9 @@ func (s *session) follow(prev, in *request) *request {
 	if prev != nil && in.followUp {
 		switch named := s.ofNamedAnswer(prev, in); {
 		case named != nil:
+			if in.target == nil && numberFigure[in.metric] {
+				named.target = prev.target // "cups by country" – "which one drinks the least?" – "median there?": of cups
+			}
 			return merge(named, in, s.today()) // "which session did people enjoy most" – "how many of them will come next year"
 		case in.itAnswer:
 			out := merge(prev, in, s.today())
@@ -313,11 +316,15 @@ func (s *session) followTopWord(prev, in *request) *request {
 // or count ("most common rating among vips" – "how many vips gave that"), or
 // returns nil.
 func (s *session) followTopAnswer(prev, in *request) *request {
-	share := in.metric == query.Percent && in.cuesOnly
-	if prev == nil || !in.followUp || prev.metric != query.Top || !share && !in.atFigure {
+	first := in.firstOne && prev != nil && prev.limit > 1 && len(in.conds) == 0 && in.target == nil // "top 2 sessions" – "what share picked the top one?"
+	share := in.metric == query.Percent && (in.cuesOnly || first)
+	if prev == nil || !in.followUp || prev.metric != query.Top || !share && !in.atFigure && !first {
 		return nil
 	}
 	out := s.countOfNamed(prev)
+	if first {
+		out = s.countOfFirst(prev)
+	}
 	switch {
 	case out == nil:
 		return nil
@@ -328,7 +335,28 @@ func (s *session) followTopAnswer(prev, in *request) *request {
 		}
 		return out
 	}
+	if first {
+		return out // "how many picked the top one?"
+	}
 	return merge(out, in, s.today())
+}
+
+// countOfFirst returns prev, a list of top answers, as the count of the
+// respondents of the first one, or nil when a tie heads the list.
+func (s *session) countOfFirst(prev *request) *request {
+	p, ok := s.plan(prev)
+	if !ok || prev.target == nil {
+		return nil
+	}
+	res, err := s.eng.Run(p.q)
+	if err != nil || len(res.Buckets) == 0 || len(res.Buckets) > 1 && res.Buckets[0].Count == res.Buckets[1].Count {
+		return nil
+	}
+	c, ok := answerCond(prev.target, res.Buckets[0].Label)
+	if !ok {
+		return nil
+	}
+	return countOf(prev, c)
 }
 
 // eitherOf returns conds with the answers they require together of one
@@ -419,8 +447,8 @@ func sameCond(a, b cond) bool {
 // listsShares reports whether r asks for the answers of one question with their
 // shares ("sessions of those not coming back").
 func listsShares(r *request) bool {
-	return r.kind == metricIntent && r.groupBy == nil && r.target != nil &&
-		(r.metric == query.Distribution || r.metric == "" && defaultMetric(r.target.q) == query.Distribution)
+	grouped := r.groupBy != nil && !slices.ContainsFunc(r.conds, func(c cond) bool { return c.q == r.groupBy }) // "and in Madrid?" after "department by office": one group
+	return !grouped && r.target != nil && (r.metric == query.Distribution || r.kind == metricIntent && r.metric == "" && defaultMetric(r.target.q) == query.Distribution)
 }
 
 // countAtFigure counts the respondents who gave the previous answer's figure
@@ -490,6 +518,12 @@ func merge(prev, cur *request, today time.Time) *request {
 	out.followUp, out.addOnly, out.about, out.refersBack = false, false, true, cur.refersBack
 	if out.ambiguous == "" && cur.judged {
 		out.ambiguous = judgedWithoutScale(&out)
+	}
+	if out.ambiguous == "" && cur.possessive && (listsShares(prev) || prev.metric == query.Distribution && prev.target != nil) && len(prev.conds) > 0 && cur.groupBy == nil && cur.target != nil && cur.target != prev.target {
+		out.ambiguous = "the previous answer listed several answers, so I can't tell whose figure “their” asks for; please name one" // "which department is biggest in Madrid?" – "their average satisfaction there?"
+	}
+	if out.ambiguous == "" && cur.whichOne && cur.rank == 0 && cur.target == nil && out.groupBy != nil {
+		out.ambiguous = "“which one” needs a way to rank the groups; please say highest or lowest" // "satisfaction by office" – "which one"
 	}
 	return &out
 }
@@ -713,7 +747,7 @@ func periodUnit(r *dateRange, today time.Time) string {
 func mergeGroups(out, prev, cur *request, ranked bool) {
 	if byGroup := prev.kind == metricIntent && prev.groupBy != nil && (len(prev.compare) == 0 || cur.refersBack) && (cur.asksWhich || cur.cuesOnly); (ranked || byGroup) &&
 		cur.kind == metricIntent && cur.groupBy == nil && cur.rank != 0 &&
-		(cur.target == nil || cur.target == prev.target || prev.target == nil && len(cur.conds) == 0) {
+		(cur.target == nil || cur.target == prev.target || prev.target == nil && len(cur.conds) == 0 || cur.whichOne && !isNumeric(cur.target.q)) {
 		// "which department is the most satisfied" – "and the least?" ranks the other way
 		out.kind = rankIntent(cur.rank > 0)
 		out.metric, out.least, out.extreme, out.target = prev.metric, false, 0, prev.target
@@ -729,6 +763,9 @@ func mergeGroups(out, prev, cur *request, ranked bool) {
 		if out.metric == "" || out.metric == query.Max || out.metric == query.Min {
 			out.metric = query.Mean
 		}
+	}
+	if cur.every && cur.groupBy == nil && cur.target != nil && listsShares(prev) && cur.target != prev.target && groupable(prev.target.q) && numberFigure[out.metric] {
+		out.groupBy = prev.target // "break down ticket types" – "average overall rating for each?"
 	}
 	if ofAnswersListed(prev, cur) {
 		out.groupBy, out.kind, out.extreme, out.limit = prev.target, rankIntent(cur.rank > 0), 0, 0 // "ticket type breakdown" – "which of them has the lowest average rating"
@@ -788,6 +825,10 @@ func mergeConds(out, prev, cur *request) {
 		// "avg hours for remote ppl" – "vs office ppl": those not remote, or a breakdown by “Office”
 		out.ambiguous = fmt.Sprintf("I can't tell whether it compares with the other answer of the yes/no question or breaks the figure down by %s; please ask in full",
 			text.Quote(cur.groupBy.q.Text))
+	}
+	if len(curConds) == 1 && requiredTogether(prev.conds, curConds[0].q) && out.ambiguous == "" {
+		// "how many attended both design and engineering" – "and product?": a third one, or in the place of one?
+		out.ambiguous = "it could add that answer to the ones asked for together or put it in the place of one of them; please name them all"
 	}
 	if cur.sameFor && newQuestion(prev.conds, curConds) && out.ambiguous == "" {
 		out.ambiguous = "it could add that answer to the previous conditions or put it in the place of one of them; please ask in full" // "how many germans add sugar" – "same for tea"
@@ -932,6 +973,21 @@ func splitShare(conds, named []cond, ofNamed bool) bool {
 		conds[i].base = isNamed(conds[i]) == ofNamed
 	}
 	return true
+}
+
+// requiredTogether reports whether conds require two answers or more of the
+// multiple-choice question q together.
+func requiredTogether(conds []cond, q *question) bool {
+	if q == nil || q.q.Type != form.MultiSelect {
+		return false
+	}
+	n := 0
+	for _, c := range conds {
+		if c.q == q && c.f.Op == query.Equals {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // newQuestion reports whether named holds an answer of a question that none of

@@ -623,6 +623,21 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"employee", "which department has the highest average satisfaction?|and the highest average hours?", "Finance has the highest average answer to “Hours worked per week”: 43.27"},
 		{"event", "which ticket type is most likely to come back next year?|and least likely?", "Regular has the lowest share of responses that answered Yes"},
 		{"coffee", "What rating do you think we'll get in December?", "I don't forecast"},
+		// batches 189–192
+		{"event", "avg overall rating by session|which one is lowest|how many of its fans will come back next year",
+			"21 of the 120 responses answered Workshop to “Which session did you enjoy most?” and answered Yes"},
+		{"event", "how many ppl attended both design and engineering|and product?", "ones asked for together or put it in the place of one"},
+		{"employee", "How many Engineering people work remotely?|as a percentage of Engineering?", "Among the 51 responses that answered Engineering to “Department”, 72.55%"},
+		{"event", "break down ticket types|average overall rating for each?|which is lowest?|how many of those will come next year?",
+			"36 of the 120 responses answered Regular to “Ticket type” and answered Yes"},
+		{"event", "Top 2 sessions people enjoyed most|what share picked the top one?", "32.5% of all 120 responses answered Keynote"},
+		{"coffee", "average cups per day by country|which one drinks the least?|median there?", "The median answer to “Cups per day” among the 15 responses that answered France"},
+		{"employee", "satisfaction by office|which one", "“which one” needs a way to rank the groups"},
+		{"coffee", "the most cups a UK customer drinks in a day", "The highest answer to “Cups per day” among the 13 responses that answered UK"},
+		{"event", "which is likelier to come back, vip or regular", "Share of responses that answered Yes to “Will you come next year?” by answer to “Ticket type”"},
+		{"event", "all ticket prices added together, what's that come to", "The answers to “Ticket price” add up to 29010 EUR"},
+		{"coffee", "which drink's fans are likeliest to recommend us", "Latte has the highest share of responses that answered Yes"},
+		{"employee", "Cross-tab department by office|which department is biggest in Madrid?|their average satisfaction there?", "whose figure “their” asks for"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

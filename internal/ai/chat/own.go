@@ -146,7 +146,8 @@ func (p *parser) adjectiveOfQuestion(i int, period string) {
 // namesBefore reports whether a content word of q that is not a period comes
 // before i: among the free words right before it, or further back across the
 // words that may stand in a rate ("cups per person per day", "cups people have
-// daily", "cups does our biggest coffee drinker get through in a day"), ten
+// daily", "cups does our biggest coffee drinker get through in a day", "cups a
+// UK customer drinks in a day"), ten
 // words back at most.
 func (p *parser) namesBefore(q *question, i, free int) bool {
 	for k := i - 1; k >= max(0, i-10); k-- {
@@ -154,7 +155,7 @@ func (p *parser) namesBefore(q *question, i, free int) bool {
 		if t.stem != "" && !periodWords[t.low] && slices.Contains(q.stems, t.stem) {
 			return true
 		}
-		if i-k > free && !betweenRateWords[t.low] && !(t.stem != "" && slices.Contains(p.cf.titleStems, t.stem)) {
+		if i-k > free && !betweenRateWords[t.low] && !(t.stem != "" && (slices.Contains(p.cf.titleStems, t.stem) || p.cf.optionStem(t.stem))) {
 			return false
 		}
 	}

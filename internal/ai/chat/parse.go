@@ -54,6 +54,8 @@ type request struct {
 	sameFor      bool     // "same for tea": the previous question with another answer
 	possessive   bool     // "its", "their": a figure of the people pointed at
 	topNamed     bool     // "top" was said: the highest, the most common or the first group
+	whichOne     bool     // "which one …": one of the groups shown before
+	firstOne     bool     // "the top one": the first answer of the list shown before
 	shareOfNamed bool     // an answer is named after "of" ("what % of germans is that"): the population of a share
 	allGroups    bool     // the message asks for every group of the previous ranking ("show me all of them")
 	mostly       bool     // "mostly", "mainly": the most common answer ("what do they mostly drink")
@@ -159,7 +161,7 @@ var cuePhrases = map[cue][]text.Phrase{
 	cuePercent:    phrases("percentage", "percent", "%", "share", "proportion", "fraction", "portion", "ratio", "what part of", "which part of", "part of people", "part of the people"),
 	cueMean:       phrases("average", "avg", "mean", "typical", "typically"),
 	cueMedian:     phrases("median", "middle", "midpoint"),
-	cueTotal:      phrases("total", "sum", "altogether", "combined", "put together", "all together", "between them"),
+	cueTotal:      phrases("total", "sum", "altogether", "combined", "put together", "all together", "between them", "added together", "add together"),
 	cueMax:        phrases("highest", "maximum", "max", "largest", "biggest", "most expensive", "latest", "best", "longest", "most recent", "newest"),
 	cueMin:        phrases("lowest", "minimum", "min", "smallest", "cheapest", "earliest", "worst", "shortest", "oldest"),
 	cueTop: phrases("most common", "most popular", "most frequent", "most frequently", "most chosen", "most selected", "most used", "used the most", "used most", "most often", "top", "favorite", "favourite", "leading", "main", "most people", "more frequent",
@@ -190,7 +192,7 @@ var (
 	themWords    = text.Set("those them these")
 	clauseWords  = text.Set("who whose that which on with in using from")
 	ofAmong      = text.Set("of among from")
-	ofTheir      = phrase("of their")
+	ofTheir      = phrases("of their", "of its")
 	aboutWords   = text.Set("responses response submissions people respondents customers users entries survey form " +
 		"filled replies answers everyone anyone comments responded respond replied participants participated " +
 		"employees staff attendees guests members workers took part")
@@ -296,6 +298,9 @@ func (p *parser) markIdioms() {
 		}
 		if p.words[i] == "one" && extremeNames[p.words[i-1]] {
 			p.ts[i].isNum, p.used[i] = false, true // "lowest one": the group, not the number 1
+		}
+		if (p.words[i-1] == "come" || p.words[i-1] == "comes") && p.words[i] == "to" && sumAsks[p.word(i-2)] {
+			p.used[i-1], p.used[i] = true, true // "what's that come to": a total, not “Will you come next year?”
 		}
 		if p.words[i-1] == "next" && p.words[i] == "to" {
 			p.used[i-1], p.used[i] = true, true // "early birds next to VIPs": set against, not “Will you come next year?”
@@ -461,7 +466,7 @@ func (p *parser) dropReplaced() []cond {
 // figure is the share of yes, whatever question has "likely" in its text.
 func (p *parser) likelyTo() bool {
 	for i, w := range p.words {
-		if w != "likely" || p.word(i+1) != "to" {
+		if !likelyWords[w] || p.word(i+1) != "to" {
 			continue
 		}
 		for k := i + 2; k <= i+4 && k < len(p.ts); k++ {
@@ -473,6 +478,9 @@ func (p *parser) likelyTo() bool {
 	}
 	return false
 }
+
+// likelyWords say how likely ("likelier to come back").
+var likelyWords = text.Set("likely likelier likeliest")
 
 // yesNoNamed reports whether the word at k belongs to a condition on a yes/no
 // question.
@@ -1177,6 +1185,9 @@ func (p *parser) unitAfterPer(i int, q *question) bool {
 	return false
 }
 
+// sumAsks come before "come to" when it asks for a total ("what does it come to").
+var sumAsks = text.Set("that it does do they all")
+
 // leadFillers may open a follow-up before what it asks ("and per ticket").
 var leadFillers = text.Set("and now ok so then")
 
@@ -1212,7 +1223,7 @@ func extremeMetric(top bool) query.Metric {
 
 // rankTopWords and rankBottomWords name the top or the bottom of a ranking.
 var (
-	rankTopWords    = text.Set("most highest best top largest biggest longest greatest")
+	rankTopWords    = text.Set("most highest best top largest biggest longest greatest likeliest")
 	rankBottomWords = text.Set("least lowest worst bottom smallest shortest fewest")
 )
 
@@ -1940,6 +1951,12 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true // "uk comments positive or negative" – "how many mention support": theirs
 	case own == 1 && in.target == nil && in.groupBy == nil && in.span == nil && p.lastWord() < 3 && (in.metric == "" || in.metric == query.Count):
 		return true // "responses last 30 days" – "how many recommend": in those days
+	case in.metric == query.Percent && p.word(0) == "as" && in.target == nil && in.groupBy == nil && in.span == nil:
+		return true // "how many engineering people work remotely" – "as a percentage of Engineering?"
+	case in.whichOne && own == 0 && in.groupBy == nil && in.span == nil:
+		return true // "average cups per day by country" – "which one drinks the least?"
+	case own == 0 && in.groupBy == nil && p.endsWith("each") && in.span == nil:
+		return true // "break down ticket types" – "average overall rating for each?"
 	case own == 0 && in.mostly && in.groupBy == nil && in.span == nil && p.lastWord() < 4:
 		return true // "how many comments mention integrations" – "which dept mostly"
 	case own == 0 && (text.Any(p.words, everyoneElse) || text.Any(p.words, restPhrase)):
@@ -2259,13 +2276,15 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.sameFor = text.Any(p.words, sameForPhrases)
 	in.possessive = anyWord(p.words, pointingPossessives)
 	in.topNamed = slices.Contains(p.words, "top")
+	in.whichOne = p.word(0) == "which" && oneWords[p.word(1)]
+	in.firstOne = text.Any(p.words, firstOnePhrases)
 	in.shareOfNamed = slices.ContainsFunc(p.conds, func(c cond) bool { return p.afterOf(c.pos) })
 	in.countsExtreme = (in.metric == query.Max || in.metric == query.Min) && in.target != nil && p.howManyPeople(in.target)
 	if in.countsExtreme && p.extremeOption() && p.unsure == "" {
 		p.unsure = "“the cheapest option” could be the lowest answer given or the choice whose answers are lowest on average; please ask in full"
 	}
 	backPhrase := text.Any(p.words, backPhrases)
-	in.addOnly = (anyWord(p.words, themWords) || backPhrase) && anyWord(p.words, ofAmong) || ofTheir.Index(p.words) >= 0 // "how many of their answers were negative", "of that group"
+	in.addOnly = (anyWord(p.words, themWords) || backPhrase) && anyWord(p.words, ofAmong) || text.Any(p.words, ofTheir) // "how many of their answers were negative", "of that group", "of its fans"
 	if in.metric == query.Percent && p.pointsAtThat() || p.thoseWho() {
 		// "what % of that group is that": the previous figure's share of its own population;
 		// "and among those who rated us 3 or less?": a new population, not the previous answer's
@@ -2348,6 +2367,9 @@ var ofDeterminers = text.Set("all the our those these")
 // pointingPossessives point at the respondents whose figure is asked ("their
 // rating").
 var pointingPossessives = text.Set("its their")
+
+// firstOnePhrases point at the first answer of a list ("the top one").
+var firstOnePhrases = phrases("the top one", "the first one", "the first answer", "the top answer", "the most popular one")
 
 // sameForPhrases ask the previous question of another answer.
 var sameForPhrases = phrases("same for", "same thing for", "same but for", "same question for")
