@@ -316,7 +316,7 @@ func (s *session) followTopWord(prev, in *request) *request {
 // or count ("most common rating among vips" – "how many vips gave that"), or
 // returns nil.
 func (s *session) followTopAnswer(prev, in *request) *request {
-	first := in.firstOne && prev != nil && prev.limit > 1 && len(in.conds) == 0 && in.target == nil // "top 2 sessions" – "what share picked the top one?"
+	first := in.firstOne && prev != nil && prev.limit > 1 && len(in.conds) == 0 && (in.target == nil || in.target == prev.target) // "top 2 sessions" – "what share picked the top one?"
 	share := in.metric == query.Percent && (in.cuesOnly || first)
 	if prev == nil || !in.followUp || prev.metric != query.Top || !share && !in.atFigure && !first {
 		return nil
@@ -599,7 +599,7 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 	if (prev.metric == query.Max || prev.metric == query.Min) && cur.metric == query.List && cur.target == nil && out.target != nil && isDateLike(out.target.q) {
 		out.metric = query.Max // "earliest start date in sales" – "and the most recent one?"
 	}
-	if prev.metric == query.Top && cur.metric == "" && cur.rank != 0 && cur.cuesOnly {
+	if prev.metric == query.Top && cur.metric == "" && cur.rank != 0 && (cur.cuesOnly || cur.target == nil && len(cur.conds) == 0 && cur.groupBy == nil) {
 		out.least = cur.rank < 0 // "which session did people enjoy least" – "and the most"
 	}
 	if prev.metric == query.Top && cur.extreme != 0 && cur.judged && cur.target == nil && len(cur.conds) == 0 {
@@ -796,6 +796,9 @@ func mergeConds(out, prev, cur *request) {
 	if out.ambiguous == "" && !cur.addOnly && !cur.narrows && prev.metric != query.Count {
 		out.ambiguous = otherGroup(prev.conds, cur.conds)
 	}
+	if prev.metric == query.Percent && cur.target != nil && slices.ContainsFunc(prev.conds, func(c cond) bool { return !c.base && c.q == cur.target }) {
+		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return !c.base }) // "share using health insurance in London" – "least used benefit there?": London's
+	}
 	if prev.metric == query.Percent && numberFigure[cur.metric] && !cur.rankDefault && slices.ContainsFunc(prev.conds, func(c cond) bool { return c.base }) {
 		// "what % of the Italians would recommend us" – "and their avg rating": the Italians'
 		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return !c.base })
@@ -826,8 +829,8 @@ func mergeConds(out, prev, cur *request) {
 		out.ambiguous = fmt.Sprintf("I can't tell whether it compares with the other answer of the yes/no question or breaks the figure down by %s; please ask in full",
 			text.Quote(cur.groupBy.q.Text))
 	}
-	if len(curConds) == 1 && requiredTogether(prev.conds, curConds[0].q) && out.ambiguous == "" {
-		// "how many attended both design and engineering" – "and product?": a third one, or in the place of one?
+	if len(curConds) == 1 && curConds[0].f.Op == query.Equals && joinedAnswers(prev.conds, curConds[0].q) && out.ambiguous == "" {
+		// "how many attended both design and engineering" – "and product?", "latte or tea" – "and espresso?": a third one, or in the place of one?
 		out.ambiguous = "it could add that answer to the ones asked for together or put it in the place of one of them; please name them all"
 	}
 	if cur.sameFor && newQuestion(prev.conds, curConds) && out.ambiguous == "" {
@@ -975,16 +978,21 @@ func splitShare(conds, named []cond, ofNamed bool) bool {
 	return true
 }
 
-// requiredTogether reports whether conds require two answers or more of the
-// multiple-choice question q together.
-func requiredTogether(conds []cond, q *question) bool {
-	if q == nil || q.q.Type != form.MultiSelect {
+// joinedAnswers reports whether conds join two answers or more of q: required
+// together of a multiple-choice question ("both design and engineering"), or
+// either of them ("latte or tea").
+func joinedAnswers(conds []cond, q *question) bool {
+	if q == nil {
 		return false
 	}
 	n := 0
 	for _, c := range conds {
-		if c.q == q && c.f.Op == query.Equals {
+		switch {
+		case c.q != q:
+		case c.f.Op == query.Equals && q.q.Type == form.MultiSelect:
 			n++
+		case c.f.Op == query.In:
+			n += len(labelsOf(c.f.Value))
 		}
 	}
 	return n >= 2

@@ -305,6 +305,11 @@ func (p *parser) markIdioms() {
 		if p.words[i-1] == "next" && p.words[i] == "to" {
 			p.used[i-1], p.used[i] = true, true // "early birds next to VIPs": set against, not “Will you come next year?”
 		}
+		if n := phraseLenAt(firstOnePhrases, p.words, i-1); n > 0 {
+			for k := i - 1; k < i-1+n; k++ {
+				p.used[k] = true // "the first one": the first answer of the list shown before
+			}
+		}
 		if n := phraseLenAt(oneNumber, p.words, i-1); n > 0 {
 			for k := i - 1; k < i-1+n; k++ {
 				p.used[k] = true // "as one number": a single figure, not the answer 1
@@ -2293,7 +2298,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.narrows = anyWord(p.words, narrowWords)
 	in.everyone = len(in.conds) == 0 && in.groupBy == nil && in.target == nil && in.metric == "" && p.unusedPhrase(everyonePhrases) &&
 		!text.Any(p.words, everyoneElse)
-	in.followUp = in.addOnly || backPhrase || in.atFigure || in.itAnswer || p.looksLikeFollowUp(in) // "how many vips gave that", "… of the people who chose it"
+	in.followUp = in.addOnly || backPhrase || in.atFigure || in.itAnswer || in.firstOne || p.looksLikeFollowUp(in) // "how many vips gave that", "… of the people who chose it"
 	in.vaguePointer = in.followUp && p.onlyWordsOf(pointerOnly)
 	if p.onlyOverall() && in.followUp {
 		in.everyone, in.target, in.metric = true, nil, "" // "ok and overall": everyone, not “Overall rating”
@@ -2434,6 +2439,8 @@ func (p *parser) sentimentConds(in *request, classes []string, scores []float64)
 		in.metric = query.Sentiment // "are the comments mostly positive?" asks for their sentiment
 	case len(classes) == 1 && p.word(indexOf(p.words, sentimentCues)-1) == "how":
 		in.metric = query.Sentiment // "how positive are the answers" asks for their sentiment
+	case len(classes) == 1 && in.metric == query.Sentiment && p.word(indexOf(p.words, sentimentCues)-1) == "?":
+		// "overall mood of the comments? positive?": a check of the sentiment asked, not a filter
 	case len(classes) == 1:
 		q := p.freeTextQuestion(scores)
 		if q == nil || !p.refersToText(q, scores) {

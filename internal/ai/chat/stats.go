@@ -76,7 +76,8 @@ func (p *parser) mentions(scores []float64) {
 	for i, w := range p.words {
 		about := w == "about" && listedThings[p.word(i-1)]                                                                          // "any comments about the reports?"
 		said := (w == "say" || w == "says") && listedThings[p.word(i-1)] && (!fillerWords[p.word(i+1)] || vagueThings[p.word(i+1)]) // "how many comments say slow"
-		usesWord := useVerbs[w] && phraseLenAt(topWordBack, p.words, i+1) > 0                                                       // "how many comments use that word"
+		n := phraseLenAt(topWordBack, p.words, i+1)
+		usesWord := useVerbs[w] && n > 0 && p.word(i+n) == "word" // "how many comments use that word", not "what share uses the first one"
 		if !(mentionVerbs[w] || talkVerbs[w] && p.word(i+1) == "about" || about || said || usesWord) || p.used[i] {
 			continue
 		}
