@@ -231,6 +231,11 @@ func (p *parser) numbers() {
 		}
 		if p.word(end) == "out" && p.word(end+1) == "of" && end+2 < len(p.ts) && p.ts[end+2].isNum {
 			end += 3 // "10 out of 10"
+			if n := phraseLenAt(orMorePhrases, p.words, end); op == query.Equals && n > 0 {
+				op, end = query.GTE, end+n // "seven out of ten or more"
+			} else if n := phraseLenAt(orLessPhrases, p.words, end); op == query.Equals && n > 0 {
+				op, end = query.LTE, end+n
+			}
 		}
 		f := query.Filter{Op: op, Value: lo}
 		if op == query.Between {
@@ -616,6 +621,13 @@ func (p *parser) otherAnswer(q *question, i int, stem string, negated bool) {
 func (p *parser) excludedFor(i int, q *question) bool {
 	return p.wordBefore(i, 8, q, exclusionWords, false)
 }
+
+// orMorePhrases and orLessPhrases open a number upwards or downwards after its
+// scale ("7 out of 10 or more").
+var (
+	orMorePhrases = phrases("or more", "or higher", "or above", "and above", "and up")
+	orLessPhrases = phrases("or less", "or lower", "or below", "and below", "and under")
+)
 
 // excludedAfter reports whether words right after an option leave it out ("uk
 // not included", "germany excluded"), and marks them read.

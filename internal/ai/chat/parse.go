@@ -1716,6 +1716,9 @@ func (p *parser) baseStart(mentions []mention) int {
 			return i // "…, counting only those who drink two cups or more"
 		}
 	}
+	if i := slices.IndexFunc(p.words, func(w string) bool { return w == "among" || w == "amongst" }); i > 0 && p.condAfter(i) {
+		return i // "share of people coming back among VIP ticket holders": the VIPs'
+	}
 	for i, w := range p.words {
 		if (w == "in" || w == "from") && !copulas[p.word(i-1)] && p.condAfter(i) && p.condBefore(i) && slices.Contains(p.words[:i], "of") &&
 			!p.verbBetween(i) && p.endsAfterCond(i) {
