@@ -75,9 +75,11 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 		in.ambiguous = "it points back at an earlier answer (“them”, “those”), and there is none; please say who you mean"
 	}
 	in.followUp = in.followUp || in.pointsBack && !lastFailed
+	which := whichAsked(in)
 	in = s.follow(prev, in)
 	s.bind(in)
 	s.askForQuestion(in)
+	askWhichUnread(in, which)
 	s.respellSearches(in)
 	return s.reply(in)
 }
@@ -98,6 +100,26 @@ func (s *session) askForQuestion(in *request) {
 		len(in.unknown) == 0 && !s.answerable(in) {
 		in.ambiguous = fmt.Sprintf("it asks for the %s without naming the question; please name it", figureNames[in.metric])
 	}
+}
+
+// askWhichUnread asks back when the message asked "which <question>" and the
+// request answers no question of that kind: no group by it, no answer of it
+// ("which session's fans brought in the most" read as a total of everyone).
+func askWhichUnread(in *request, which *question) {
+	if which == nil || in.ambiguous != "" || in.groupBy == which || in.target == which || in.kind != metricIntent && in.groupBy != nil ||
+		slices.ContainsFunc(in.conds, func(c cond) bool { return c.q == which }) || len(in.compare) > 0 {
+		return
+	}
+	in.ambiguous = fmt.Sprintf("it asks which answer to %s, and I could not read what to rank them by; please ask e.g. for the total by %s",
+		text.Quote(which.q.Text), text.Quote(which.q.Text))
+}
+
+// whichAsked returns the question a message asks "which" of, or nil.
+func whichAsked(in *request) *question {
+	if !in.asksWhich {
+		return nil
+	}
+	return in.which
 }
 
 // asksFigureOnly reports whether in asks for a figure of numbers and names
@@ -171,6 +193,7 @@ func (s *session) context(history []ai.Turn) (*request, bool, *request) {
 		in.followUp = in.followUp || in.pointsBack && !failed
 		in = s.follow(prev, in)
 		s.bind(in)
+		askWhichUnread(in, whichAsked(&raw))
 		failed = !s.answerable(in) || len(in.unknown) > 0 || in.clash != "" || in.ambiguous != ""
 		switch {
 		case !failed:
@@ -194,6 +217,7 @@ func (s *session) follow(prev, in *request) *request {
 	if out := s.followTopAnswer(prev, in); out != nil {
 		return out
 	}
+	s.pointFirst(prev, in)
 	switch {
 	case prev != nil && in.followUp && in.atFigure && singleFigure[prev.metric] && prev.groupBy == nil && prev.target != nil:
 		return s.countAtFigure(prev, in)
@@ -226,7 +250,7 @@ func (s *session) follow(prev, in *request) *request {
 	if prev != nil && in.followUp {
 		switch named := s.ofNamedAnswer(prev, in); {
 		case named != nil:
-			if in.target == nil && numberFigure[in.metric] {
+			if in.target == nil && (numberFigure[in.metric] || in.metric == "" && in.extreme != 0) {
 				named.target = prev.target // "cups by country" – "which one drinks the least?" – "median there?": of cups
 			}
 			return merge(named, in, s.today()) // "which session did people enjoy most" – "how many of them will come next year"
@@ -258,8 +282,9 @@ func (s *session) follow(prev, in *request) *request {
 // all of them when asked together ("their combined average rating"); nil when the
 // follow-up asks otherwise.
 func (s *session) ofListedAnswers(prev, in *request) *request {
+	shareOfThem := in.metric == query.Percent && in.target == nil && len(in.conds) == 0 // "what share of all responses do those make up"
 	if prev == nil || !in.followUp || !in.refersBack || in.itAnswer || prev.metric != query.Top || prev.limit < 2 || prev.target == nil || !groupable(prev.target.q) ||
-		in.target == nil || in.target == prev.target || in.groupBy != nil || in.asksWhich || in.rank != 0 || in.kind != metricIntent {
+		(in.target == nil || in.target == prev.target) && !shareOfThem || in.groupBy != nil || in.asksWhich || in.rank != 0 || in.kind != metricIntent {
 		return nil
 	}
 	listed := s.listedAnswers(prev)
@@ -271,7 +296,7 @@ func (s *session) ofListedAnswers(prev, in *request) *request {
 	if in.metric == "" {
 		out.metric = defaultMetric(in.target.q)
 	}
-	if !in.together {
+	if !in.together && !shareOfThem {
 		out.groupBy, out.compare = prev.target, listed
 		return out
 	}
@@ -316,14 +341,18 @@ func (s *session) followTopWord(prev, in *request) *request {
 // or count ("most common rating among vips" – "how many vips gave that"), or
 // returns nil.
 func (s *session) followTopAnswer(prev, in *request) *request {
-	first := in.firstOne && prev != nil && prev.limit > 1 && len(in.conds) == 0 && (in.target == nil || in.target == prev.target) // "top 2 sessions" – "what share picked the top one?"
+	first := in.firstOne && prev != nil && (prev.metric == query.Top && prev.limit > 1 || listsShares(prev)) && len(in.conds) == 0 &&
+		(in.target == nil || in.target == prev.target) // "top 2 sessions" – "what share picked the top one?"
 	share := in.metric == query.Percent && (in.cuesOnly || first)
-	if prev == nil || !in.followUp || prev.metric != query.Top || !share && !in.atFigure && !first {
+	if prev == nil || !in.followUp || prev.metric != query.Top && !first || !share && !in.atFigure && !first {
 		return nil
 	}
 	out := s.countOfNamed(prev)
 	if first {
-		out = s.countOfFirst(prev)
+		out = nil
+		if c, ok := s.firstAnswer(prev); ok {
+			out = countOf(prev, c)
+		}
 	}
 	switch {
 	case out == nil:
@@ -334,29 +363,49 @@ func (s *session) followTopAnswer(prev, in *request) *request {
 			out.conds[i].base = i < len(out.conds)-1
 		}
 		return out
-	}
-	if first {
+	case first:
 		return out // "how many picked the top one?"
 	}
 	return merge(out, in, s.today())
 }
 
-// countOfFirst returns prev, a list of top answers, as the count of the
-// respondents of the first one, or nil when a tie heads the list.
-func (s *session) countOfFirst(prev *request) *request {
-	p, ok := s.plan(prev)
-	if !ok || prev.target == nil {
-		return nil
+// pointFirst reads "the top one" after a list of answers (a top list or a
+// breakdown) as its first answer: the follow-up gets that answer as a condition
+// ("top 2 sessions" – "what share picked the top one?"), or asks back when a tie
+// heads the list.
+func (s *session) pointFirst(prev, in *request) {
+	if !in.firstOne || prev == nil || prev.target == nil || slices.ContainsFunc(in.conds, func(c cond) bool { return c.q == prev.target }) ||
+		!(prev.metric == query.Top && prev.limit > 1 || listsShares(prev)) {
+		return
 	}
+	c, ok := s.firstAnswer(prev)
+	if !ok {
+		in.ambiguous = "answers are tied at the top of the list, so I can't tell which one “the top one” is; please name it"
+		return
+	}
+	c.pos = -1 // named by no word of the follow-up
+	in.conds = append(in.conds, c)
+	if in.target == prev.target {
+		in.target = nil // "what share uses the first one?": “uses” names the benefits question again
+	}
+	if in.target == nil && (in.metric == query.Top || in.metric == "") {
+		in.metric = query.Count // "how many picked the top one?": "top" names the answer
+	}
+}
+
+// firstAnswer returns the condition of the first answer of the list prev shows,
+// and false when a tie heads it.
+func (s *session) firstAnswer(prev *request) (cond, bool) {
+	p, ok := s.plan(prev)
+	if !ok {
+		return cond{}, false
+	}
+	p.q.Metric, p.q.Limit, p.q.Order = query.Top, 0, ""
 	res, err := s.eng.Run(p.q)
 	if err != nil || len(res.Buckets) == 0 || len(res.Buckets) > 1 && res.Buckets[0].Count == res.Buckets[1].Count {
-		return nil
+		return cond{}, false
 	}
-	c, ok := answerCond(prev.target, res.Buckets[0].Label)
-	if !ok {
-		return nil
-	}
-	return countOf(prev, c)
+	return answerCond(prev.target, res.Buckets[0].Label)
 }
 
 // eitherOf returns conds with the answers they require together of one

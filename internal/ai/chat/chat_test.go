@@ -638,6 +638,19 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"event", "all ticket prices added together, what's that come to", "The answers to “Ticket price” add up to 29010 EUR"},
 		{"coffee", "which drink's fans are likeliest to recommend us", "Latte has the highest share of responses that answered Yes"},
 		{"employee", "Cross-tab department by office|which department is biggest in Madrid?|their average satisfaction there?", "whose figure “their” asks for"},
+		// batches 193–196
+		{"coffee", "top 2 countries by number of responses|and the bottom 2?", "The 2 least common answers to “Country”"},
+		{"coffee", "how many drink latte or tea|and espresso?", "ones asked for together or put it in the place of one"},
+		{"employee", "Which benefits are used most? Top 3|what share uses the first one?|in London?", "Among the 44 responses that answered London to “Office”, 63.64% chose Health insurance"},
+		{"employee", "overall mood of the comments? positive?", "over 69 answers (54 positive, 0 neutral, 15 negative)"},
+		{"event", "Rate of people coming back next year among VIP ticket holders", "Among the 18 responses that answered VIP to “Ticket type”, 77.78%"},
+		{"employee", "How many rate their work-life balance seven out of ten or better?", "91 of the 150 responses answered 7 or more"},
+		{"coffee", "break down favourite drinks for me|which country has the most fans of the top one", "is Germany, given in 10 of 21"},
+		{"coffee", "average cups per day by drink|which is highest|and its max", "The highest answer to “Cups per day” among the 21 responses that answered Latte"},
+		{"coffee", "which country are most of the 4-star people from", "is Germany, given in 9 of 18"},
+		{"coffee", "top 3 countries by number of responses|what share of all responses do those make up|their average rating combined",
+			"among the 44 responses that answered Germany, France or UK to “Country” is 3.52"},
+		{"event", "which session's fans brought in the most", "I could not read what to rank them by"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -1190,6 +1190,9 @@ func (p *parser) unitAfterPer(i int, q *question) bool {
 	return false
 }
 
+// mostOf asks where most of a group is.
+var mostOf = phrases("most of")
+
 // sumAsks come before "come to" when it asks for a total ("what does it come to").
 var sumAsks = text.Set("that it does do they all")
 
@@ -2141,7 +2144,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.howMany = howMany.Index(p.words) >= 0
 	in.allTime = text.Any(p.words, allTimePhrases)
 	in.allGroups = p.allOfThem()
-	in.mostly = anyWord(p.words, mostlyWords)
+	in.mostly = anyWord(p.words, mostlyWords) || p.word(0) == "which" && text.Any(p.words, mostOf) // "which country are most of the 4-star people from"
 	in.itAnswer = p.verbOfIt()
 	in.ofEveryone = p.ofEveryone()
 	in.addsMore = anyWord(p.words, addingWords)
@@ -2287,6 +2290,9 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.whichOne = p.word(0) == "which" && oneWords[p.word(1)]
 	in.firstOne = text.Any(p.words, firstOnePhrases)
 	in.shareOfNamed = slices.ContainsFunc(p.conds, func(c cond) bool { return p.afterOf(c.pos) })
+	if in.mostly && p.word(0) == "which" && in.limit == 0 && in.target != nil && groupable(in.target.q) && in.groupBy == nil && (in.metric == "" || in.metric == query.Distribution) {
+		in.metric, in.limit = query.Top, 1 // "which country are most of the 4-star people from": the most common one
+	}
 	in.countsExtreme = (in.metric == query.Max || in.metric == query.Min) && in.target != nil && p.howManyPeople(in.target)
 	if in.countsExtreme && p.extremeOption() && p.unsure == "" {
 		p.unsure = "“the cheapest option” could be the lowest answer given or the choice whose answers are lowest on average; please ask in full"
@@ -2558,11 +2564,12 @@ func (p *parser) argGroup(in *request, scores []float64) {
 	if g == nil {
 		return
 	}
-	if in.extreme == 0 && !p.mostOfNumber(in, g, scores) {
+	figureRanked := in.extreme == 0 && in.metric == query.Sum && rankOf(p.cueWords) != 0 // "which session's fans brought in the most"
+	if in.extreme == 0 && !figureRanked && !p.mostOfNumber(in, g, scores) {
 		return
 	}
 	in.groupBy = g
-	in.kind = rankIntent(in.extreme > 0)
+	in.kind = rankIntent(in.extreme > 0 || figureRanked && rankOf(p.cueWords) > 0)
 	if in.metric == "" || in.metric == query.Top {
 		in.metric, in.rankDefault = query.Mean, true
 	}
