@@ -341,8 +341,8 @@ func (s *session) followTopWord(prev, in *request) *request {
 // or count ("most common rating among vips" – "how many vips gave that"), or
 // returns nil.
 func (s *session) followTopAnswer(prev, in *request) *request {
-	first := in.firstOne && prev != nil && (prev.metric == query.Top && prev.limit > 1 || listsShares(prev)) && len(in.conds) == 0 &&
-		(in.target == nil || in.target == prev.target) // "top 2 sessions" – "what share picked the top one?"
+	first := in.firstOne != 0 && listedQuestion(prev) != nil && len(in.conds) == 0 &&
+		(in.target == nil || in.target == listedQuestion(prev)) // "top 2 sessions" – "what share picked the top one?"
 	share := in.metric == query.Percent && (in.cuesOnly || first)
 	if prev == nil || !in.followUp || prev.metric != query.Top && !first || !share && !in.atFigure && !first {
 		return nil
@@ -350,8 +350,9 @@ func (s *session) followTopAnswer(prev, in *request) *request {
 	out := s.countOfNamed(prev)
 	if first {
 		out = nil
-		if c, ok := s.firstAnswer(prev); ok {
+		if c, ok := s.edgeAnswer(prev, in.firstOne < 0); ok {
 			out = countOf(prev, c)
+			out.groupBy = nil
 		}
 	}
 	switch {
@@ -369,43 +370,74 @@ func (s *session) followTopAnswer(prev, in *request) *request {
 	return merge(out, in, s.today())
 }
 
-// pointFirst reads "the top one" after a list of answers (a top list or a
-// breakdown) as its first answer: the follow-up gets that answer as a condition
-// ("top 2 sessions" – "what share picked the top one?"), or asks back when a tie
-// heads the list.
+// listedQuestion returns the question whose answers the reply to prev listed
+// one by one (a top list, a breakdown, counts by group), or nil.
+func listedQuestion(prev *request) *question {
+	switch {
+	case prev == nil:
+		return nil
+	case prev.metric == query.Top && prev.limit > 1 && prev.target != nil:
+		return prev.target
+	case listsShares(prev) && prev.groupBy == nil:
+		return prev.target
+	case (prev.metric == query.Count || prev.metric == "") && prev.kind == metricIntent && prev.groupBy != nil && prev.target == nil:
+		return prev.groupBy // "headcount by department"
+	}
+	return nil
+}
+
+// pointFirst reads "the top one" ("the smallest one") after a list of answers
+// as its first (last) answer: the follow-up gets that answer as a condition
+// ("which country has the most fans of the top one", "average job satisfaction in
+// the biggest one"), or asks back when a tie heads the list.
 func (s *session) pointFirst(prev, in *request) {
-	if !in.firstOne || prev == nil || prev.target == nil || slices.ContainsFunc(in.conds, func(c cond) bool { return c.q == prev.target }) ||
-		!(prev.metric == query.Top && prev.limit > 1 || listsShares(prev)) {
+	list := prev
+	if listedQuestion(list) == nil && prev != nil && prev.edgeOf != nil {
+		list = prev.edgeOf // "… in the biggest one" – "and in the smallest": the same list
+	}
+	q := listedQuestion(list)
+	if in.firstOne == 0 || q == nil || slices.ContainsFunc(in.conds, func(c cond) bool { return c.q == q }) {
 		return
 	}
-	c, ok := s.firstAnswer(prev)
+	in.edgeOf = list
+	c, ok := s.edgeAnswer(list, in.firstOne < 0)
 	if !ok {
-		in.ambiguous = "answers are tied at the top of the list, so I can't tell which one “the top one” is; please name it"
+		in.ambiguous = "answers are tied at that end of the list, so I can't tell which one it means; please name it"
 		return
 	}
-	c.pos = -1 // named by no word of the follow-up
+	c.pos = -1                          // named by no word of the follow-up
+	c.base = in.metric == query.Percent // "of the people in the first one, what % will come back": the population
 	in.conds = append(in.conds, c)
-	if in.target == prev.target {
+	in.followUp = true
+	if in.target == q {
 		in.target = nil // "what share uses the first one?": “uses” names the benefits question again
 	}
-	if in.target == nil && (in.metric == query.Top || in.metric == "") {
+	if in.target == nil && in.metric == query.Top {
 		in.metric = query.Count // "how many picked the top one?": "top" names the answer
+	}
+	if in.metric == query.Min || in.metric == query.Max || in.metric == "" {
+		in.metric, in.extreme = "", 0 // "and in the smallest": the group, not the lowest answer
 	}
 }
 
-// firstAnswer returns the condition of the first answer of the list prev shows,
-// and false when a tie heads it.
-func (s *session) firstAnswer(prev *request) (cond, bool) {
-	p, ok := s.plan(prev)
+// edgeAnswer returns the condition of the most (least) common answer of the
+// list prev shows, and false when a tie holds that end.
+func (s *session) edgeAnswer(prev *request, least bool) (cond, bool) {
+	q := listedQuestion(prev)
+	if q == nil {
+		return cond{}, false
+	}
+	r := &request{kind: metricIntent, metric: query.Top, target: q, conds: prev.conds, span: prev.span, least: least}
+	p, ok := s.plan(r)
 	if !ok {
 		return cond{}, false
 	}
-	p.q.Metric, p.q.Limit, p.q.Order = query.Top, 0, ""
+	p.q.Limit = 0
 	res, err := s.eng.Run(p.q)
 	if err != nil || len(res.Buckets) == 0 || len(res.Buckets) > 1 && res.Buckets[0].Count == res.Buckets[1].Count {
 		return cond{}, false
 	}
-	return answerCond(prev.target, res.Buckets[0].Label)
+	return answerCond(q, res.Buckets[0].Label)
 }
 
 // eitherOf returns conds with the answers they require together of one
@@ -493,6 +525,13 @@ func sameCond(a, b cond) bool {
 	return a.q == b.q && a.f.Op == b.f.Op && fmt.Sprint(a.f.Value) == fmt.Sprint(b.f.Value) && fmt.Sprint(a.f.To) == fmt.Sprint(b.f.To)
 }
 
+// isCrossTab reports whether r asks for the answers of one choice question by
+// those of another ("favourite session by ticket type").
+func isCrossTab(r *request) bool {
+	return r != nil && r.kind == metricIntent && r.target != nil && r.groupBy != nil && r.target != r.groupBy && groupable(r.target.q) &&
+		(r.metric == query.Distribution || r.metric == "" && defaultMetric(r.target.q) == query.Distribution)
+}
+
 // listsShares reports whether r asks for the answers of one question with their
 // shares ("sessions of those not coming back").
 func listsShares(r *request) bool {
@@ -565,11 +604,23 @@ func merge(prev, cur *request, today time.Time) *request {
 	mergeGroups(&out, prev, cur, ranked)
 	mergeConds(&out, prev, cur)
 	out.followUp, out.addOnly, out.about, out.refersBack = false, false, true, cur.refersBack
+	if cur.edgeOf != nil {
+		out.edgeOf = cur.edgeOf
+	}
 	if out.ambiguous == "" && cur.judged {
 		out.ambiguous = judgedWithoutScale(&out)
 	}
+	if ranked && cur.oneAfterExtreme {
+		out.limit = 0 // "top 2 departments by balance" – "and the worst one": one department
+	}
 	if out.ambiguous == "" && cur.possessive && (listsShares(prev) || prev.metric == query.Distribution && prev.target != nil) && len(prev.conds) > 0 && cur.groupBy == nil && cur.target != nil && cur.target != prev.target {
 		out.ambiguous = "the previous answer listed several answers, so I can't tell whose figure “their” asks for; please name one" // "which department is biggest in Madrid?" – "their average satisfaction there?"
+	}
+	if out.ambiguous == "" && cur.asksWhich && cur.target == nil && cur.groupBy == nil && len(cur.conds) == 0 && isCrossTab(prev) {
+		out.ambiguous = "the previous answer is a table of two questions, so I can't tell which of them “which” asks about; please name it" // "cross-tab of session by ticket type" – "which one is the most popular"
+	}
+	if out.ambiguous == "" && cur.addOnly && prev.metric == query.Percent && splitsShare(prev.conds) && len(cur.conds) > 0 {
+		out.ambiguous = "“those” could be everyone the share was of or only the ones it counted; please say which" // "what share of flat white drinkers gave 4 or 5 stars" – "how many of those are from germany"
 	}
 	if out.ambiguous == "" && cur.whichOne && cur.rank == 0 && cur.target == nil && out.groupBy != nil {
 		out.ambiguous = "“which one” needs a way to rank the groups; please say highest or lowest" // "satisfaction by office" – "which one"
@@ -854,6 +905,9 @@ func mergeConds(out, prev, cur *request) {
 	}
 	if cur.everyone || cur.allNamed {
 		out.conds = nil // "how many in germany" – "and overall?"; "… remote london engineers" – "and for all london engineers"
+	}
+	if cur.metric == query.Sentiment && cur.overall && len(cur.conds) > 0 {
+		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return c.f.Op == query.Contains }) // "… mention support" – "and the overall sentiment of comments from people who wouldn't recommend us"
 	}
 	curConds := replaceNamed(out.conds, cur.conds, cur.replaced)
 	if !cur.addOnly {

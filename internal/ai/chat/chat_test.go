@@ -651,6 +651,18 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "top 3 countries by number of responses|what share of all responses do those make up|their average rating combined",
 			"among the 44 responses that answered Germany, France or UK to “Country” is 3.52"},
 		{"event", "which session's fans brought in the most", "I could not read what to rank them by"},
+		// batches 197–199
+		{"employee", "headcount by department|average job satisfaction in the biggest one|and in the smallest", "answered Finance to “Department” is 3.33"},
+		{"event", "rank the sessions by how many people enjoyed them most|the first one, what's its average recommend score", "answered Keynote to “Which session did you enjoy most?” is 7.79"},
+		{"event", "top 3 tracks by attendance|of the people in the first one, what % will come back", "Among the 65 responses that chose Engineering"},
+		{"event", "cross-tab of favourite session by ticket type|which one is the most popular", "a table of two questions"},
+		{"coffee", "rating breakdown for tea drinkers|and for flat white|what share of flat white drinkers gave 4 or 5 stars|and how many of those are from germany",
+			"“those” could be everyone the share was of"},
+		{"employee", "top 2 departments by average work-life balance|and the worst one", "Support has the lowest average answer to “Work-life balance”"},
+		{"coffee", "At what rate do the French recommend us?", "Among the 15 responses that answered France to “Country”, 46.67%"},
+		{"coffee", "Average rating for everyone but the Germans", "answered something other than Germany"},
+		{"coffee", "what are the 5 most common words in the comments|how many comments mention the first one|and the overall sentiment of comments from people who wouldn't recommend us",
+			"Overall, the answers to “Anything else you want to tell us?” among the 22 responses that answered No"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

@@ -45,6 +45,8 @@ type parser struct {
 	// topWordBack is set by a mention verb before "the top one" or "that word";
 	// thatWord by "that word".
 	topWordBack, thatWord bool
+	// oneAfterExtreme is set by "one" after a superlative ("the worst one").
+	oneAfterExtreme bool
 	// unknownAt are the positions of the words unknownWords found.
 	unknownAt []int
 	// others is the yes_no question of "… than the others", the breakdown.

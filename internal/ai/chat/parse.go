@@ -42,38 +42,41 @@ type request struct {
 	asksWhich bool      // the message asks "which" ("and which one is highest?")
 	// rankDefault marks a ranking whose figure the message did not name
 	// ("which department is lowest"): a follow-up keeps the previous figure.
-	rankDefault  bool
-	compares     bool     // the message asks to compare ("compare them")
-	same         bool     // the message asks the same question again ("same question but …")
-	allTime      bool     // the message asks over every response ("over the whole survey"): a follow-up drops the period
-	refersBack   bool     // the message points at the previous answer's respondents ("of them", "there", "that group")
-	onlyThere    bool     // "there" is its only pointer: a place
-	topWordBack  bool     // "how many mention the top one": the word the previous reply ranked first
-	thatWord     bool     // "that word": the one word the previous reply named
-	together     bool     // "combined", "together": one figure over the answers listed before
-	sameFor      bool     // "same for tea": the previous question with another answer
-	possessive   bool     // "its", "their": a figure of the people pointed at
-	topNamed     bool     // "top" was said: the highest, the most common or the first group
-	whichOne     bool     // "which one …": one of the groups shown before
-	firstOne     bool     // "the top one": the first answer of the list shown before
-	shareOfNamed bool     // an answer is named after "of" ("what % of germans is that"): the population of a share
-	allGroups    bool     // the message asks for every group of the previous ranking ("show me all of them")
-	mostly       bool     // "mostly", "mainly": the most common answer ("what do they mostly drink")
-	itAnswer     bool     // "it" is the answer the previous reply named ("the people who picked it")
-	ofEveryone   bool     // "of everyone": a share of all the responses
-	addsMore     bool     // "add networking too": more answers to the previous comparison
-	answersPrev  bool     // "how many answered that": who answered the previous question
-	dangling     bool     // the message points back ("how many of those …"): a first message can't
-	judged       bool     // "best" or "worst": a judgement, which may rank groups
-	allNamed     bool     // "and for all london engineers": the groups named, without the previous filters
-	otherSide    query.Op // "and over?": the previous number, compared the other way
-	theRest      bool     // "and everyone else?": the people the previous answer left out
-	theOthers    bool     // "and the others?": each other answer, or all of them together
-	perPerson    bool     // "per person?": the average of the previous total
-	vaguePointer bool     // "what about them": nothing but a pointer
-	everyone     bool     // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
-	cuesOnly     bool     // the message says nothing but what it asks for ("the lowest?", "total?")
-	atFigure     bool     // a count of those who gave the previous figure ("how many paid that")
+	rankDefault     bool
+	compares        bool     // the message asks to compare ("compare them")
+	same            bool     // the message asks the same question again ("same question but …")
+	allTime         bool     // the message asks over every response ("over the whole survey"): a follow-up drops the period
+	refersBack      bool     // the message points at the previous answer's respondents ("of them", "there", "that group")
+	onlyThere       bool     // "there" is its only pointer: a place
+	topWordBack     bool     // "how many mention the top one": the word the previous reply ranked first
+	thatWord        bool     // "that word": the one word the previous reply named
+	together        bool     // "combined", "together": one figure over the answers listed before
+	sameFor         bool     // "same for tea": the previous question with another answer
+	possessive      bool     // "its", "their": a figure of the people pointed at
+	topNamed        bool     // "top" was said: the highest, the most common or the first group
+	whichOne        bool     // "which one …": one of the groups shown before
+	firstOne        int      // +1 for "the top one", -1 for "the smallest one": an answer at an end of the list shown before
+	edgeOf          *request // the list whose first (last) answer "the top one" named
+	oneAfterExtreme bool     // "the worst one": a single answer or group
+	overall         bool     // "overall" was said (not as a question's own word)
+	shareOfNamed    bool     // an answer is named after "of" ("what % of germans is that"): the population of a share
+	allGroups       bool     // the message asks for every group of the previous ranking ("show me all of them")
+	mostly          bool     // "mostly", "mainly": the most common answer ("what do they mostly drink")
+	itAnswer        bool     // "it" is the answer the previous reply named ("the people who picked it")
+	ofEveryone      bool     // "of everyone": a share of all the responses
+	addsMore        bool     // "add networking too": more answers to the previous comparison
+	answersPrev     bool     // "how many answered that": who answered the previous question
+	dangling        bool     // the message points back ("how many of those …"): a first message can't
+	judged          bool     // "best" or "worst": a judgement, which may rank groups
+	allNamed        bool     // "and for all london engineers": the groups named, without the previous filters
+	otherSide       query.Op // "and over?": the previous number, compared the other way
+	theRest         bool     // "and everyone else?": the people the previous answer left out
+	theOthers       bool     // "and the others?": each other answer, or all of them together
+	perPerson       bool     // "per person?": the average of the previous total
+	vaguePointer    bool     // "what about them": nothing but a pointer
+	everyone        bool     // the message asks over every respondent ("and overall?", "for everyone"): a follow-up drops the previous filters
+	cuesOnly        bool     // the message says nothing but what it asks for ("the lowest?", "total?")
+	atFigure        bool     // a count of those who gave the previous figure ("how many paid that")
 	// completes is set on a question's name that completes a figure asked back for
 	// its question ("avg?" – "rating"); bare on a message of three words at most.
 	completes, bare bool
@@ -297,7 +300,7 @@ func (p *parser) markIdioms() {
 			p.used[i-1] = true // "favourite add-in": the most common answer to “What do you add…”, not “Favourite drink”
 		}
 		if p.words[i] == "one" && extremeNames[p.words[i-1]] {
-			p.ts[i].isNum, p.used[i] = false, true // "lowest one": the group, not the number 1
+			p.ts[i].isNum, p.used[i], p.oneAfterExtreme = false, true, true // "lowest one": the group, not the number 1
 		}
 		if (p.words[i-1] == "come" || p.words[i-1] == "comes") && p.words[i] == "to" && sumAsks[p.word(i-2)] {
 			p.used[i-1], p.used[i] = true, true // "what's that come to": a total, not “Will you come next year?”
@@ -305,7 +308,7 @@ func (p *parser) markIdioms() {
 		if p.words[i-1] == "next" && p.words[i] == "to" {
 			p.used[i-1], p.used[i] = true, true // "early birds next to VIPs": set against, not “Will you come next year?”
 		}
-		if n := phraseLenAt(firstOnePhrases, p.words, i-1); n > 0 {
+		if n := max(phraseLenAt(firstOnePhrases, p.words, i-1), phraseLenAt(lastOnePhrases, p.words, i-1)); n > 0 {
 			for k := i - 1; k < i-1+n; k++ {
 				p.used[k] = true // "the first one": the first answer of the list shown before
 			}
@@ -2282,13 +2285,21 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 		in.metric = query.Max // "how many gave the top rating": the highest one, not the most common
 	}
 	in.bare = p.lastWord() < 3
-	in.topWordBack, in.thatWord = p.topWordBack, p.thatWord
+	in.topWordBack, in.thatWord, in.oneAfterExtreme = p.topWordBack, p.thatWord, p.oneAfterExtreme
+	if i := slices.Index(p.words, "overall"); i >= 0 && !p.own[i] {
+		in.overall = true
+	}
 	in.together = anyWord(p.words, togetherWords)
 	in.sameFor = text.Any(p.words, sameForPhrases)
 	in.possessive = anyWord(p.words, pointingPossessives)
 	in.topNamed = slices.Contains(p.words, "top")
 	in.whichOne = p.word(0) == "which" && oneWords[p.word(1)]
-	in.firstOne = text.Any(p.words, firstOnePhrases)
+	switch {
+	case text.Any(p.words, firstOnePhrases):
+		in.firstOne = 1
+	case text.Any(p.words, lastOnePhrases):
+		in.firstOne = -1
+	}
 	in.shareOfNamed = slices.ContainsFunc(p.conds, func(c cond) bool { return p.afterOf(c.pos) })
 	if in.mostly && p.word(0) == "which" && in.limit == 0 && in.target != nil && groupable(in.target.q) && in.groupBy == nil && (in.metric == "" || in.metric == query.Distribution) {
 		in.metric, in.limit = query.Top, 1 // "which country are most of the 4-star people from": the most common one
@@ -2307,7 +2318,7 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	in.narrows = anyWord(p.words, narrowWords)
 	in.everyone = len(in.conds) == 0 && in.groupBy == nil && in.target == nil && in.metric == "" && p.unusedPhrase(everyonePhrases) &&
 		!text.Any(p.words, everyoneElse)
-	in.followUp = in.addOnly || backPhrase || in.atFigure || in.itAnswer || in.firstOne || p.looksLikeFollowUp(in) // "how many vips gave that", "… of the people who chose it"
+	in.followUp = in.addOnly || backPhrase || in.atFigure || in.itAnswer || in.firstOne != 0 || p.looksLikeFollowUp(in) // "how many vips gave that", "… of the people who chose it"
 	in.vaguePointer = in.followUp && p.onlyWordsOf(pointerOnly)
 	if p.onlyOverall() && in.followUp {
 		in.everyone, in.target, in.metric = true, nil, "" // "ok and overall": everyone, not “Overall rating”
@@ -2383,7 +2394,11 @@ var ofDeterminers = text.Set("all the our those these")
 var pointingPossessives = text.Set("its their")
 
 // firstOnePhrases point at the first answer of a list ("the top one").
-var firstOnePhrases = phrases("the top one", "the first one", "the first answer", "the top answer", "the most popular one")
+var firstOnePhrases = phrases("the top one", "the first one", "the first answer", "the top answer", "the most popular one",
+	"the biggest one", "the largest one", "in the biggest", "in the largest")
+
+// lastOnePhrases point at the last answer of a list ("the smallest one").
+var lastOnePhrases = phrases("the smallest one", "in the smallest", "the least popular one", "the last one")
 
 // sameForPhrases ask the previous question of another answer.
 var sameForPhrases = phrases("same for", "same thing for", "same but for", "same question for")
