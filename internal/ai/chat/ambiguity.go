@@ -810,6 +810,9 @@ func (p *parser) oneWriter() bool {
 		if onePerson[w] && slices.Contains(p.words[max(0, i-3):i], "the") {
 			return true
 		}
+		if w == "who" && p.word(i-2) == "the" && !strings.HasSuffix(p.word(i-1), "s") {
+			return true // "what did the VIP who gave 1 star write"
+		}
 	}
 	return false
 }

@@ -417,6 +417,9 @@ func (s *session) pointFirst(prev, in *request) {
 	}
 	if in.metric == query.Min || in.metric == query.Max || in.metric == "" {
 		in.metric, in.extreme = "", 0 // "and in the smallest": the group, not the lowest answer
+		if in.takings {
+			in.metric = query.Sum // "how much revenue does the biggest one bring in"
+		}
 	}
 }
 
@@ -936,7 +939,7 @@ func mergeConds(out, prev, cur *request) {
 		// "how many attended both design and engineering" – "and product?", "latte or tea" – "and espresso?": a third one, or in the place of one?
 		out.ambiguous = "it could add that answer to the ones asked for together or put it in the place of one of them; please name them all"
 	}
-	if cur.sameFor && newQuestion(prev.conds, curConds) && out.ambiguous == "" {
+	if (cur.sameFor || cur.bareAnd && len(curConds) == 1 && cur.target == nil && cur.metric == "") && newQuestion(prev.conds, curConds) && out.ambiguous == "" {
 		out.ambiguous = "it could add that answer to the previous conditions or put it in the place of one of them; please ask in full" // "how many germans add sugar" – "same for tea"
 	}
 	named := map[*question]int{} // where each question's first new answer went

@@ -52,6 +52,8 @@ type request struct {
 	thatWord        bool     // "that word": the one word the previous reply named
 	together        bool     // "combined", "together": one figure over the answers listed before
 	sameFor         bool     // "same for tea": the previous question with another answer
+	takings         bool     // "revenue", "bring in": what amounts bring in together
+	bareAnd         bool     // "and espresso?": a short follow-up that only names an answer
 	possessive      bool     // "its", "their": a figure of the people pointed at
 	topNamed        bool     // "top" was said: the highest, the most common or the first group
 	whichOne        bool     // "which one …": one of the groups shown before
@@ -298,6 +300,9 @@ func (p *parser) markIdioms() {
 		}
 		if favouriteWords[p.words[i-1]] && p.cf.namesOnlyWithout(p.ts[i].stem, p.ts[i-1].stem) {
 			p.used[i-1] = true // "favourite add-in": the most common answer to “What do you add…”, not “Favourite drink”
+		}
+		if p.words[i] == "1" && sizeOne[p.words[i-1]] {
+			p.ts[i].isNum = false // "the biggest one" (its "one" read as a number): a group
 		}
 		if p.words[i] == "one" && extremeNames[p.words[i-1]] {
 			p.ts[i].isNum, p.used[i], p.oneAfterExtreme = false, true, true // "lowest one": the group, not the number 1
@@ -641,6 +646,9 @@ func anyWord(words []string, set map[string]bool) bool {
 	return false
 }
 
+// quietWords ask for the period with the fewest responses.
+var quietWords = text.Set("quietest fewest")
+
 // metricOrder is the priority of cues that decide the metric.
 var metricOrder = []struct {
 	cue    cue
@@ -659,7 +667,7 @@ func (in *request) setMetric(cues map[cue]bool, words []string) {
 		in.kind = completionRate
 		return
 	case cues[cueBusiest]:
-		in.kind, in.interval = busiestPeriod, intervalOf(words, query.Day)
+		in.kind, in.interval, in.least = busiestPeriod, intervalOf(words, query.Day), anyWord(words, quietWords)
 		return
 	}
 	for _, m := range metricOrder {
@@ -2291,6 +2299,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	in.together = anyWord(p.words, togetherWords)
 	in.sameFor = text.Any(p.words, sameForPhrases)
+	in.takings = text.Any(p.cueWords, takings)
+	in.bareAnd = (p.word(0) == "and" || p.word(0) == "what" && p.word(1) == "about") && p.lastWord() < 4 // "and espresso?", "what about marketing"
 	in.possessive = anyWord(p.words, pointingPossessives)
 	in.topNamed = slices.Contains(p.words, "top")
 	in.whichOne = p.word(0) == "which" && oneWords[p.word(1)]
@@ -2395,10 +2405,13 @@ var pointingPossessives = text.Set("its their")
 
 // firstOnePhrases point at the first answer of a list ("the top one").
 var firstOnePhrases = phrases("the top one", "the first one", "the first answer", "the top answer", "the most popular one",
-	"the biggest one", "the largest one", "in the biggest", "in the largest")
+	"the biggest one", "the largest one", "the biggest 1", "the largest 1", "in the biggest", "in the largest")
 
 // lastOnePhrases point at the last answer of a list ("the smallest one").
-var lastOnePhrases = phrases("the smallest one", "in the smallest", "the least popular one", "the last one")
+var lastOnePhrases = phrases("the smallest one", "the smallest 1", "in the smallest", "the least popular one", "the last one")
+
+// sizeOne are the superlatives of a group's size before "one".
+var sizeOne = text.Set("biggest largest smallest")
 
 // sameForPhrases ask the previous question of another answer.
 var sameForPhrases = phrases("same for", "same thing for", "same but for", "same question for")

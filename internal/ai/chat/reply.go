@@ -42,7 +42,7 @@ func (s *session) reply(in *request) string {
 	}
 	switch {
 	case in.kind == busiestPeriod:
-		return s.replyBusiest(p, res)
+		return s.replyBusiest(p, res, in.least)
 	case in.kind == highestGroup || in.kind == lowestGroup:
 		return s.replyArg(in, p, res)
 	case len(res.Groups) > 0:
@@ -429,11 +429,14 @@ func (s *session) replyTrend(in *request, p queryPlan, res *query.Result) string
 	return b.String()
 }
 
-// replyBusiest names the period(s) with the most responses.
-func (s *session) replyBusiest(p queryPlan, res *query.Result) string {
+// replyBusiest names the period(s) with the most (with least, the fewest)
+// responses; a quietest period is one with responses.
+func (s *session) replyBusiest(p queryPlan, res *query.Result, least bool) string {
 	best := 0
-	for _, bk := range res.Buckets {
-		best = max(best, bk.Count)
+	for i, bk := range res.Buckets {
+		if least && (i == 0 || bk.Count < best) || !least && bk.Count > best {
+			best = bk.Count
+		}
 	}
 	var names []string
 	for _, bk := range res.Buckets {
@@ -445,10 +448,14 @@ func (s *session) replyBusiest(p queryPlan, res *query.Result) string {
 	if best == 0 {
 		return fmt.Sprintf("There are no responses%s.", scope)
 	}
-	if len(names) == 1 {
-		return fmt.Sprintf("The busiest %s%s was %s, with %d responses.", res.Interval, scope, names[0], best)
+	word := "busiest"
+	if least {
+		word = "quietest"
 	}
-	return fmt.Sprintf("The busiest %ss%s were %s, with %d responses each.", res.Interval, scope, andList(names), best)
+	if len(names) == 1 {
+		return fmt.Sprintf("The %s %s%s was %s, with %d responses.", word, res.Interval, scope, names[0], best)
+	}
+	return fmt.Sprintf("The %s %ss%s were %s, with %d responses each.", word, res.Interval, scope, andList(names), best)
 }
 
 // replySentiment words the sentiment of text answers.
