@@ -247,6 +247,9 @@ func (s *session) follow(prev, in *request) *request {
 	if out := s.ofListedAnswers(prev, in); out != nil {
 		return out
 	}
+	if out := s.inPeriodNamed(prev, in); out != nil {
+		return out
+	}
 	if prev != nil && in.followUp {
 		switch named := s.ofNamedAnswer(prev, in); {
 		case named != nil:
@@ -254,8 +257,8 @@ func (s *session) follow(prev, in *request) *request {
 				named.target = prev.target // "cups by country" – "which one drinks the least?" – "median there?": of cups
 			}
 			return merge(named, in, s.today()) // "which session did people enjoy most" – "how many of them will come next year"
-		case in.itAnswer:
-			out := merge(prev, in, s.today())
+		case in.itAnswer || in.its && in.firstOne == 0 && (listedQuestion(prev) != nil || slices.ContainsFunc(prev.conds, func(c cond) bool { return c.f.Op == query.In })):
+			out := merge(prev, in, s.today()) // "two most attended tracks" – "what's its average rating"
 			out.ambiguous = "I can't tell which one answer “it” is; please name it"
 			return out
 		}
@@ -384,6 +387,55 @@ func listedQuestion(prev *request) *question {
 		return prev.groupBy // "headcount by department"
 	}
 	return nil
+}
+
+// inPeriodNamed reads a figure asked of "it", "that month" or "then" after the
+// busiest (quietest) period as that figure over that period ("quietest month?" –
+// "average rating in it"), or returns nil.
+func (s *session) inPeriodNamed(prev, in *request) *request {
+	if prev == nil || prev.kind != busiestPeriod || !in.followUp || in.kind != metricIntent || in.span != nil || !in.pointsAtPeriod {
+		return nil
+	}
+	span, ok := s.periodNamed(prev)
+	out := merge(prev, in, s.today())
+	out.kind, out.interval, out.least = metricIntent, "", in.least
+	if !ok {
+		out.ambiguous = "several periods tie, so I can't tell which one it means; please name it"
+		return out
+	}
+	out.span = span
+	return out
+}
+
+// periodNamed returns the one period the reply to prev, a busiest (quietest)
+// period, named, and false when several tie.
+func (s *session) periodNamed(prev *request) (*dateRange, bool) {
+	p, ok := s.plan(prev)
+	if !ok {
+		return nil, false
+	}
+	res, err := s.eng.Run(p.q)
+	if err != nil || len(res.Buckets) == 0 {
+		return nil, false
+	}
+	best := slices.MaxFunc(res.Buckets, func(a, b query.Bucket) int { return a.Count - b.Count })
+	if prev.least {
+		best = slices.MinFunc(res.Buckets, func(a, b query.Bucket) int { return a.Count - b.Count })
+	}
+	if n := len(slices.DeleteFunc(slices.Clone(res.Buckets), func(b query.Bucket) bool { return b.Count != best.Count })); n > 1 {
+		return nil, false
+	}
+	if t, err := time.Parse("2006-01", best.Label); err == nil && res.Interval == query.Month {
+		return &dateRange{from: t, to: t.AddDate(0, 1, -1), label: "in " + t.Format("January 2006")}, true
+	}
+	t, err := time.Parse("2006-01-02", best.Label)
+	if err != nil {
+		return nil, false
+	}
+	if res.Interval == query.Week {
+		return &dateRange{from: t, to: t.AddDate(0, 0, 6), label: "in the week of " + best.Label}, true
+	}
+	return &dateRange{from: t, to: t, label: "on " + best.Label}, true
 }
 
 // pointFirst reads "the top one" ("the smallest one") after a list of answers
@@ -939,7 +991,7 @@ func mergeConds(out, prev, cur *request) {
 		// "how many attended both design and engineering" – "and product?", "latte or tea" – "and espresso?": a third one, or in the place of one?
 		out.ambiguous = "it could add that answer to the ones asked for together or put it in the place of one of them; please name them all"
 	}
-	if (cur.sameFor || cur.bareAnd && len(curConds) == 1 && cur.target == nil && cur.metric == "") && newQuestion(prev.conds, curConds) && out.ambiguous == "" {
+	if (cur.sameFor || cur.bareAnd && len(curConds) == 1 && cur.target == nil && cur.metric == "") && newQuestion(prev.conds, curConds) && len(population(prev)) > 0 && out.ambiguous == "" {
 		out.ambiguous = "it could add that answer to the previous conditions or put it in the place of one of them; please ask in full" // "how many germans add sugar" – "same for tea"
 	}
 	named := map[*question]int{} // where each question's first new answer went
@@ -1102,6 +1154,15 @@ func joinedAnswers(conds []cond, q *question) bool {
 		}
 	}
 	return n >= 2
+}
+
+// population returns the conditions that keep the respondents prev is about:
+// those of a share's population, or all of them.
+func population(prev *request) []cond {
+	if prev.metric != query.Percent {
+		return prev.conds
+	}
+	return slices.DeleteFunc(slices.Clone(prev.conds), func(c cond) bool { return !c.base })
 }
 
 // newQuestion reports whether named holds an answer of a question that none of

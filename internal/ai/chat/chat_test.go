@@ -663,6 +663,15 @@ func TestChatCompanionSetFindings(t *testing.T) {
 		{"coffee", "Average rating for everyone but the Germans", "answered something other than Germany"},
 		{"coffee", "what are the 5 most common words in the comments|how many comments mention the first one|and the overall sentiment of comments from people who wouldn't recommend us",
 			"Overall, the answers to “Anything else you want to tell us?” among the 22 responses that answered No"},
+		// batches 200–202
+		{"coffee", "how many germans rated us 4 or higher|and espresso?", "add that answer to the previous conditions"},
+		{"event", "what did the VIP who gave 1 star write", "I don't single out respondents"},
+		{"event", "what's the ticket mix|how much revenue does the biggest one bring in", "among the 59 responses that answered Regular to “Ticket type” add up to 14171"},
+		{"event", "quietest month?", "The quietest month was July 2025, with 14 responses"},
+		{"event", "responses by month|quietest month?|average rating in it", "submitted in July 2025 (2025-07-01 to 2025-07-31) is 3.64"},
+		{"coffee", "how many drink 4 or more cups a day|which country has the most", "is Germany, given in 8 of 20"},
+		{"event", "two most attended tracks|what's its average rating", "I can't tell which one answer “it” is"},
+		{"coffee", "split of favourite drinks|average cups a day for the biggest one|and for the smallest one|how do those two compare on rating?", "please name them"},
 	} {
 		sv := surveys[c.survey]
 		var history []ai.Turn

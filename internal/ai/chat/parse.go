@@ -52,6 +52,8 @@ type request struct {
 	thatWord        bool     // "that word": the one word the previous reply named
 	together        bool     // "combined", "together": one figure over the answers listed before
 	sameFor         bool     // "same for tea": the previous question with another answer
+	its             bool     // "its": the one answer the previous reply named
+	pointsAtPeriod  bool     // "in it", "that month": the period the previous reply named
 	takings         bool     // "revenue", "bring in": what amounts bring in together
 	bareAnd         bool     // "and espresso?": a short follow-up that only names an answer
 	possessive      bool     // "its", "their": a figure of the people pointed at
@@ -300,6 +302,9 @@ func (p *parser) markIdioms() {
 		}
 		if favouriteWords[p.words[i-1]] && p.cf.namesOnlyWithout(p.ts[i].stem, p.ts[i-1].stem) {
 			p.used[i-1] = true // "favourite add-in": the most common answer to “What do you add…”, not “Favourite drink”
+		}
+		if p.ts[i].isNum && p.ts[i].num == 2 && (p.words[i-1] == "those" || p.words[i-1] == "these" || p.words[i-1] == "both") && !p.ts[min(i+1, len(p.ts)-1)].isNum {
+			p.ts[i].isNum, p.used[i] = false, true // "how do those two compare": the two named before, not the answer 2
 		}
 		if p.words[i] == "1" && sizeOne[p.words[i-1]] {
 			p.ts[i].isNum = false // "the biggest one" (its "one" read as a number): a group
@@ -645,6 +650,9 @@ func anyWord(words []string, set map[string]bool) bool {
 	}
 	return false
 }
+
+// periodPointers point at the period a reply named.
+var periodPointers = phrases("in it", "that month", "that week", "that day", "in that month", "then", "during it", "that period")
 
 // quietWords ask for the period with the fewest responses.
 var quietWords = text.Set("quietest fewest")
@@ -1975,6 +1983,9 @@ func (p *parser) looksLikeFollowUp(in *request) bool {
 		return true // "responses last 30 days" – "how many recommend": in those days
 	case in.metric == query.Percent && p.word(0) == "as" && in.target == nil && in.groupBy == nil && in.span == nil:
 		return true // "how many engineering people work remotely" – "as a percentage of Engineering?"
+	case slices.Contains(p.words, "which") && own == 0 && in.target != nil && rankOf(p.cueWords) > 0 && (in.metric == "" || in.metric == query.Top) &&
+		in.groupBy == nil && in.span == nil && p.lastWord() < 5:
+		return true // "how many drink 4 or more cups a day" – "which country has the most"
 	case in.whichOne && own == 0 && in.groupBy == nil && in.span == nil:
 		return true // "average cups per day by country" – "which one drinks the least?"
 	case own == 0 && in.groupBy == nil && p.endsWith("each") && in.span == nil:
@@ -2299,6 +2310,8 @@ func (s *session) parseTokens(ts []token) (*request, *parser) {
 	}
 	in.together = anyWord(p.words, togetherWords)
 	in.sameFor = text.Any(p.words, sameForPhrases)
+	in.its = slices.Contains(p.words, "its")
+	in.pointsAtPeriod = text.Any(p.words, periodPointers)
 	in.takings = text.Any(p.cueWords, takings)
 	in.bareAnd = (p.word(0) == "and" || p.word(0) == "what" && p.word(1) == "about") && p.lastWord() < 4 // "and espresso?", "what about marketing"
 	in.possessive = anyWord(p.words, pointingPossessives)
