@@ -303,16 +303,16 @@ const (
 	reachedExact = 164
 )
 
-// laterHeldOut are held-out sets written later, by writers who never read the
-// parser, and frozen before the code they were first scored on changed again;
-// like the first held-out half, only their totals are ever shown. A change may
-// not do worse on them than the figures reached.
+// laterHeldOut are held-out sets written on 2026-11-28 by writers who never read
+// the parser nor saw the chat's replies, frozen at commit 4317b9b and first scored
+// there; like the first held-out half, only their totals are ever shown. A change
+// may not do worse on them than the figures reached (-1: none yet).
 var laterHeldOut = []struct {
 	path                       string
 	reachedWrong, reachedExact int
 }{
-	{"testdata/eval_heldout2.txt", -1, 0},
-	{"testdata/eval_heldout3.txt", -1, 0},
+	{"testdata/eval_heldout2.txt", 0, 164}, // at 4317b9b: 164 exact / 2 refused / 0 wrong of 166
+	{"testdata/eval_heldout3.txt", 2, 155}, // at 4317b9b: 153 / 2 / 4 of 159
 }
 
 // TestChatLaterHeldOut scores the later held-out sets, printing only their totals.
