@@ -813,8 +813,8 @@ func mergeFigure(out, prev, cur *request, ranked bool) {
 		}
 		out.target = cur.target
 		whichOfCounted(out, prev, cur)
-		if out.metric == query.Count && cur.metric == "" && cur.kind == metricIntent && isNumeric(cur.target.q) {
-			out.metric = defaultMetric(cur.target.q) // "how many in support" – "what's the work-life balance there"
+		if (out.metric == query.Count || out.metric == query.Percent) && cur.metric == "" && cur.kind == metricIntent && isNumeric(cur.target.q) {
+			out.metric = defaultMetric(cur.target.q) // "how many in support" – "what's the work-life balance there"; "in madrid" (a share) – "hours per week there"
 		}
 	} else if out.target != nil && out.metric != "" && !fits(out.metric, out.target.q) {
 		out.target = nil
@@ -951,7 +951,7 @@ func mergeConds(out, prev, cur *request) {
 	if out.ambiguous == "" && !cur.addOnly && !cur.narrows && prev.metric != query.Count {
 		out.ambiguous = otherGroup(prev.conds, cur.conds)
 	}
-	if prev.metric == query.Percent && cur.target != nil && slices.ContainsFunc(prev.conds, func(c cond) bool { return !c.base && c.q == cur.target }) {
+	if prev.metric == query.Percent && slices.ContainsFunc(prev.conds, func(c cond) bool { return !c.base && c.q != nil && (c.q == cur.target || c.q == cur.groupBy) }) {
 		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return !c.base }) // "share using health insurance in London" – "least used benefit there?": London's
 	}
 	if prev.metric == query.Percent && numberFigure[cur.metric] && !cur.rankDefault && slices.ContainsFunc(prev.conds, func(c cond) bool { return c.base }) {

@@ -253,7 +253,7 @@ var evalDevFiles = []string{"testdata/eval_dev.txt", "testdata/eval_dev2.txt", "
 	"testdata/eval_dev190.txt", "testdata/eval_dev191.txt", "testdata/eval_dev192.txt", "testdata/eval_dev193.txt",
 	"testdata/eval_dev194.txt", "testdata/eval_dev195.txt", "testdata/eval_dev196.txt", "testdata/eval_dev197.txt",
 	"testdata/eval_dev198.txt", "testdata/eval_dev199.txt", "testdata/eval_dev200.txt",
-	"testdata/eval_dev202.txt"}
+	"testdata/eval_dev201.txt", "testdata/eval_dev202.txt"}
 
 // TestChatDevBatches runs the development batches alone, fails on any wrong
 // reply (they were all brought to none: a wrong one is a regression) and, with

@@ -2605,6 +2605,11 @@ func (p *parser) argGroup(in *request, scores []float64) {
 	if g == nil {
 		return
 	}
+	if in.extreme != 0 && anyWord(p.cueWords, sizeOne) && (in.target == nil || in.target == g) && (in.metric == "" || in.metric == query.Max || in.metric == query.Min) {
+		// "which department is biggest in Madrid": the one most people answered
+		in.target, in.metric, in.limit, in.least, in.extreme = g, query.Top, 1, in.extreme < 0, 0
+		return
+	}
 	figureRanked := in.extreme == 0 && in.metric == query.Sum && rankOf(p.cueWords) != 0 // "which session's fans brought in the most"
 	if in.extreme == 0 && !figureRanked && !p.mostOfNumber(in, g, scores) {
 		return
