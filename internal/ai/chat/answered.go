@@ -114,11 +114,7 @@ func (s *session) countOfNamed(prev *request) *request {
 // respondents of a share are its population, not those the share counted.
 func countOf(prev *request, c cond) *request {
 	out := *prev
-	out.conds = slices.Clone(prev.conds)
-	if prev.metric == query.Percent {
-		out.conds = slices.DeleteFunc(out.conds, func(o cond) bool { return !o.base }) // "worst country for recommending" – "their avg rating": all of France
-	}
-	out.conds = append(out.conds, c)
+	out.conds = append(slices.Clone(population(prev)), c) // "worst country for recommending" – "their avg rating": all of France
 	out.metric, out.kind, out.target, out.groupBy, out.compare = query.Count, metricIntent, nil, nil, nil
 	out.limit, out.least, out.extreme, out.rank, out.check = 0, false, 0, 0, nil
 	return &out

@@ -344,8 +344,8 @@ func (s *session) followTopWord(prev, in *request) *request {
 // or count ("most common rating among vips" – "how many vips gave that"), or
 // returns nil.
 func (s *session) followTopAnswer(prev, in *request) *request {
-	first := in.firstOne != 0 && listedQuestion(prev) != nil && len(in.conds) == 0 &&
-		(in.target == nil || in.target == listedQuestion(prev)) // "top 2 sessions" – "what share picked the top one?"
+	listed := listedQuestion(prev)
+	first := in.firstOne != 0 && listed != nil && len(in.conds) == 0 && (in.target == nil || in.target == listed) // "top 2 sessions" – "what share picked the top one?"
 	share := in.metric == query.Percent && (in.cuesOnly || first)
 	if prev == nil || !in.followUp || prev.metric != query.Top && !first || !share && !in.atFigure && !first {
 		return nil
@@ -415,16 +415,14 @@ func (s *session) periodNamed(prev *request) (*dateRange, bool) {
 		return nil, false
 	}
 	res, err := s.eng.Run(p.q)
-	if err != nil || len(res.Buckets) == 0 {
+	if err != nil {
 		return nil, false
 	}
-	best := slices.MaxFunc(res.Buckets, func(a, b query.Bucket) int { return a.Count - b.Count })
-	if prev.least {
-		best = slices.MinFunc(res.Buckets, func(a, b query.Bucket) int { return a.Count - b.Count })
-	}
-	if n := len(slices.DeleteFunc(slices.Clone(res.Buckets), func(b query.Bucket) bool { return b.Count != best.Count })); n > 1 {
+	at, _ := periodsAtEdge(res.Buckets, prev.least)
+	if len(at) != 1 {
 		return nil, false
 	}
+	best := at[0]
 	if t, err := time.Parse("2006-01", best.Label); err == nil && res.Interval == query.Month {
 		return &dateRange{from: t, to: t.AddDate(0, 1, -1), label: "in " + t.Format("January 2006")}, true
 	}
@@ -489,10 +487,10 @@ func (s *session) edgeAnswer(prev *request, least bool) (cond, bool) {
 	}
 	p.q.Limit = 0
 	res, err := s.eng.Run(p.q)
-	if err != nil || len(res.Buckets) == 0 || len(res.Buckets) > 1 && res.Buckets[0].Count == res.Buckets[1].Count {
+	if err != nil {
 		return cond{}, false
 	}
-	return answerCond(q, res.Buckets[0].Label)
+	return mostGiven(q, res.Buckets, least)
 }
 
 // eitherOf returns conds with the answers they require together of one
@@ -951,10 +949,10 @@ func mergeConds(out, prev, cur *request) {
 	if out.ambiguous == "" && !cur.addOnly && !cur.narrows && prev.metric != query.Count {
 		out.ambiguous = otherGroup(prev.conds, cur.conds)
 	}
-	if prev.metric == query.Percent && slices.ContainsFunc(prev.conds, func(c cond) bool { return !c.base && c.q != nil && (c.q == cur.target || c.q == cur.groupBy) }) {
-		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return !c.base }) // "share using health insurance in London" – "least used benefit there?": London's
-	}
-	if prev.metric == query.Percent && numberFigure[cur.metric] && !cur.rankDefault && slices.ContainsFunc(prev.conds, func(c cond) bool { return c.base }) {
+	asksOfShared := slices.ContainsFunc(prev.conds, func(c cond) bool { return !c.base && c.q != nil && (c.q == cur.target || c.q == cur.groupBy) })
+	figureOfBase := numberFigure[cur.metric] && !cur.rankDefault && slices.ContainsFunc(prev.conds, func(c cond) bool { return c.base })
+	if prev.metric == query.Percent && (asksOfShared || figureOfBase) {
+		// the share's population: "share using health insurance in London" – "least used benefit there?": London's;
 		// "what % of the Italians would recommend us" – "and their avg rating": the Italians'
 		out.conds = slices.DeleteFunc(out.conds, func(c cond) bool { return !c.base })
 	}

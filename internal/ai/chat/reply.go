@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"forma/internal/ai/query"
@@ -429,20 +430,25 @@ func (s *session) replyTrend(in *request, p queryPlan, res *query.Result) string
 	return b.String()
 }
 
-// replyBusiest names the period(s) with the most (with least, the fewest)
-// responses; a quietest period is one with responses.
-func (s *session) replyBusiest(p queryPlan, res *query.Result, least bool) string {
+// periodsAtEdge returns the periods of buckets with the most responses (with
+// least, the fewest) and that number of responses.
+func periodsAtEdge(buckets []query.Bucket, least bool) ([]query.Bucket, int) {
 	best := 0
-	for i, bk := range res.Buckets {
+	for i, bk := range buckets {
 		if least && (i == 0 || bk.Count < best) || !least && bk.Count > best {
 			best = bk.Count
 		}
 	}
+	return slices.DeleteFunc(slices.Clone(buckets), func(bk query.Bucket) bool { return bk.Count != best }), best
+}
+
+// replyBusiest names the period(s) with the most (with least, the fewest)
+// responses; a quietest period is one with responses.
+func (s *session) replyBusiest(p queryPlan, res *query.Result, least bool) string {
+	at, best := periodsAtEdge(res.Buckets, least)
 	var names []string
-	for _, bk := range res.Buckets {
-		if bk.Count == best {
-			names = append(names, query.PeriodName(bk.Label, res.Interval))
-		}
+	for _, bk := range at {
+		names = append(names, query.PeriodName(bk.Label, res.Interval))
 	}
 	scope := s.scope(p.base, p, res.Matched)
 	if best == 0 {
