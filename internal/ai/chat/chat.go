@@ -74,14 +74,23 @@ func Answer(ds *query.Dataset, history []ai.Turn, question string, now time.Time
 	if in.dangling && prev == nil && !lastFailed {
 		in.ambiguous = "it points back at an earlier answer (“them”, “those”), and there is none; please say who you mean"
 	}
+	in = s.resolve(prev, in, lastFailed)
+	s.respellSearches(in)
+	return s.reply(in)
+}
+
+// resolve reads a parsed message in the conversation: merged into the previous
+// request it follows (prev, and whether the turn before failed), bound to the
+// form, asked back when it names no question for its figure or its "which" went
+// unread.
+func (s *session) resolve(prev, in *request, lastFailed bool) *request {
 	in.followUp = in.followUp || in.pointsBack && !lastFailed
 	which := whichAsked(in)
 	in = s.follow(prev, in)
 	s.bind(in)
 	s.askForQuestion(in)
 	askWhichUnread(in, which)
-	s.respellSearches(in)
-	return s.reply(in)
+	return in
 }
 
 // completeFigure reads a bare question name after a figure that was asked back
@@ -190,10 +199,7 @@ func (s *session) context(history []ai.Turn) (*request, bool, *request) {
 			continue // refused too: it follows a question that could not be answered
 		}
 		raw := *in
-		in.followUp = in.followUp || in.pointsBack && !failed
-		in = s.follow(prev, in)
-		s.bind(in)
-		askWhichUnread(in, whichAsked(&raw))
+		in = s.resolve(prev, in, failed)
 		failed = !s.answerable(in) || len(in.unknown) > 0 || in.clash != "" || in.ambiguous != ""
 		switch {
 		case !failed:
