@@ -601,9 +601,15 @@ func listsShares(r *request) bool {
 // countAtFigure counts the respondents who gave the previous answer's figure
 // ("the highest ticket price" – "how many paid that"), among the same responses.
 func (s *session) countAtFigure(prev, in *request) *request {
+	v, ok := s.figure(prev)
+	return countAt(prev, in, v, ok)
+}
+
+// countAt counts prev's respondents who answered v to its question (ok false:
+// there is no such figure, and it asks back).
+func countAt(prev, in *request, v float64, ok bool) *request {
 	out := *prev
 	out.metric, out.kind, out.unknown, out.ambiguous = query.Count, metricIntent, in.unknown, in.ambiguous
-	v, ok := s.figure(prev)
 	if !ok {
 		out.ambiguous = "I can't tell which figure “that” is; please give the number"
 		return &out
@@ -630,11 +636,11 @@ func (s *session) figure(r *request) (float64, bool) {
 // rating") the highest answer may be the group's or everyone's: it asks back when
 // they differ.
 func (s *session) countAtExtreme(in *request) *request {
-	out := s.countAtFigure(in, in)
+	group, okGroup := s.figure(in)
+	out := countAt(in, in, group, okGroup)
 	everyone := *in
 	everyone.conds = nil
 	all, okAll := s.figure(&everyone)
-	group, okGroup := s.figure(in)
 	if okAll && okGroup && all != group && out.ambiguous == "" {
 		out.ambiguous = fmt.Sprintf("the %s answer among them (%s) is not everyone's (%s); please give the number, e.g. how many answered %s",
 			figureNames[in.metric], query.Format(group), query.Format(all), query.Format(all))

@@ -634,11 +634,7 @@ var (
 // excludedAfter reports whether words right after an option leave it out ("uk
 // not included", "germany excluded"), and marks them read.
 func (p *parser) excludedAfter(end int) bool {
-	n := phraseLenAt(excludedAfterPhrases, p.words, end)
-	for k := end; k < end+n; k++ {
-		p.used[k] = true
-	}
-	return n > 0
+	return p.markPhraseAt(end, excludedAfterPhrases) > 0
 }
 
 // excludedAfterPhrases follow an answer they leave out.

@@ -318,21 +318,9 @@ func (p *parser) markIdioms() {
 		if p.words[i-1] == "next" && p.words[i] == "to" {
 			p.used[i-1], p.used[i] = true, true // "early birds next to VIPs": set against, not “Will you come next year?”
 		}
-		if n := max(phraseLenAt(firstOnePhrases, p.words, i-1), phraseLenAt(lastOnePhrases, p.words, i-1)); n > 0 {
-			for k := i - 1; k < i-1+n; k++ {
-				p.used[k] = true // "the first one": the first answer of the list shown before
-			}
-		}
-		if n := phraseLenAt(oneNumber, p.words, i-1); n > 0 {
-			for k := i - 1; k < i-1+n; k++ {
-				p.used[k] = true // "as one number": a single figure, not the answer 1
-			}
-		}
-		if n := phraseLenAt(restOfAll, p.words, i-1); n > 0 {
-			for k := i - 1; k < i-1+n; k++ {
-				p.used[k] = true // "the rest of the company": everyone else, not “Years at the company”
-			}
-		}
+		// "the first one": the first answer of the list shown before; "as one number": a single
+		// figure, not the answer 1; "the rest of the company": everyone else, not “Years at the company”
+		p.markPhraseAt(i-1, firstOnePhrases, lastOnePhrases, oneNumber, restOfAll)
 		if i == 1 && (p.words[0] == "overall" || p.words[0] == "generally") && p.words[1] == "," {
 			p.used[0] = true // "overall, would people come again": in general, not “Overall rating”
 		}
@@ -495,6 +483,19 @@ func (p *parser) likelyTo() bool {
 		}
 	}
 	return false
+}
+
+// markPhraseAt marks read the longest phrase of lists that stands at i, and
+// returns its length (0 when none does).
+func (p *parser) markPhraseAt(i int, lists ...[]text.Phrase) int {
+	n := 0
+	for _, phs := range lists {
+		n = max(n, phraseLenAt(phs, p.words, i))
+	}
+	for k := i; k < i+n; k++ {
+		p.used[k] = true
+	}
+	return n
 }
 
 // likelyWords say how likely ("likelier to come back").
